@@ -1,0 +1,52 @@
+package analysis
+
+// Confidence says how sure a finding is.
+type Confidence string
+
+const (
+	// Actual: the bug happened in the recorded run.
+	Actual Confidence = "actual"
+	// Predicted: the happens-before relation of the run shows another schedule in which it happens.
+	Predicted Confidence = "predicted"
+	// Confirmed: a predicted bug that a replay made happen.
+	Confirmed Confidence = "confirmed"
+)
+
+// Severity of a finding, as shown by editors.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Position is a source position with the role the operation there plays in a finding
+// ("send", "close", "held lock", "blocked", "partner", ...). The first position of a
+// Finding is the primary one.
+type Position struct {
+	Role   string `json:"role"`
+	File   string `json:"file"` // absolute path
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"`
+}
+
+// Goroutine names a goroutine involved in a finding by its spawn site, which, unlike its
+// number, is stable across runs.
+type Goroutine struct {
+	ID    uint64 `json:"id"`              // goid in the recorded run
+	Spawn string `json:"spawn,omitempty"` // file:line of the go statement; empty for the test goroutine
+}
+
+// Finding is one concurrency bug reported by a detector. The JSON names are shared by
+// `goweave analyze -json`, `goweave fuzz -json` and the language server.
+type Finding struct {
+	Kind        string      `json:"kind"` // a Detector name, e.g. "send-on-closed"
+	Confidence  Confidence  `json:"confidence"`
+	Severity    Severity    `json:"severity"`
+	Message     string      `json:"message"`
+	Package     string      `json:"package,omitempty"`
+	Test        string      `json:"test,omitempty"`
+	Fingerprint string      `json:"fingerprint"`
+	Positions   []Position  `json:"positions"`
+	Goroutines  []Goroutine `json:"goroutines,omitempty"`
+}
