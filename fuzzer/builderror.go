@@ -1,0 +1,15 @@
+package fuzzer
+
+import "fmt"
+
+// BuildError is returned by Fuzz (and Build) when a test package does not compile. Callers
+// show Output, which is what the go command printed, to the user.
+type BuildError struct {
+	Package  string // the package pattern or import path whose test binary failed to build
+	Output   string // the go command's combined output (compiler errors)
+	ExitCode int    // exit code of the go command
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("building tests of %s failed (exit %d):\n%s", e.Package, e.ExitCode, e.Output)
+}

@@ -1,0 +1,60 @@
+package fuzzer
+
+import (
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+)
+
+// Progress is passed to the progress callback of Fuzz after every run and once more, with
+// Done set, when the campaign ends.
+type Progress struct {
+	Package    string        // import path of the test being run
+	Test       string        // name of the test being run
+	TestsDone  int           // tests whose budget is used up
+	TestsTotal int           // tests selected for the campaign
+	Runs       int           // runs finished so far, all tests together
+	Findings   int           // distinct findings so far
+	Elapsed    time.Duration // since the campaign started
+	Done       bool          // the campaign has ended
+}
+
+// Status is how one run of a test ended.
+type Status string
+
+const (
+	StatusPass     Status = "pass"     // the test passed
+	StatusFail     Status = "fail"     // the test reported failure (t.Error, t.Fatal, ...)
+	StatusPanic    Status = "panic"    // a panic escaped and killed the process
+	StatusDeadlock Status = "deadlock" // the runtime reported "all goroutines are asleep"
+	StatusTimeout  Status = "timeout"  // goweave stopped the process at RunTimeout
+	StatusCrash    Status = "crash"    // any other abnormal end (fatal error, signal, no test output)
+)
+
+// TestResult summarizes the campaign of one test.
+type TestResult struct {
+	Package    string  `json:"package"`
+	Test       string  `json:"test"`
+	Runs       int     `json:"runs"`
+	Seconds    float64 `json:"seconds"`    // wall-clock time spent running the test
+	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
+	// Status is the worst status over all runs (crash > panic > deadlock > timeout > fail > pass).
+	Status string `json:"status"`
+}
+
+// Finding is an analysis finding as found by the campaign: the first run that found it
+// (its trace kept), the strategy that produced that run, and how to replay it.
+type Finding struct {
+	analysis.Finding
+	ID       string `json:"id"`               // short stable id derived from the Fingerprint
+	Run      int    `json:"run"`              // 1-based index of the run of its test that found it first
+	Strategy string `json:"strategy"`         // strategy that produced that run ("record" for plain runs)
+	Replay   string `json:"replay,omitempty"` // path of a replay recipe, when the run was steered
+	Trace    string `json:"trace,omitempty"`  // path of the trace of that run
+}
+
+// Report is the result of a campaign.
+type Report struct {
+	Findings []Finding    `json:"findings"` // distinct by Fingerprint, sorted by file and line
+	Tests    []TestResult `json:"tests"`    // one per selected test, sorted by package and test
+}
