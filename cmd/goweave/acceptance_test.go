@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/internal/wants"
+)
+
+// TestCorpus runs goweave over the acceptance corpus (../shared/corpus beside the checkout)
+// and matches its findings against the kernels' `// want` annotations. It is slow (it builds
+// every kernel with the runtime overlay), so it runs only when GOWEAVE_ACCEPTANCE names a mode:
+//
+//	analyze: one recorded run per test (`goweave fuzz -strategy record -runs 1`): every kind the
+//	         corpus table marks "actual" or "predicted" must be found on its want line, and no
+//	         finding may be unexpected (correct_* kernels: none at all).
+//	fuzz:    a fuzzing campaign (`goweave fuzz -race`): every want of every kernel must be found.
+func TestCorpus(t *testing.T) {
+	mode := os.Getenv("GOWEAVE_ACCEPTANCE")
+	if mode == "" {
+		t.Skip("set GOWEAVE_ACCEPTANCE=analyze or =fuzz to run the corpus acceptance check")
+	}
+	corpus, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(corpus, "go.mod")); err != nil {
+		t.Fatalf("GOWEAVE_ACCEPTANCE is set but there is no corpus at %s", corpus)
+	}
+	kernels, err := wants.ReadCorpusTable(filepath.Join(corpus, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	bin := filepath.Join(t.TempDir(), "goweave")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building goweave: %v\n%s", err, out)
+	}
+	args := []string{"fuzz", "-json", "-o", t.TempDir()}
+	switch mode {
+	case "analyze":
+		args = append(args, "-strategy", "record", "-runs", "1")
+	case "fuzz":
+		args = append(args, "-race", "-time", envOr("GOWEAVE_ACCEPTANCE_TIME", "30s"), "-until-wants")
+	default:
+		t.Fatalf("unknown GOWEAVE_ACCEPTANCE mode %q", mode)
+	}
+	args = append(args, "./...")
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = corpus
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("goweave %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	var report struct {
+		Findings []struct {
+			Kind      string `json:"kind"`
+			Positions []struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"positions"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("decoding goweave's JSON: %v\n%s", err, stdout.String())
+	}
+	var reports []wants.Report
+	for _, f := range report.Findings {
+		if len(f.Positions) > 0 {
+			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+		}
+	}
+
+	met, total := 0, 0
+	for name, k := range kernels {
+		t.Run(name, func(t *testing.T) {
+			a, err := wants.ParseDir(filepath.Join(corpus, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := a.Match(reports)
+			for _, u := range res.Unexpected {
+				t.Errorf("unexpected %s at %s:%d", u.Kind, filepath.Base(u.File), u.Line)
+			}
+			for _, m := range res.Missing {
+				if mode == "analyze" && !k.InOneRun(m.Kind) {
+					continue // needs fuzzing: not expected from one run
+				}
+				t.Errorf("missing %s (found by: %s)", m, k.FoundBy[m.Kind])
+			}
+			total += len(a.Wants)
+			met += len(a.Wants) - len(res.Missing)
+		})
+	}
+	t.Logf("corpus %s: %d of %d wants met, %d findings in all", mode, met, total, len(reports))
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
