@@ -24,6 +24,7 @@ type Status string
 
 const (
 	StatusPass     Status = "pass"     // the test passed
+	StatusSkip     Status = "skip"     // the test skipped itself (t.Skip)
 	StatusFail     Status = "fail"     // the test reported failure (t.Error, t.Fatal, ...)
 	StatusPanic    Status = "panic"    // a panic escaped and killed the process
 	StatusDeadlock Status = "deadlock" // the runtime reported "all goroutines are asleep"

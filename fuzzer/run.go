@@ -1,0 +1,167 @@
+package fuzzer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"syscall"
+	"time"
+)
+
+// Environment variables read by the goweave runtime in a test process. They mirror
+// runtimepatch.EnvTrace and runtimepatch.EnvModule.
+const (
+	envTrace    = "GOWEAVE_TRACE"    // where the process writes its trace
+	envModule   = "GOWEAVE_MODULE"   // module root: operations in files below it are user code
+	envSchedule = "GOWEAVE_SCHEDULE" // a schedule recipe to enforce (not read by the runtime yet)
+)
+
+// RunOptions control one run of one test.
+type RunOptions struct {
+	// Trace is the path the runtime writes the trace to; empty disables recording.
+	Trace string
+	// Schedule, when not empty, is the path of a schedule recipe for the runtime to enforce.
+	Schedule string
+	// Timeout is the time limit of the process (default 10s). On expiry the process group
+	// gets SIGQUIT, which the patched runtime catches to flush the trace, and SIGKILL after
+	// Grace.
+	Timeout time.Duration
+	// Grace is how long a process may take to exit after SIGQUIT (default 2s).
+	Grace time.Duration
+	// MaxOutput is how many bytes of output are kept at each end (default 64 KiB).
+	MaxOutput int
+}
+
+// A Run is the outcome of one process running one test.
+type Run struct {
+	Package  string
+	Test     string
+	Status   Status
+	ExitCode int           // -1 when killed by a signal
+	Signal   string        // the signal that ended the process, if any
+	Output   string        // combined stdout and stderr, middle dropped when long
+	Fatal    string        // the runtime's "fatal error:" message, if any
+	DataRace bool          // the race detector reported a race
+	Trace    string        // path of the trace, when one was written
+	Elapsed  time.Duration // wall-clock time of the process
+}
+
+// Run runs one test of b in its own process group and waits until the process and
+// everything it started are gone. It returns an error only when the process cannot be
+// started; how the test ended is in Run.Status.
+func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Run, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 2 * time.Second
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = 64 << 10
+	}
+	// -test.timeout=0: a pending timeout timer stops the runtime from ever reporting
+	// "all goroutines are asleep"; goweave enforces the limit from outside instead.
+	cmd := exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
+		"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
+	cmd.Dir = b.Dir
+	cmd.Env = append(os.Environ(), envModule+"="+b.Module)
+	if opts.Trace != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
+			return nil, err
+		}
+		os.Remove(opts.Trace) // a stale trace must not pass for this run's
+		cmd.Env = append(cmd.Env, envTrace+"="+opts.Trace)
+	}
+	if opts.Schedule != "" {
+		cmd.Env = append(cmd.Env, envSchedule+"="+opts.Schedule)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	// The child writes into a pipe we read ourselves: exec's own copying would wait for
+	// grandchildren that keep the pipe open.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	out := newCappedOutput(opts.MaxOutput)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("starting %s: %v", b.Path, err)
+	}
+	pw.Close()
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := pr.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	pgid := cmd.Process.Pid
+	exited := make(chan struct{})
+	timedOut, cancelled := false, false
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		timer := time.NewTimer(opts.Timeout)
+		defer timer.Stop()
+		select {
+		case <-exited:
+			return
+		case <-timer.C:
+			timedOut = true
+		case <-ctx.Done():
+			cancelled = true
+		}
+		syscall.Kill(-pgid, syscall.SIGQUIT)
+		grace := time.NewTimer(opts.Grace)
+		defer grace.Stop()
+		select {
+		case <-exited:
+		case <-grace.C:
+			syscall.Kill(-pgid, syscall.SIGKILL)
+		}
+	}()
+	waitErr := cmd.Wait()
+	close(exited)
+	<-stopped
+	// Whatever the test started in its process group goes with it.
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	select {
+	case <-copied:
+	case <-time.After(time.Second):
+		// A descendant that left the group still holds the pipe: stop reading.
+	}
+	pr.Close()
+	<-copied
+
+	r := &Run{Package: b.Package, Test: test, Elapsed: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		r.Signal = ws.Signal().String()
+	}
+	var ee *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &ee) {
+		return nil, fmt.Errorf("waiting for %s: %v", b.Path, waitErr)
+	}
+	text, markers := out.finish()
+	r.Output, r.Fatal, r.DataRace = text, markers.Fatal, markers.DataRace
+	if opts.Trace != "" {
+		if _, err := os.Stat(opts.Trace); err == nil {
+			r.Trace = opts.Trace
+		}
+	}
+	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
+	return r, nil
+}

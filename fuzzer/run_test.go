@@ -1,0 +1,185 @@
+package fuzzer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var statuses struct {
+	once sync.Once
+	bin  *TestBinary
+	err  error
+}
+
+// statusesBinary builds testdata/statuses once for all tests of the package.
+func statusesBinary(t *testing.T) *TestBinary {
+	t.Helper()
+	statuses.once.Do(func() {
+		dir, err := os.MkdirTemp("", "goweave-fuzzer-test-")
+		if err != nil {
+			statuses.err = err
+			return
+		}
+		bins, err := Build(context.Background(), BuildOptions{Dir: "testdata/statuses", BinDir: dir})
+		if err != nil {
+			statuses.err = err
+			return
+		}
+		if len(bins) != 1 {
+			statuses.err = fmt.Errorf("built %d binaries, want 1", len(bins))
+			return
+		}
+		statuses.bin = bins[0]
+	})
+	if statuses.err != nil {
+		t.Fatal(statuses.err)
+	}
+	return statuses.bin
+}
+
+func TestBuildListsTests(t *testing.T) {
+	b := statusesBinary(t)
+	want := "TestPass TestFail TestSkip TestPanic TestGoroutinePanic TestDeadlock TestHang TestHangWithChild TestFlood"
+	if got := strings.Join(b.Tests, " "); got != want {
+		t.Errorf("tests = %s\nwant %s", got, want)
+	}
+	abs, _ := filepath.Abs("testdata/statuses")
+	if b.Dir != abs || b.Module != abs {
+		t.Errorf("Dir, Module = %s, %s; want %s for both", b.Dir, b.Module, abs)
+	}
+}
+
+func TestRunStatus(t *testing.T) {
+	b := statusesBinary(t)
+	for _, tc := range []struct {
+		test string
+		want Status
+	}{
+		{"TestPass", StatusPass},
+		{"TestFail", StatusFail},
+		{"TestSkip", StatusSkip},
+		{"TestPanic", StatusPanic},
+		{"TestGoroutinePanic", StatusPanic},
+		{"TestDeadlock", StatusDeadlock},
+		{"TestHang", StatusTimeout},
+	} {
+		t.Run(tc.test, func(t *testing.T) {
+			t.Parallel()
+			r, err := b.Run(context.Background(), tc.test, RunOptions{Timeout: 2 * time.Second, Trace: filepath.Join(t.TempDir(), "run.trace")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != tc.want {
+				t.Errorf("status %s, want %s; exit %d; output:\n%s", r.Status, tc.want, r.ExitCode, r.Output)
+			}
+		})
+	}
+}
+
+func TestRunDeadlockMessage(t *testing.T) {
+	r, err := statusesBinary(t).Run(context.Background(), "TestDeadlock", RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(r.Fatal, "all goroutines are asleep") {
+		t.Errorf("Fatal = %q, want the runtime's deadlock message", r.Fatal)
+	}
+}
+
+// A hung test is stopped at its time limit, and the process it started goes with it.
+func TestRunKillsHungTestAndChildren(t *testing.T) {
+	b := statusesBinary(t)
+	tracePath := filepath.Join(t.TempDir(), "run.trace")
+	const limit = time.Second
+	r, err := b.Run(context.Background(), "TestHangWithChild", RunOptions{Timeout: limit, Grace: 500 * time.Millisecond, Trace: tracePath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusTimeout {
+		t.Errorf("status %s, want timeout", r.Status)
+	}
+	// SIGQUIT makes a Go program dump its goroutines: the test was stopped the way that
+	// lets the runtime flush its trace, not killed outright.
+	if !strings.Contains(r.Output, "SIGQUIT") {
+		t.Errorf("output does not show the SIGQUIT:\n%s", r.Output)
+	}
+	if r.Elapsed > limit+5*time.Second {
+		t.Errorf("run took %v with a %v limit", r.Elapsed, limit)
+	}
+	data, err := os.ReadFile(tracePath + ".childpid")
+	if err != nil {
+		t.Fatalf("the test did not record its child: %v", err)
+	}
+	pid, _ := strconv.Atoi(string(data))
+	if pid <= 0 {
+		t.Fatalf("bad child pid %q", data)
+	}
+	// The child was reparented and reaped by init (or is a zombie until then): poll briefly.
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("child process %d survived the run", pid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// alive reports whether pid is a live (not zombie) process.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	// The state follows the parenthesized command name.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+func TestRunCapsFloodingOutput(t *testing.T) {
+	const keep = 16 << 10
+	r, err := statusesBinary(t).Run(context.Background(), "TestFlood", RunOptions{MaxOutput: keep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Status != StatusPass {
+		t.Errorf("status %s, want pass (the PASS line is in the kept tail)", r.Status)
+	}
+	if len(r.Output) > 2*keep+200 {
+		t.Errorf("kept %d bytes of output, cap is %d at each end", len(r.Output), keep)
+	}
+	if !strings.Contains(r.Output, "=== RUN   TestFlood") || !strings.Contains(r.Output, "--- PASS: TestFlood") {
+		t.Errorf("output lost its head or tail:\n%.300s\n...\n%s", r.Output, r.Output[max(0, len(r.Output)-300):])
+	}
+	if !strings.Contains(r.Output, "bytes of output dropped") {
+		t.Error("output does not say bytes were dropped")
+	}
+}
+
+func TestRunCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	r, err := statusesBinary(t).Run(ctx, "TestHang", RunOptions{Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("cancelled run took %v", d)
+	}
+	if r.Status != StatusTimeout {
+		t.Errorf("status %s, want timeout", r.Status)
+	}
+}

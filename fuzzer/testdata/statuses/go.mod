@@ -1,0 +1,3 @@
+module statuses
+
+go 1.26
