@@ -1,0 +1,259 @@
+// The VS Code extension: starts `goweave serve` for Go files and wires its diagnostics, code
+// lenses, code actions, commands and progress into VS Code. The logic lives in modules that
+// do not import vscode (binary, settings, status, cursor, commandResult); this file only
+// connects them to the editor.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+
+import { findBinary, installHint } from './binary';
+import { presentResult } from './commandResult';
+import { findingAtLine, testAtLine } from './cursor';
+import { didChangeConfigurationParams, readServerSettings, section, ServerSettings } from './settings';
+import { CampaignStatus, ProgressValue } from './status';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let statusItem: vscode.StatusBarItem;
+const campaigns = new CampaignStatus();
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('goweave', { log: true });
+  statusItem = vscode.window.createStatusBarItem('goweave.status', vscode.StatusBarAlignment.Left, 0);
+  statusItem.name = 'goweave';
+  context.subscriptions.push(output, statusItem);
+
+  const register = (id: string, f: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
+  register('goweave.fuzzTestAtCursor', fuzzTestAtCursor);
+  register('goweave.fuzzPackage', fuzzPackage);
+  register('goweave.stopFuzzing', () => runServerCommand('goweave.stop', {}));
+  register('goweave.replayAtCursor', () => withFindingAtCursor('goweave.replay'));
+  register('goweave.showTimelineAtCursor', () => withFindingAtCursor('goweave.show_timeline'));
+  register('goweave.clearFindings', () => runServerCommand('goweave.clear', {}));
+  register('goweave.showServerLog', () => output.show(true));
+  register('goweave.restartServer', async () => {
+    await stopClient();
+    await startClient();
+  });
+
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration('goweave.path')) {
+        await stopClient();
+        await startClient();
+      } else if (e.affectsConfiguration(section) && client?.state === State.Running) {
+        await client.sendNotification('workspace/didChangeConfiguration', didChangeConfigurationParams(currentSettings()));
+      }
+    }),
+  );
+
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}
+
+function currentSettings(): ServerSettings {
+  const config = vscode.workspace.getConfiguration(section);
+  const { settings, problems } = readServerSettings((name) => {
+    // Only values the user set; defaults come from settings.ts.
+    const inspected = config.inspect(name);
+    return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+  });
+  for (const p of problems) {
+    output.appendLine(p);
+    void vscode.window.showWarningMessage(p);
+  }
+  return settings;
+}
+
+function showStatus(): void {
+  const view = campaigns.view();
+  statusItem.text = view.text;
+  statusItem.tooltip = view.tooltip;
+  statusItem.command = view.running ? 'goweave.stopFuzzing' : 'goweave.showServerLog';
+  statusItem.show();
+}
+
+async function startClient(): Promise<void> {
+  const configured = vscode.workspace.getConfiguration(section).get<string>('path');
+  const lookup = findBinary(configured, {
+    env: process.env,
+    platform: process.platform,
+    homedir: os.homedir(),
+    isExecutable: (p) => {
+      try {
+        fs.accessSync(p, fs.constants.X_OK);
+        return fs.statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    },
+  });
+  if (!lookup.found) {
+    output.appendLine(lookup.message);
+    statusItem.text = '$(warning) goweave: not installed';
+    statusItem.tooltip = installHint;
+    statusItem.command = 'goweave.showServerLog';
+    statusItem.show();
+    const choice = await vscode.window.showErrorMessage(lookup.message, 'Copy install command', 'Open settings');
+    if (choice === 'Copy install command') {
+      await vscode.env.clipboard.writeText('go install github.com/goweave/goweave/cmd/goweave@latest');
+    } else if (choice === 'Open settings') {
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'goweave.path');
+    }
+    return;
+  }
+  output.appendLine(`Starting ${lookup.path} serve (found via ${lookup.source}).`);
+
+  const serverOptions: ServerOptions = {
+    command: lookup.path,
+    args: ['serve'],
+    transport: TransportKind.stdio,
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [{ scheme: 'file', language: 'go' }],
+    outputChannel: output,
+    initializationOptions: currentSettings(),
+    middleware: {
+      handleWorkDoneProgress: (token, params, next) => {
+        campaigns.update(token, params as ProgressValue);
+        showStatus();
+        next(token, params);
+      },
+      // Lenses and code actions run server commands through the client; show what replay and
+      // show_timeline return instead of dropping it.
+      executeCommand: async (command, args, next) => {
+        const result = await next(command, args);
+        await present(command, result);
+        return result;
+      },
+      workspace: {
+        // Answer pulls of the "goweave" section with the validated server settings only.
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) {
+            return answers;
+          }
+          return params.items.map((item, i) => (item.section === section ? currentSettings() : answers[i]));
+        },
+      },
+    },
+  };
+
+  client = new LanguageClient('goweave', 'goweave', serverOptions, clientOptions);
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Stopped) {
+      campaigns.reset();
+      statusItem.text = '$(debug-stop) goweave: server stopped';
+      statusItem.command = 'goweave.showServerLog';
+    }
+  });
+  showStatus();
+  try {
+    await client.start();
+  } catch (err) {
+    output.appendLine(`goweave serve failed to start: ${String(err)}`);
+    void vscode.window.showErrorMessage(`goweave serve failed to start: ${String(err)}. See the goweave output.`);
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  campaigns.reset();
+  if (c && c.state !== State.Stopped) {
+    await c.stop();
+  }
+}
+
+async function present(command: string, result: unknown): Promise<void> {
+  const p = presentResult(command, result);
+  switch (p.kind) {
+    case 'message':
+      output.appendLine(p.text);
+      if (p.isError) {
+        void vscode.window.showErrorMessage(p.text);
+      } else {
+        void vscode.window.showInformationMessage(p.text);
+      }
+      break;
+    case 'document': {
+      const doc = await vscode.workspace.openTextDocument({ content: p.text, language: 'plaintext' });
+      await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+      break;
+    }
+  }
+}
+
+async function runServerCommand(command: string, arg: object): Promise<void> {
+  if (!client || client.state !== State.Running) {
+    void vscode.window.showWarningMessage('goweave: the language server is not running. See the goweave output.');
+    return;
+  }
+  try {
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] });
+    await present(command, result);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`goweave: ${command} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function activeGoEditor(): vscode.TextEditor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'go') {
+    void vscode.window.showWarningMessage('goweave: open a Go file first.');
+    return undefined;
+  }
+  return editor;
+}
+
+async function fuzzTestAtCursor(): Promise<void> {
+  const editor = activeGoEditor();
+  if (!editor) {
+    return;
+  }
+  const lines = editor.document.getText().split(/\r?\n/);
+  const test = testAtLine(lines, editor.selection.active.line);
+  if (!test) {
+    void vscode.window.showWarningMessage('goweave: the cursor is not inside a func TestXxx(t *testing.T).');
+    return;
+  }
+  await runServerCommand('goweave.fuzz_test', { uri: editor.document.uri.toString(), test });
+}
+
+async function fuzzPackage(): Promise<void> {
+  const editor = activeGoEditor();
+  if (editor) {
+    await runServerCommand('goweave.fuzz_package', { uri: editor.document.uri.toString() });
+  }
+}
+
+async function withFindingAtCursor(command: 'goweave.replay' | 'goweave.show_timeline'): Promise<void> {
+  const editor = activeGoEditor();
+  if (!editor) {
+    return;
+  }
+  const diags = vscode.languages.getDiagnostics(editor.document.uri).map((d) => ({
+    source: d.source,
+    startLine: d.range.start.line,
+    endLine: d.range.end.line,
+    // vscode-languageclient keeps the LSP diagnostic's data on the converted diagnostic.
+    data: (d as vscode.Diagnostic & { data?: unknown }).data,
+  }));
+  const id = findingAtLine(diags, editor.selection.active.line, 1);
+  if (!id) {
+    void vscode.window.showWarningMessage('goweave: no goweave finding at the cursor.');
+    return;
+  }
+  await runServerCommand(command, { id });
+}

@@ -1,0 +1,98 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+
+import { defaultSettings, didChangeConfigurationParams, isGoDuration, readServerSettings, ServerSettings, strategies } from '../../src/settings';
+
+const serverNames = ['backgroundFuzzing', 'budgetPerTest', 'runsPerTest', 'strategy', 'parallel', 'race', 'packages', 'maxCampaigns'];
+
+test('defaults are the server contract', () => {
+  assert.deepEqual(defaultSettings, {
+    backgroundFuzzing: true,
+    budgetPerTest: '20s',
+    runsPerTest: 100,
+    strategy: 'auto',
+    parallel: 0,
+    race: false,
+    packages: ['./...'],
+    maxCampaigns: 1,
+  });
+});
+
+test('unset settings give the defaults and no problems', () => {
+  const r = readServerSettings(() => undefined);
+  assert.deepEqual(r.settings, defaultSettings);
+  assert.deepEqual(r.problems, []);
+  assert.deepEqual(Object.keys(r.settings).sort(), [...serverNames].sort());
+});
+
+test('user values are passed through unchanged', () => {
+  const user: ServerSettings = {
+    backgroundFuzzing: false,
+    budgetPerTest: '1m30s',
+    runsPerTest: 0,
+    strategy: 'gopie',
+    parallel: 3,
+    race: true,
+    packages: ['./internal/...', './cmd/x'],
+    maxCampaigns: 2,
+  };
+  const r = readServerSettings((name) => user[name]);
+  assert.deepEqual(r.settings, user);
+  assert.deepEqual(r.problems, []);
+});
+
+test('invalid values fall back to the default with an explanation', () => {
+  const bad: Record<string, unknown> = {
+    backgroundFuzzing: 'yes',
+    budgetPerTest: '20 seconds',
+    runsPerTest: -1,
+    strategy: 'random',
+    parallel: 1.5,
+    race: 1,
+    packages: [],
+    maxCampaigns: 0,
+  };
+  const r = readServerSettings((name) => bad[name]);
+  assert.deepEqual(r.settings, defaultSettings);
+  assert.equal(r.problems.length, serverNames.length);
+  assert.ok(r.problems.some((p) => p.startsWith('goweave.budgetPerTest is "20 seconds"') && p.includes('using "20s"')));
+  assert.ok(r.problems.some((p) => p.startsWith('goweave.strategy is "random"') && p.includes('gopie')));
+});
+
+test('the defaults object is not shared with results', () => {
+  const r = readServerSettings(() => undefined);
+  r.settings.packages.push('./x');
+  assert.deepEqual(defaultSettings.packages, ['./...']);
+});
+
+test('Go durations', () => {
+  for (const ok of ['20s', '0', '1m30s', '500ms', '1.5h', '.5s', '2h45m0.5s', '10us', '3µs']) {
+    assert.ok(isGoDuration(ok), ok);
+  }
+  for (const bad of ['', '20', 's', '1d', '-5s', '20 s', '1m 30s', '5sec']) {
+    assert.ok(!isGoDuration(bad), bad);
+  }
+});
+
+test('didChangeConfiguration nests the settings under the goweave section', () => {
+  const s = readServerSettings(() => undefined).settings;
+  assert.deepEqual(didChangeConfigurationParams(s), { settings: { goweave: s } });
+});
+
+test('package.json declares every server setting with the same default', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+  const props: Record<string, { default: unknown; enum?: string[] }> = pkg.contributes.configuration.properties;
+  for (const name of serverNames) {
+    const p = props[`goweave.${name}`];
+    assert.ok(p, `goweave.${name} missing from package.json`);
+    assert.deepEqual(p.default, (defaultSettings as unknown as Record<string, unknown>)[name], name);
+  }
+  assert.deepEqual(props['goweave.strategy'].enum, [...strategies]);
+  const clientOnly = ['goweave.path', 'goweave.trace.server'];
+  assert.deepEqual(
+    Object.keys(props).filter((k) => !clientOnly.includes(k)).sort(),
+    serverNames.map((n) => `goweave.${n}`).sort(),
+  );
+});
