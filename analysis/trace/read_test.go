@@ -1,0 +1,212 @@
+package trace
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// sampleTrace exercises every section: a spawn, a buffered channel, a select with two cases,
+// a blocked receive and the goroutine table pointing after the select.
+func sampleTrace() *Trace {
+	return &Trace{
+		Meta: map[string]string{"goversion": "go1.26.8", "exit": "exit", "exitcode": "0"},
+		Positions: []Position{
+			{File: "/m/a.go", Line: 10, Column: 2, Func: "m.f"},
+			{File: "/m/a.go", Line: 11, Func: "m.f"},
+			{File: "/m/b.go", Line: 3, Column: 5, Func: "m.g"},
+		},
+		Events: []Event{
+			{Kind: KindGoSpawn, Pos: 1, G: 1, Pre: 1, Post: 1, A: 2},
+			{Kind: KindChanMake, Pos: 2, G: 1, Obj: 7, Pre: 2, Post: 2, A: 1},
+			{Kind: KindSelect, Flags: FlagSuccess, Pos: 3, G: 2, Pre: 3, Post: 4, A: 1, B: 1,
+				Cases: []Case{{Index: 0, Obj: 8, Send: true}, {Index: 1, Obj: 7, ValueUsed: true}}},
+			{Kind: KindChanSend, Pos: 2, G: 1, Obj: 7, Pre: 5, Post: 5, A: 1, B: 0, C: 1},
+			{Kind: KindChanRecv, Flags: FlagValueUsed, Pos: 1, G: 2, Obj: 7, Pre: 6},
+		},
+		Goroutines: []Goroutine{
+			{ID: 1, Status: 2, LastEvent: 3},
+			{ID: 2, Status: 4, WaitReason: "chan receive", LastEvent: 4, Parent: 1},
+		},
+	}
+}
+
+func encode(t testing.TB, tr *Trace) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Encode(&buf, tr); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func TestRoundTrip(t *testing.T) {
+	want := sampleTrace()
+	data := encode(t, want)
+	got, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range want.Events {
+		want.Events[i].Index = i
+	}
+	want.Events[2].Aux = 2
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("round trip differs:\n got %+v\nwant %+v", got, want)
+	}
+	if p := got.Position(3); p.File != "/m/b.go" || p.Line != 3 || p.String() != "/m/b.go:3:5" {
+		t.Errorf("Position(3) = %v", p)
+	}
+	if p := got.Position(0); p != (Position{}) {
+		t.Errorf("Position(0) = %v, want zero", p)
+	}
+	if p := got.Position(99); p != (Position{}) {
+		t.Errorf("Position(99) = %v, want zero", p)
+	}
+	// the goroutine table points at records; after the 2 case records, record 6 is event 4
+	if got.Goroutines[1].LastEvent != 4 || got.Goroutines[0].LastEvent != 3 {
+		t.Errorf("LastEvent mapping: %+v", got.Goroutines)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.trace")
+	if err := WriteFile(path, sampleTrace()); err != nil {
+		t.Fatal(err)
+	}
+	if tr, err := ReadFile(path); err != nil || len(tr.Events) != 5 {
+		t.Fatalf("ReadFile = %v, %v", tr, err)
+	}
+	os.WriteFile(path, []byte("GWTRACE\x00\x01\x00\x00\x00"), 0o644)
+	_, err := ReadFile(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "offset") {
+		t.Fatalf("truncated file error %v should name the file and the offset", err)
+	}
+}
+
+// Every proper prefix of a valid trace is truncated and must be rejected with an offset.
+func TestEveryTruncationRejected(t *testing.T) {
+	data := encode(t, sampleTrace())
+	for n := 0; n < len(data); n++ {
+		_, err := Read(bytes.NewReader(data[:n]))
+		var fe *FormatError
+		if !errors.As(err, &fe) {
+			t.Fatalf("prefix of %d bytes: error %v, want a FormatError", n, err)
+		}
+		if fe.Offset < 0 || fe.Offset > int64(n) {
+			t.Fatalf("prefix of %d bytes: offset %d outside the data", n, fe.Offset)
+		}
+	}
+}
+
+// sectionAt returns the offset of the section header with the given tag.
+func sectionAt(t *testing.T, data []byte, tag uint32) int {
+	off := headerSize
+	for off+sectionHdrSize <= len(data) {
+		if binary.LittleEndian.Uint32(data[off:]) == tag {
+			return off
+		}
+		off += sectionHdrSize + int(binary.LittleEndian.Uint64(data[off+8:]))
+	}
+	t.Fatalf("no section %d", tag)
+	return 0
+}
+
+func TestCorruptionsRejected(t *testing.T) {
+	valid := encode(t, sampleTrace())
+	evOff := sectionAt(t, valid, SectionEvents) + sectionHdrSize
+	cases := []struct {
+		name    string
+		corrupt func(b []byte) []byte
+		offset  int64
+		msg     string
+	}{
+		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, 0, "bad magic"},
+		{"version", func(b []byte) []byte { b[8] = 2; return b }, 8, "unsupported trace version 2"},
+		{"record size", func(b []byte) []byte { b[12] = 32; return b }, 12, "record size 32"},
+		{"huge section length", func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[headerSize+8:], 1<<40)
+			return b
+		}, -1, "truncated META section"},
+		{"events length not a multiple", func(b []byte) []byte {
+			o := sectionAt(t, b, SectionEvents)
+			binary.LittleEndian.PutUint64(b[o+8:], binary.LittleEndian.Uint64(b[o+8:])-1)
+			return b
+		}, -1, "not a multiple"},
+		{"end count", func(b []byte) []byte {
+			o := sectionAt(t, b, SectionEnd) + sectionHdrSize
+			b[o]++
+			return b
+		}, -1, "END counts 8 events"},
+		{"trailing data", func(b []byte) []byte { return append(b, 0) }, int64(len(valid)), "data after the END"},
+		{"missing end", func(b []byte) []byte { return b[:sectionAt(t, b, SectionEnd)] }, -1, "missing END"},
+		{"position out of range", func(b []byte) []byte { b[evOff+4] = 9; return b }, int64(evOff + 4), "position 9 of 3"},
+		{"case missing", func(b []byte) []byte { b[evOff+3*RecordSize] = byte(KindChanSend); return b }, int64(evOff + 3*RecordSize), "case 0 of 2"},
+		{"stray case", func(b []byte) []byte { b[evOff] = byte(KindSelectCase); return b }, int64(evOff), "select case without a select"},
+		{"pre after post", func(b []byte) []byte { b[evOff+24] = 0xff; return b }, int64(evOff), "precedes request stamp"},
+		{"chosen case out of range", func(b []byte) []byte { b[evOff+2*RecordSize+40] = 5; return b }, -1, "chose case 5 of 2"},
+		{"duplicate section", func(b []byte) []byte {
+			// turn STRINGS into a second META
+			o := sectionAt(t, b, SectionStrings)
+			b[o] = SectionMeta
+			return b
+		}, -1, "appears twice"},
+		{"string id", func(b []byte) []byte {
+			o := sectionAt(t, b, SectionPositions) + sectionHdrSize
+			b[o] = 200
+			return b
+		}, -1, "refers to string 200"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			data := c.corrupt(bytes.Clone(valid))
+			_, err := Read(bytes.NewReader(data))
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v, want a FormatError", err)
+			}
+			if !strings.Contains(fe.Msg, c.msg) {
+				t.Errorf("message %q does not say %q", fe.Msg, c.msg)
+			}
+			if c.offset >= 0 && fe.Offset != c.offset {
+				t.Errorf("offset %d, want %d (%v)", fe.Offset, c.offset, err)
+			}
+		})
+	}
+}
+
+func TestUnknownSectionSkippedAndUnknownKindKept(t *testing.T) {
+	tr := sampleTrace()
+	tr.Events = append(tr.Events, Event{Kind: 99, G: 1, Pre: 9, Post: 9})
+	data := encode(t, tr)
+	// insert an unknown section before END
+	o := sectionAt(t, data, SectionEnd)
+	extra := make([]byte, sectionHdrSize+3)
+	binary.LittleEndian.PutUint32(extra, 77)
+	binary.LittleEndian.PutUint64(extra[8:], 3)
+	data = append(data[:o:o], append(extra, data[o:]...)...)
+	got, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := got.Events[len(got.Events)-1].Kind; k != 99 || k.Known() || k.String() != "Kind(99)" {
+		t.Errorf("unknown kind read as %v", k)
+	}
+}
+
+func TestKindAndFlagNames(t *testing.T) {
+	if KindCondBroadcast.String() != "CondBroadcast" || KindGoSpawn.String() != "GoSpawn" {
+		t.Error("kind names")
+	}
+	if s := (FlagValueUsed | FlagCommaOK).String(); s != "valueused|commaok" {
+		t.Errorf("flags = %q", s)
+	}
+	if !(FlagRW | FlagSuccess).Has(FlagRW) || FlagRW.Has(FlagRW|FlagSuccess) {
+		t.Error("Has")
+	}
+}

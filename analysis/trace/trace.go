@@ -1,0 +1,79 @@
+package trace
+
+import "fmt"
+
+// Event is one recorded operation. SelectCase records are folded into their Select event
+// (Cases); every other record is one Event.
+type Event struct {
+	Index int // position in Trace.Events
+	Kind  Kind
+	Flags Flags
+	Aux   uint16
+	Pos   uint32 // position id, see Trace.Position
+	G     uint64 // goid of the goroutine that performed it
+	Obj   uint64 // object id (0 = none / nil channel)
+	Pre   uint64 // global stamp when requested
+	Post  uint64 // global stamp when completed; 0 = never completed
+	A     uint64 // kind-specific, see FORMAT.md
+	B     uint64
+	C     uint64
+	Cases []Case // Select only, in source order
+}
+
+// Completed reports whether the operation finished before the trace was written.
+func (e *Event) Completed() bool { return e.Post != 0 }
+
+// SelectDefault is the chosen-case value (Event.A) of a select that took its default case
+// or did not complete.
+const SelectDefault = ^uint64(0)
+
+// Case is one case of a select.
+type Case struct {
+	Index     int    // case index in source order
+	Obj       uint64 // channel (0 = nil channel)
+	Send      bool   // a send case; otherwise a receive
+	ValueUsed bool   // a receive case whose value is stored
+}
+
+// Position is a source position of the recorded program.
+type Position struct {
+	File   string
+	Line   int
+	Column int // 0 = unknown
+	Func   string
+}
+
+func (p Position) String() string {
+	if p.File == "" {
+		return "?"
+	}
+	if p.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+	}
+	return fmt.Sprintf("%s:%d", p.File, p.Line)
+}
+
+// Goroutine is the state of a goroutine that was alive when the trace was written.
+type Goroutine struct {
+	ID         uint64
+	Status     uint32 // runtime status: 1 runnable, 2 running, 3 syscall, 4 waiting, ...
+	WaitReason string
+	LastEvent  int    // index in Trace.Events of its newest event; -1 = none
+	Parent     uint64 // goid; 0 = unknown
+}
+
+// Trace is one decoded trace file.
+type Trace struct {
+	Meta       map[string]string
+	Events     []Event
+	Positions  []Position // position id i is Positions[i-1]
+	Goroutines []Goroutine
+}
+
+// Position returns the position with the given id; the zero Position for 0 or an unknown id.
+func (t *Trace) Position(id uint32) Position {
+	if id == 0 || int(id) > len(t.Positions) {
+		return Position{}
+	}
+	return t.Positions[id-1]
+}
