@@ -1,0 +1,331 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// A campaignRequest asks for the tests of the package in dir to be fuzzed: all of them,
+// or the one named test.
+type campaignRequest struct {
+	dir    string
+	test   string
+	reason string // shown in progress ("opened", "saved", "requested")
+}
+
+// A campaign is a running fuzzing campaign.
+type campaign struct {
+	id     int
+	req    campaignRequest
+	ctx    context.Context
+	cancel context.CancelFunc
+	// stale: the package was edited while it ran, so its findings describe old code
+	// and are dropped.
+	stale    bool
+	progress fuzzer.Progress
+}
+
+// campaigns schedules campaigns: at most maxCampaigns run at once, one per package;
+// the rest wait in a queue.
+type campaigns struct {
+	s       *Server
+	mu      sync.Mutex
+	running []*campaign
+	queue   []campaignRequest
+	nextID  int
+	stopped bool // after shutdown nothing starts any more
+
+	lensRefresh time.Time // when the client was last asked to refresh lenses
+}
+
+func newCampaigns(s *Server) *campaigns { return &campaigns{s: s} }
+
+// background schedules a campaign over the package in dir when background fuzzing is
+// on, the package is selected by the packages setting, and it is not being fuzzed.
+func (c *campaigns) background(dir, reason string) {
+	s := c.s
+	settings := s.currentSettings()
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if !settings.BackgroundFuzzing || !packageSelected(root, dir, settings.Packages) {
+		return
+	}
+	c.mu.Lock()
+	busy := slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == dir && !cp.stale }) ||
+		slices.ContainsFunc(c.queue, func(r campaignRequest) bool { return r.dir == dir })
+	c.mu.Unlock()
+	if busy {
+		return
+	}
+	c.enqueue(campaignRequest{dir: dir, reason: reason})
+}
+
+// request schedules a campaign the user asked for, replacing the package's running
+// or queued one.
+func (c *campaigns) request(req campaignRequest) {
+	c.cancel(req.dir, false)
+	c.enqueue(req)
+}
+
+func (c *campaigns) enqueue(req campaignRequest) {
+	c.mu.Lock()
+	c.queue = slices.DeleteFunc(c.queue, func(r campaignRequest) bool { return r.dir == req.dir })
+	c.queue = append(c.queue, req)
+	c.mu.Unlock()
+	c.startNext()
+}
+
+// startNext starts queued campaigns while there is room.
+func (c *campaigns) startNext() {
+	max := c.s.currentSettings().MaxCampaigns
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !c.stopped && len(c.running) < max {
+		i := slices.IndexFunc(c.queue, func(r campaignRequest) bool {
+			return !slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == r.dir })
+		})
+		if i < 0 {
+			return
+		}
+		req := c.queue[i]
+		c.queue = slices.Delete(c.queue, i, i+1)
+		c.nextID++
+		cp := &campaign{id: c.nextID, req: req}
+		cp.ctx, cp.cancel = context.WithCancel(c.s.ctx)
+		c.running = append(c.running, cp)
+		c.s.goBackground("campaign over "+req.dir, func() { c.run(cp) })
+	}
+}
+
+// cancel stops the campaigns of the package in dir (all packages when dir is empty)
+// and drops queued ones; stale marks their findings as describing edited code.
+func (c *campaigns) cancel(dir string, stale bool) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, cp := range c.running {
+		if dir == "" || cp.req.dir == dir {
+			cp.stale = cp.stale || stale
+			cp.cancel()
+			n++
+		}
+	}
+	before := len(c.queue)
+	c.queue = slices.DeleteFunc(c.queue, func(r campaignRequest) bool { return dir == "" || r.dir == dir })
+	return n + before - len(c.queue)
+}
+
+// edited is called when a file of the package in dir changes in the editor.
+func (c *campaigns) edited(dir string) {
+	if c.cancel(dir, true) > 0 {
+		c.s.log.Info("campaign cancelled by an edit; it restarts on save", "dir", dir)
+	}
+}
+
+func (c *campaigns) stopAll() {
+	c.mu.Lock()
+	c.stopped = true
+	c.mu.Unlock()
+	c.cancel("", false)
+}
+
+func (c *campaigns) settingsChanged() { c.startNext() }
+
+// status returns a copy of the running campaign of the package in dir.
+func (c *campaigns) status(dir string) (campaign, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cp := range c.running {
+		if cp.req.dir == dir && cp.ctx.Err() == nil {
+			return *cp, true
+		}
+	}
+	return campaign{}, false
+}
+
+// run runs one campaign to its end and publishes what it found.
+func (c *campaigns) run(cp *campaign) {
+	s := c.s
+	defer func() {
+		cp.cancel()
+		c.mu.Lock()
+		c.running = slices.DeleteFunc(c.running, func(x *campaign) bool { return x == cp })
+		c.mu.Unlock()
+		c.refreshLenses(true)
+		c.startNext()
+	}()
+
+	req := cp.req
+	run, label := "", relDir(s, req.dir)
+	if req.test != "" {
+		run = "^" + regexp.QuoteMeta(req.test) + "$"
+		label = req.test + " in " + label
+	}
+	cfg := s.currentSettings().fuzzConfig(req.dir, run)
+	prog := s.beginProgress("fuzzing "+label, req.reason, cp.cancel)
+	c.refreshLenses(true)
+
+	var lastReport time.Time
+	report, err := s.engine.Fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
+		c.mu.Lock()
+		cp.progress = p
+		c.mu.Unlock()
+		if p.Done || time.Since(lastReport) >= 200*time.Millisecond {
+			lastReport = time.Now()
+			percent := -1
+			if p.TestsTotal > 0 {
+				percent = 100 * p.TestsDone / p.TestsTotal
+			}
+			prog.report(progressMessage(p), percent)
+			c.refreshLenses(false)
+		}
+	})
+
+	c.mu.Lock()
+	stale := cp.stale
+	final := cp.progress
+	c.mu.Unlock()
+	var buildErr *fuzzer.BuildError
+	switch {
+	case stale:
+		prog.end(protocol.MessageTypeInfo, "canceled: the package was edited (fuzzing restarts on save)")
+		return
+	case errors.As(err, &buildErr):
+		prog.end(protocol.MessageTypeError, fmt.Sprintf("failed: the tests of %s do not compile; fix them and save:\n%s", buildErr.Package, firstLines(buildErr.Output, 12)))
+	case err != nil && cp.ctx.Err() != nil:
+		prog.end(protocol.MessageTypeInfo, "canceled")
+	case err != nil:
+		prog.end(protocol.MessageTypeError, "failed: "+err.Error())
+		return
+	}
+	if report == nil {
+		return
+	}
+	c.publishReport(cp, cfg, report)
+	if err == nil {
+		c.reportOutcome(cp, prog, report, final)
+	}
+}
+
+// publishReport turns a campaign's findings into diagnostics.
+func (c *campaigns) publishReport(cp *campaign, cfg fuzzer.Config, report *fuzzer.Report) {
+	s := c.s
+	placed := make([]*storedFinding, 0, len(report.Findings))
+	for _, f := range report.Findings {
+		placed = append(placed, s.place(f))
+	}
+	s.publishAll(s.findings.replace(cp.req.dir, cp.req.test, cfg, placed))
+}
+
+// reportOutcome ends the progress of a finished campaign and tells the user about
+// what needs their attention: no tests, a missing test, crashing tests.
+func (c *campaigns) reportOutcome(cp *campaign, prog *progress, report *fuzzer.Report, final fuzzer.Progress) {
+	s := c.s
+	runs := 0
+	for _, t := range report.Tests {
+		runs += t.Runs
+		if t.Status == string(fuzzer.StatusCrash) {
+			s.tell(protocol.MessageTypeWarning, "test %s of %s crashed (no test output or a fatal signal); see the log of the campaign", t.Test, relDir(s, cp.req.dir))
+		}
+	}
+	switch {
+	case len(report.Tests) == 0 && cp.req.test != "":
+		prog.end(protocol.MessageTypeWarning, fmt.Sprintf("no test %s in %s (save the file if the test is new)", cp.req.test, relDir(s, cp.req.dir)))
+	case len(report.Tests) == 0:
+		prog.end(protocol.MessageTypeWarning, fmt.Sprintf("no tests to fuzz in %s", relDir(s, cp.req.dir)))
+	default:
+		prog.end(protocol.MessageTypeInfo, fmt.Sprintf("completed: %s, %s", plural(runs, "run"), plural(len(report.Findings), "finding")))
+	}
+}
+
+// refreshLenses asks the client to ask for code lenses again, so that lenses show the
+// state of campaigns; at most once a second unless now.
+func (c *campaigns) refreshLenses(now bool) {
+	s := c.s
+	s.mu.Lock()
+	supported := s.caps.codeLensRefresh
+	s.mu.Unlock()
+	if !supported {
+		return
+	}
+	c.mu.Lock()
+	if !now && time.Since(c.lensRefresh) < time.Second {
+		c.mu.Unlock()
+		return
+	}
+	c.lensRefresh = time.Now()
+	c.mu.Unlock()
+	if err := s.client.CodeLensRefresh(s.ctx); err != nil {
+		s.log.Debug("workspace/codeLens/refresh failed", "err", err)
+	}
+}
+
+func progressMessage(p fuzzer.Progress) string {
+	msg := fmt.Sprintf("%s, %s", plural(p.Runs, "run"), plural(p.Findings, "finding"))
+	if p.Test != "" && !p.Done {
+		msg += " (" + p.Test + ")"
+	}
+	return msg
+}
+
+// packageSelected reports whether the package in dir matches one of the patterns,
+// which are relative to the workspace root ("./...", "./sub/...", "./sub").
+func packageSelected(root, dir string, patterns []string) bool {
+	if root == "" {
+		return true
+	}
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, p := range patterns {
+		p = strings.TrimPrefix(p, "./")
+		if p == "..." || p == "" && rel == "." {
+			return true
+		}
+		if base, ok := strings.CutSuffix(p, "/..."); ok {
+			if rel == base || strings.HasPrefix(rel, base+"/") {
+				return true
+			}
+			continue
+		}
+		if p == rel || (p == "." && rel == ".") {
+			return true
+		}
+	}
+	return false
+}
+
+// relDir shows dir relative to the workspace root.
+func relDir(s *Server, dir string) string {
+	s.mu.Lock()
+	root := s.root
+	s.mu.Unlock()
+	if root != "" {
+		if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+			return "./" + filepath.ToSlash(rel)
+		}
+	}
+	return dir
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], fmt.Sprintf("... (%d more lines)", len(lines)-n))
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,113 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/goweave/goweave/lsp/timeline"
+)
+
+// ShowTimelineResult is the result of goweave.show_timeline.
+type ShowTimelineResult struct {
+	Path   string `json:"path"`   // the HTML file written
+	Opened bool   `json:"opened"` // the client opened it
+}
+
+// commandShowTimeline writes the timeline page of a finding and asks the client to open
+// it; a client that cannot is told the file's path.
+func (s *Server) commandShowTimeline(ctx context.Context, args *ShowTimelineArgs) (any, error) {
+	sf, ok := s.findings.get(args.ID)
+	if !ok {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.show_timeline: no finding %q (its package may have been fuzzed again since; use the new diagnostic)", args.ID)
+	}
+	return s.runDetached(ctx, "timeline of "+args.ID, func() (any, error) {
+		t := s.timelineOf(sf)
+		var buf bytes.Buffer
+		if err := timeline.Render(&buf, t); err != nil {
+			return nil, fmt.Errorf("rendering the timeline of %s: %v", sf.ID, err)
+		}
+		dir := s.timelineDir()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("writing the timeline: %v", err)
+		}
+		path := filepath.Join(dir, sf.ID+".html")
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return nil, fmt.Errorf("writing the timeline: %v", err)
+		}
+		res := ShowTimelineResult{Path: path}
+		s.mu.Lock()
+		canShow := s.caps.showDocument
+		s.mu.Unlock()
+		if canShow {
+			yes := true
+			r, err := s.client.ShowDocument(s.ctx, &protocol.ShowDocumentParams{URI: uri.File(path), External: &yes, TakeFocus: &yes})
+			res.Opened = err == nil && r != nil && r.Success
+			if err != nil {
+				s.log.Warn("window/showDocument failed", "err", err)
+			}
+		}
+		if !res.Opened {
+			s.tell(protocol.MessageTypeInfo, "timeline of %s written to %s", sf.ID, path)
+		}
+		return res, nil
+	})
+}
+
+// timelineDir is where timeline pages go: next to the campaign's output when it has
+// a directory, else in the user cache.
+func (s *Server) timelineDir() string {
+	if s.timelines != "" {
+		return s.timelines
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "goweave", "timelines")
+	}
+	return filepath.Join(os.TempDir(), "goweave-timelines")
+}
+
+// WithTimelineDir sets the directory timeline pages are written to.
+func WithTimelineDir(dir string) Option { return func(s *Server) { s.timelines = dir } }
+
+// timelineOf builds the timeline of a finding from what the finding itself records:
+// its goroutines as lanes and its positions, in order, as highlighted operations.
+// The trace of the run, when a reader for it is available, adds the other operations
+// and the happens-before edges.
+func (s *Server) timelineOf(sf storedFinding) *timeline.Timeline {
+	t := &timeline.Timeline{
+		Title:    fmt.Sprintf("%s in %s", sf.Kind, sf.Test),
+		Subtitle: fmt.Sprintf("%s [%s] — finding %s, run %d (%s)", sf.Message, sf.Confidence, sf.ID, sf.Run, sf.Strategy),
+	}
+	oneLanePerPosition := len(sf.Goroutines) == len(sf.Positions) && len(sf.Goroutines) > 0
+	if oneLanePerPosition {
+		for _, g := range sf.Goroutines {
+			label := fmt.Sprintf("goroutine %d", g.ID)
+			if g.Spawn != "" {
+				label += " (go at " + filepath.Base(g.Spawn) + ")"
+			} else {
+				label += " (test)"
+			}
+			t.Lanes = append(t.Lanes, timeline.Lane{Label: label})
+		}
+	} else {
+		t.Lanes = []timeline.Lane{{Label: "operations of the finding"}}
+	}
+	for i, p := range sf.Positions {
+		lane := 0
+		if oneLanePerPosition {
+			lane = i
+		}
+		t.Events = append(t.Events, timeline.Event{
+			Lane: lane, Label: p.Role, Pos: fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line),
+			Highlight: true, Blocked: p.Role == "blocked",
+		})
+	}
+	t.Note = "Built from the finding alone: the trace of its run (" + sf.Trace + ") is not read by this build, so only the finding's operations are shown, without happens-before edges."
+	return t
+}
