@@ -4,7 +4,7 @@
 
 export type Presentation =
   | { kind: 'none' }
-  | { kind: 'message'; text: string; isError: boolean }
+  | { kind: 'log'; text: string }
   | { kind: 'document'; text: string };
 
 function field(o: Record<string, unknown>, ...names: string[]): unknown {
@@ -35,26 +35,32 @@ export function presentResult(command: string, result: unknown): Presentation {
       return { kind: 'document', text: JSON.stringify(result, null, 2) };
     }
     case 'goweave.replay': {
+      // The server itself tells the user the outcome (window/showMessage); the client only
+      // keeps a line in the log so that the outcome is not shown twice.
       if (typeof result === 'string') {
-        return { kind: 'message', text: result, isError: false };
+        return { kind: 'log', text: result };
       }
       if (typeof result === 'object') {
         const r = result as Record<string, unknown>;
-        const message = field(r, 'message', 'outcome', 'summary');
-        const reproduced = field(r, 'reproduced');
         const parts: string[] = [];
-        if (typeof reproduced === 'boolean') {
-          parts.push(reproduced ? 'Replay reproduced the bug.' : 'Replay did not reproduce the bug.');
+        const id = typeof r.id === 'string' ? ` ${r.id}` : '';
+        if (typeof r.reproduced === 'boolean') {
+          parts.push(r.reproduced ? `replay${id}: reproduced` : `replay${id}: not reproduced`);
+        } else {
+          parts.push(`replay${id}: ${JSON.stringify(result)}`);
         }
-        if (typeof message === 'string' && message !== '') {
-          parts.push(message);
+        if (typeof r.status === 'string' && r.status !== '') {
+          parts.push(`status ${r.status}`);
         }
-        if (parts.length === 0) {
-          parts.push(JSON.stringify(result));
+        if (typeof r.panic === 'string' && r.panic !== '') {
+          parts.push(`panic: ${r.panic}`);
         }
-        return { kind: 'message', text: 'goweave: ' + parts.join(' '), isError: false };
+        if (Array.isArray(r.blocked) && r.blocked.length > 0) {
+          parts.push(`blocked: ${r.blocked.join('; ')}`);
+        }
+        return { kind: 'log', text: parts.join(', ') };
       }
-      return { kind: 'message', text: `goweave: ${String(result)}`, isError: false };
+      return { kind: 'log', text: `replay: ${String(result)}` };
     }
     default:
       return { kind: 'none' };

@@ -179,13 +179,8 @@ async function stopClient(): Promise<void> {
 async function present(command: string, result: unknown): Promise<void> {
   const p = presentResult(command, result);
   switch (p.kind) {
-    case 'message':
-      output.appendLine(p.text);
-      if (p.isError) {
-        void vscode.window.showErrorMessage(p.text);
-      } else {
-        void vscode.window.showInformationMessage(p.text);
-      }
+    case 'log':
+      output.info(p.text);
       break;
     case 'document': {
       const doc = await vscode.workspace.openTextDocument({ content: p.text, language: 'plaintext' });

@@ -14,12 +14,16 @@ test('timeline results open as a document', () => {
   assert.deepEqual(presentResult('goweave.show_timeline', { events: [1] }), { kind: 'document', text: '{\n  "events": [\n    1\n  ]\n}' });
 });
 
-test('replay results become a message', () => {
-  assert.deepEqual(presentResult('goweave.replay', { reproduced: true, message: 'send on closed channel' }), {
-    kind: 'message', text: 'goweave: Replay reproduced the bug. send on closed channel', isError: false,
+test('replay results become one log line (the server shows the outcome itself)', () => {
+  assert.deepEqual(
+    presentResult('goweave.replay', { id: 'f1', reproduced: true, status: 'panic', panic: 'send on closed channel' }),
+    { kind: 'log', text: 'replay f1: reproduced, status panic, panic: send on closed channel' },
+  );
+  assert.deepEqual(presentResult('goweave.replay', { id: 'f2', reproduced: false, status: 'pass' }), {
+    kind: 'log', text: 'replay f2: not reproduced, status pass',
   });
-  assert.deepEqual(presentResult('goweave.replay', { reproduced: false }), {
-    kind: 'message', text: 'goweave: Replay did not reproduce the bug.', isError: false,
+  assert.deepEqual(presentResult('goweave.replay', { id: 'f3', reproduced: true, blocked: ['g1 at a.go:3', 'g2 at a.go:9'] }), {
+    kind: 'log', text: 'replay f3: reproduced, blocked: g1 at a.go:3; g2 at a.go:9',
   });
-  assert.deepEqual(presentResult('goweave.replay', 'done'), { kind: 'message', text: 'done', isError: false });
+  assert.deepEqual(presentResult('goweave.replay', 'done'), { kind: 'log', text: 'done' });
 });

@@ -1,0 +1,3 @@
+module example.com/sendafterclose
+
+go 1.26

@@ -1,0 +1,214 @@
+// End to end: drives the real `goweave serve` the way the extension's language client does
+// (vscode-languageserver-protocol, LSP 3.17 client capabilities) over a buggy test file, from
+// initialize to exit.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import {
+  CodeAction,
+  CodeLens,
+  Command,
+  Diagnostic,
+  DiagnosticSeverity,
+  InitializeResult,
+} from 'vscode-languageserver-protocol/node';
+
+import { copyFixture, goweaveBinary, lineOf, makeTempDir, Session } from './session';
+
+// What the extension would send for a user who turned background fuzzing off and asked for a
+// short campaign (readServerSettings output shape; the names are the server's contract).
+const settings = {
+  backgroundFuzzing: false,
+  budgetPerTest: '30s',
+  runsPerTest: 60,
+  strategy: 'auto',
+  parallel: 0,
+  race: false,
+  packages: ['./...'],
+  maxCampaigns: 1,
+};
+
+const serverCommands = [
+  'goweave.fuzz_test',
+  'goweave.fuzz_package',
+  'goweave.stop',
+  'goweave.replay',
+  'goweave.clear',
+  'goweave.show_timeline',
+];
+
+let tmp: string;
+let session: Session;
+let moduleDir: string;
+let fileUri: string;
+let fileText: string;
+
+before(() => {
+  tmp = makeTempDir();
+  const bin = goweaveBinary(tmp);
+  moduleDir = copyFixture('sendafterclose', tmp);
+  const file = path.join(moduleDir, 'readings_test.go');
+  fileUri = pathToFileURL(file).toString();
+  fileText = fs.readFileSync(file, 'utf8');
+  session = new Session(bin, moduleDir, settings);
+});
+
+after(() => {
+  session?.kill();
+  if (tmp && !process.env.GOWEAVE_KEEP_TMP) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('goweave serve end to end: lenses, fuzzing, diagnostics, replay, exit', { timeout: 240_000 }, async (t) => {
+  const c = session.connection;
+
+  await t.test('initialize advertises lenses, code actions and the six commands', async () => {
+    const rootUri = pathToFileURL(moduleDir).toString();
+    const result: InitializeResult = await c.sendRequest('initialize', {
+      processId: process.pid,
+      clientInfo: { name: 'goweave-vscode-e2e', version: '0.1.0' },
+      rootUri,
+      workspaceFolders: [{ uri: rootUri, name: 'sendafterclose' }],
+      initializationOptions: settings,
+      capabilities: {
+        general: { positionEncodings: ['utf-16'] },
+        window: { workDoneProgress: true, showMessage: {}, showDocument: { support: true } },
+        workspace: {
+          configuration: true,
+          workspaceFolders: true,
+          didChangeConfiguration: { dynamicRegistration: false },
+          executeCommand: { dynamicRegistration: false },
+          codeLens: { refreshSupport: true },
+        },
+        textDocument: {
+          synchronization: { didSave: true, dynamicRegistration: false },
+          publishDiagnostics: {
+            relatedInformation: true,
+            versionSupport: true,
+            codeDescriptionSupport: true,
+            dataSupport: true,
+          },
+          codeLens: { dynamicRegistration: false },
+          codeAction: {
+            dataSupport: true,
+            codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'source'] } },
+          },
+        },
+      },
+    });
+    const caps = result.capabilities;
+    assert.ok(caps.codeLensProvider, 'codeLensProvider');
+    assert.ok(caps.codeActionProvider, 'codeActionProvider');
+    assert.deepEqual([...(caps.executeCommandProvider?.commands ?? [])].sort(), [...serverCommands].sort());
+    await c.sendNotification('initialized', {});
+    await c.sendNotification('workspace/didChangeConfiguration', { settings: { goweave: settings } });
+    await c.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: fileUri, languageId: 'go', version: 1, text: fileText },
+    });
+  });
+
+  let fuzzLens: CodeLens | undefined;
+  await t.test('one "fuzz this test" lens per test, at its func line', async () => {
+    const lenses: CodeLens[] = (await c.sendRequest('textDocument/codeLens', { textDocument: { uri: fileUri } })) ?? [];
+    const testLenses = lenses.filter((l) => l.command?.command === 'goweave.fuzz_test');
+    const byTest = new Map(testLenses.map((l) => [(l.command!.arguments![0] as { test: string }).test, l]));
+    assert.deepEqual([...byTest.keys()].sort(), ['TestAverage', 'TestFirstReading']);
+    assert.equal(testLenses.length, 2, 'exactly one lens per test');
+    for (const [name, lens] of byTest) {
+      assert.equal(lens.range.start.line, lineOf(fileText, `func ${name}(`), `${name} lens line`);
+      assert.match(lens.command!.title, /fuzz/i);
+      assert.deepEqual(lens.command!.arguments, [{ uri: fileUri, test: name }]);
+    }
+    const pkgLens = lenses.filter((l) => l.command?.command === 'goweave.fuzz_package');
+    assert.equal(pkgLens.length, 1, 'one "fuzz package tests" lens');
+    assert.equal(pkgLens[0].range.start.line, lineOf(fileText, 'package readings'));
+    fuzzLens = byTest.get('TestFirstReading');
+  });
+
+  let bug: Diagnostic | undefined;
+  await t.test('running the lens fuzzes the test: $/progress begin..end and a send-on-closed diagnostic', async () => {
+    assert.ok(fuzzLens, 'needs the lens of the previous step');
+    const token = 'e2e-fuzz-test';
+    session.watchProgress(token);
+    await c.sendRequest('workspace/executeCommand', {
+      command: fuzzLens.command!.command,
+      arguments: fuzzLens.command!.arguments,
+      workDoneToken: token,
+    });
+    const wantLine = lineOf(fileText, '// want "send-on-closed"');
+    const relatedLine = lineOf(fileText, '// related "send-on-closed"');
+    bug = await session.waitFor('a send-on-closed diagnostic', 180_000, () =>
+      session.diagnosticsOf(fileUri).find((d) => d.code === 'send-on-closed'),
+    );
+    // The campaign must end (its progress ended) within its budget.
+    const ended = await session.waitFor('$/progress end', 120_000, () => {
+      const begun = session.progress.filter((p) => p.value.kind === 'begin').map((p) => p.token);
+      return session.progress.find((p) => p.value.kind === 'end' && begun.includes(p.token));
+    });
+    const events = session.progress.filter((p) => p.token === ended.token).map((p) => p.value.kind);
+    assert.equal(events[0], 'begin', `progress of token ${ended.token}: ${events}`);
+    assert.equal(events[events.length - 1], 'end');
+
+    assert.equal(bug.source, 'goweave');
+    assert.equal(bug.range.start.line, wantLine, `diagnostic line (message: ${bug.message})`);
+    assert.ok(bug.severity === DiagnosticSeverity.Error || bug.severity === DiagnosticSeverity.Warning, `severity ${bug.severity}`);
+    const related = bug.relatedInformation ?? [];
+    assert.ok(
+      related.some((r) => r.location.uri === fileUri && r.location.range.start.line === relatedLine),
+      `relatedInformation should point at the close on line ${relatedLine + 1}: ${JSON.stringify(related)}`,
+    );
+    const id = (bug.data as { id?: unknown } | undefined)?.id;
+    assert.equal(typeof id, 'string', `data.id: ${JSON.stringify(bug.data)}`);
+    const unexpected = session
+      .diagnosticsOf(fileUri)
+      .filter((d) => d.source === 'goweave' && d.range.start.line !== wantLine && d.range.start.line !== relatedLine);
+    assert.deepEqual(unexpected, [], 'no diagnostics away from the annotated lines');
+  });
+
+  await t.test('the "Replay this bug" code action replays the finding', async () => {
+    assert.ok(bug, 'needs the diagnostic of the previous step');
+    const id = (bug.data as { id: string }).id;
+    const actions: (CodeAction | Command)[] =
+      (await c.sendRequest('textDocument/codeAction', {
+        textDocument: { uri: fileUri },
+        range: bug.range,
+        context: { diagnostics: [bug], triggerKind: 1 },
+      })) ?? [];
+    const commandOf = (a: CodeAction | Command): Command | undefined =>
+      typeof (a as Command).command === 'string' ? (a as Command) : (a as CodeAction).command;
+    const replay = actions.map(commandOf).find((cmd) => cmd?.command === 'goweave.replay');
+    const timeline = actions.map(commandOf).find((cmd) => cmd?.command === 'goweave.show_timeline');
+    assert.ok(replay, `a goweave.replay action among ${JSON.stringify(actions)}`);
+    assert.ok(timeline, 'a goweave.show_timeline action');
+    assert.match(actions.find((a) => commandOf(a) === replay)!.title, /replay/i);
+    assert.deepEqual(replay.arguments, [{ id }]);
+    assert.deepEqual(timeline.arguments, [{ id }]);
+
+    const told = session.messages.length;
+    const result = (await c.sendRequest('workspace/executeCommand', { command: replay.command, arguments: replay.arguments })) as {
+      id?: string;
+      reproduced?: boolean;
+      status?: string;
+      panic?: string;
+    } | null;
+    assert.ok(result, 'goweave.replay returns its outcome');
+    assert.equal(result.id, id);
+    assert.equal(result.reproduced, true, `replay outcome: ${JSON.stringify(result)}`);
+    const message = await session.waitFor('the replay message', 10_000, () =>
+      session.messages.slice(told).find((m) => m.message.includes(id)),
+    );
+    assert.match(message.message, /confirmed/, 'the user is told the bug happened again');
+    // A reproduced finding is republished as confirmed.
+    await session.waitFor('the confirmed diagnostic', 10_000, () =>
+      session.diagnosticsOf(fileUri).find((d) => (d.data as { id?: string })?.id === id && /confirmed/.test(typeof d.message === 'string' ? d.message : d.message.value)),
+    );
+  });
+
+  await t.test('shutdown and exit end the server with status 0', async () => {
+    const code = await session.shutdown(10_000);
+    assert.equal(code, 0, `exit code; stderr tail:\n${session.stderr.slice(-2000)}`);
+  });
+});
