@@ -35,6 +35,17 @@ type Config struct {
 	// Shard selects a deterministic part of the tests, for splitting a campaign over CI jobs.
 	// The zero value selects every test.
 	Shard Shard
+	// Enough, if not nil, is asked after every run of a test, with the distinct findings of
+	// that test so far; true ends the test's campaign before its budget is spent (e.g. once
+	// every expected bug has been found).
+	Enough func(test TestID, found []Finding) bool
+}
+
+// TestID names one test of a campaign.
+type TestID struct {
+	Package string // import path
+	Dir     string // package directory
+	Test    string // top-level test name
 }
 
 // Shard selects the tests whose position in the sorted list of (package, test) pairs is

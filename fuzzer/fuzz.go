@@ -1,19 +1,143 @@
 package fuzzer
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"time"
 )
 
 // Fuzz runs a campaign: it builds the test binaries of cfg.Packages once, runs every test
 // selected by cfg.Run and cfg.Shard repeatedly within its budget, analyzes each recorded
 // trace and returns the distinct findings. progress, if not nil, is called from a single
-// goroutine after every run and once at the end.
+// goroutine after every run and once at the end with Done set.
 //
 // A package that does not compile yields an error wrapping one *BuildError per failing
 // package (use errors.As); the other packages are still fuzzed and the report returned
-// alongside the error. Cancelling ctx stops all runs and
-// returns the report so far together with ctx.Err().
+// alongside the error. Cancelling ctx stops all runs and returns the report so far
+// together with ctx.Err().
 func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, error) {
-	return nil, errors.New("fuzzer.Fuzz: not implemented yet")
+	c, buildErr, err := newCampaign(ctx, cfg)
+	if err != nil {
+		return nil, errors.Join(buildErr, err)
+	}
+	defer os.RemoveAll(filepath.Join(c.dir, "bin"))
+	c.analyze = true
+	c.progress = progress
+	c.loop(ctx)
+	rep := c.result()
+	if err := c.writeReport(rep); err != nil {
+		return rep, errors.Join(buildErr, err)
+	}
+	return rep, errors.Join(buildErr, ctx.Err())
+}
+
+// Record builds the packages of cfg and runs each selected test once, keeping every trace
+// (budgets and Strategy are ignored). each is called from a single goroutine for every
+// finished run, in completion order. Build errors are returned as by Fuzz, after the tests
+// that did build have run.
+func Record(ctx context.Context, cfg Config, each func(*AnalyzedRun)) error {
+	cfg.RunsPerTest, cfg.TimePerTest, cfg.Strategy = 1, 0, "record"
+	c, buildErr, err := newCampaign(ctx, cfg)
+	if err != nil {
+		return errors.Join(buildErr, err)
+	}
+	defer os.RemoveAll(filepath.Join(c.dir, "bin"))
+	c.keepTraces = true
+	c.onRun = each
+	c.loop(ctx)
+	return errors.Join(buildErr, ctx.Err())
+}
+
+// newCampaign applies defaults, builds the binaries and selects the tests. buildErr holds
+// the packages that did not compile; err is fatal.
+func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err error) {
+	if err := applyDefaults(&cfg); err != nil {
+		return nil, nil, err
+	}
+	strategy, err := newStrategy(cfg.Strategy)
+	if err != nil {
+		return nil, nil, err
+	}
+	c = &campaign{cfg: cfg, newStrategy: strategy, findings: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
+	c.dir = filepath.Join(cfg.OutDir, fmt.Sprintf("%s-%d", time.Now().UTC().Format("20060102T150405.000"), os.Getpid()))
+	overlay, err := prepareOverlay(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	bins, buildErr := Build(ctx, BuildOptions{
+		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race,
+		Overlay: overlay, BinDir: filepath.Join(c.dir, "bin"), Parallel: cfg.Parallel,
+	})
+	var be *BuildError
+	if buildErr != nil && !errors.As(buildErr, &be) {
+		os.RemoveAll(filepath.Join(c.dir, "bin"))
+		return nil, nil, buildErr // not a compile error: go list failed, bad -run, ...
+	}
+	type ref struct {
+		bin  *TestBinary
+		name string
+	}
+	var all []ref
+	for _, b := range bins {
+		for _, name := range b.Tests {
+			all = append(all, ref{b, name})
+		}
+	}
+	slices.SortFunc(all, func(a, b ref) int {
+		return cmp.Or(cmp.Compare(a.bin.Package, b.bin.Package), cmp.Compare(a.name, b.name))
+	})
+	for i, r := range all {
+		if cfg.Shard.Count > 1 && i%cfg.Shard.Count != cfg.Shard.Index {
+			continue
+		}
+		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: strategy(), worst: StatusPass, signatures: map[string]bool{}})
+	}
+	return c, buildErr, nil
+}
+
+func applyDefaults(cfg *Config) error {
+	if cfg.Dir == "" {
+		cfg.Dir = "."
+	}
+	abs, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return err
+	}
+	cfg.Dir = abs
+	if len(cfg.Packages) == 0 {
+		cfg.Packages = []string{"./..."}
+	}
+	if cfg.Parallel <= 0 {
+		cfg.Parallel = runtime.NumCPU()
+	}
+	if cfg.RunTimeout <= 0 {
+		cfg.RunTimeout = 10 * time.Second
+	}
+	if cfg.TimePerTest <= 0 && cfg.RunsPerTest <= 0 {
+		cfg.RunsPerTest = 1
+	}
+	if cfg.Shard.Count > 1 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count) {
+		return fmt.Errorf("shard index %d out of range for %d shards", cfg.Shard.Index, cfg.Shard.Count)
+	}
+	if cfg.OutDir == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return fmt.Errorf("no output directory given and no user cache directory: %v", err)
+		}
+		sum := sha256.Sum256([]byte(cfg.Dir))
+		cfg.OutDir = filepath.Join(cache, "goweave", fmt.Sprintf("%s-%x", filepath.Base(cfg.Dir), sum[:4]))
+	}
+	return nil
+}
+
+// prepareOverlay returns the -overlay file of the goweave runtime.
+var prepareOverlay = func(ctx context.Context) (string, error) {
+	return "", nil // runtimepatch.Prepare is not available yet: stock runtime, no traces
 }

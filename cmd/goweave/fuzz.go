@@ -1,0 +1,358 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer"
+	"github.com/goweave/goweave/internal/wants"
+)
+
+func init() {
+	register(command{name: "fuzz", summary: "fuzz the schedules of tests and report concurrency bugs", run: runFuzz})
+}
+
+func runFuzz(args []string) int {
+	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: goweave fuzz [flags] [packages]\n\n"+
+			"Runs each selected test many times under the goweave runtime, analyzes every run and\n"+
+			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors.\n"+
+			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first).\n\n")
+		fs.PrintDefaults()
+	}
+	run := fs.String("run", "", "fuzz only tests matching `regexp`")
+	perTest := fs.Duration("time", 5*time.Second, "time budget per test")
+	runs := fs.Int("runs", 0, "run budget per test (0: no limit)")
+	strategy := fs.String("strategy", "auto", "`name` of the strategy: "+strings.Join(fuzzer.Strategies, ", "))
+	parallel := fs.Int("p", 0, "test processes at once (default: number of CPUs)")
+	race := fs.Bool("race", false, "build with the race detector")
+	asJSON := fs.Bool("json", false, `print {"findings":[...],"tests":[...]} instead of text`)
+	sarifPath := fs.String("sarif", "", "also write the findings as SARIF 2.1.0 to `file`")
+	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
+	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
+	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
+	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every `// want` annotation of its package is found")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg := fuzzer.Config{
+		Packages: fs.Args(), Run: *run, TimePerTest: *perTest, RunsPerTest: *runs,
+		Strategy: *strategy, Parallel: *parallel, Race: *race, RunTimeout: *timeout, OutDir: *out,
+	}
+	if set["runs"] && !set["time"] {
+		cfg.TimePerTest = 0
+	}
+	if *shard != "" {
+		s, err := parseShard(*shard)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "goweave fuzz: %v\n", err)
+			return 2
+		}
+		cfg.Shard = s
+	}
+	if *untilWants {
+		cfg.Enough = wantsMet()
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var progress func(fuzzer.Progress)
+	if isTerminal(os.Stderr) {
+		progress = terminalProgress(os.Stderr)
+	}
+	rep, err := fuzzer.Fuzz(ctx, cfg, progress)
+	code := 0
+	if err != nil {
+		code = 2
+		printFuzzError(os.Stderr, err)
+	}
+	if rep == nil {
+		return 2
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(os.Stderr, "goweave fuzz: %v\n", err)
+			return 2
+		}
+	} else {
+		cwd, _ := os.Getwd()
+		printFindings(os.Stdout, rep.Findings, cwd)
+	}
+	if *sarifPath != "" {
+		if err := writeSARIF(*sarifPath, rep.Findings); err != nil {
+			fmt.Fprintf(os.Stderr, "goweave fuzz: writing SARIF: %v\n", err)
+			return 2
+		}
+	}
+	if code == 0 && len(rep.Findings) > 0 {
+		code = 1
+	}
+	return code
+}
+
+func parseShard(s string) (fuzzer.Shard, error) {
+	i, n, ok := strings.Cut(s, "/")
+	index, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || index < 0 || index >= count {
+		return fuzzer.Shard{}, fmt.Errorf("-shard %q: want i/n with 0 <= i < n, e.g. 0/4", s)
+	}
+	return fuzzer.Shard{Index: index, Count: count}, nil
+}
+
+func printFuzzError(w io.Writer, err error) {
+	for _, e := range flatten(err) {
+		var be *fuzzer.BuildError
+		switch {
+		case errors.As(e, &be):
+			fmt.Fprintf(w, "goweave: %s does not compile:\n%s", be.Package, be.Output)
+		case errors.Is(e, context.Canceled):
+			fmt.Fprintln(w, "goweave fuzz: interrupted; results so far follow")
+		default:
+			fmt.Fprintf(w, "goweave fuzz: %v\n", e)
+		}
+	}
+}
+
+// wantsMet ends a test's campaign once each `// want` of its package directory has a
+// finding of that kind on that line. Packages without wants use their whole budget.
+func wantsMet() func(fuzzer.TestID, []fuzzer.Finding) bool {
+	var mu sync.Mutex
+	cache := map[string]*wants.Annotations{}
+	return func(t fuzzer.TestID, found []fuzzer.Finding) bool {
+		mu.Lock()
+		a, ok := cache[t.Dir]
+		if !ok {
+			a, _ = wants.ParseDir(t.Dir) // unreadable: treated as no wants
+			cache[t.Dir] = a
+		}
+		mu.Unlock()
+		if a == nil || len(a.Wants) == 0 {
+			return false
+		}
+		var reports []wants.Report
+		for _, f := range found {
+			if len(f.Positions) > 0 {
+				reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+			}
+		}
+		return len(a.Match(reports).Missing) == 0
+	}
+}
+
+// printFindings writes findings like go vet: the primary position, the kind and message,
+// then the other positions indented with their roles.
+func printFindings(w io.Writer, findings []fuzzer.Finding, cwd string) {
+	for _, f := range findings {
+		primary := analysis.Position{}
+		if len(f.Positions) > 0 {
+			primary = f.Positions[0]
+		}
+		fmt.Fprintf(w, "%s: %s: %s\n", positionString(primary, cwd), f.Kind, f.Message)
+		for _, p := range f.Positions[min(1, len(f.Positions)):] {
+			fmt.Fprintf(w, "\t%s: %s\n", positionString(p, cwd), p.Role)
+		}
+		if f.Trace != "" {
+			fmt.Fprintf(w, "\t(%s, %s run %d of %s.%s; trace %s)\n", f.Confidence, f.Strategy, f.Run, f.Package, f.Test, f.Trace)
+		}
+	}
+}
+
+func positionString(p analysis.Position, cwd string) string {
+	if p.File == "" {
+		return "-"
+	}
+	s := relativeTo(p.File, cwd) + ":" + strconv.Itoa(p.Line)
+	if p.Column > 0 {
+		s += ":" + strconv.Itoa(p.Column)
+	}
+	return s
+}
+
+// relativeTo shortens path to be relative to dir when it lies below it.
+func relativeTo(path, dir string) string {
+	if dir == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// terminalProgress redraws one status line.
+func terminalProgress(w io.Writer) func(fuzzer.Progress) {
+	return func(p fuzzer.Progress) {
+		if p.Done {
+			fmt.Fprintf(w, "\r\033[K%d/%d tests, %d runs, %d findings in %s\n", p.TestsDone, p.TestsTotal, p.Runs, p.Findings, p.Elapsed.Round(100*time.Millisecond))
+			return
+		}
+		fmt.Fprintf(w, "\r\033[K[%d/%d] %d runs, %d findings, %s  %s.%s", p.TestsDone, p.TestsTotal, p.Runs, p.Findings, p.Elapsed.Round(time.Second), p.Package, p.Test)
+	}
+}
+
+// SARIF 2.1.0, the subset GitHub code scanning reads.
+type sarifLog struct {
+	Version string     `json:"version"`
+	Schema  string     `json:"$schema"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	InformationURI string      `json:"informationUri"`
+	Version        string      `json:"version,omitempty"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID                   string       `json:"id"`
+	Name                 string       `json:"name"`
+	ShortDescription     sarifMessage `json:"shortDescription"`
+	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               *int                  `json:"id,omitempty"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	Message          *sarifMessage         `json:"message,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+// writeSARIF writes findings as SARIF to path. Files below the current directory (the
+// repository root when run from CI) get relative URIs, as code scanning wants.
+func writeSARIF(path string, findings []fuzzer.Finding) error {
+	cwd, _ := os.Getwd()
+	data, err := json.MarshalIndent(sarifFor(findings, cwd), "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+func sarifFor(findings []fuzzer.Finding, root string) sarifLog {
+	version := ""
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "(devel)" {
+		version = bi.Main.Version
+	}
+	driver := sarifDriver{Name: "goweave", InformationURI: "https://github.com/goweave/goweave", Version: version, Rules: []sarifRule{}}
+	ruleIndex := map[string]int{}
+	results := []sarifResult{}
+	for _, f := range findings {
+		level := sarifLevel(f.Severity)
+		i, ok := ruleIndex[f.Kind]
+		if !ok {
+			i = len(driver.Rules)
+			ruleIndex[f.Kind] = i
+			driver.Rules = append(driver.Rules, sarifRule{
+				ID: f.Kind, Name: f.Kind,
+				ShortDescription:     sarifMessage{Text: "goweave: " + f.Kind},
+				DefaultConfiguration: sarifConfig{Level: level},
+			})
+		}
+		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{}}
+		for j, p := range f.Positions {
+			loc := sarifLocation{PhysicalLocation: sarifPhysical(p, root)}
+			if j == 0 {
+				r.Locations = append(r.Locations, loc)
+				continue
+			}
+			id := j
+			loc.ID = &id
+			loc.Message = &sarifMessage{Text: p.Role}
+			r.RelatedLocations = append(r.RelatedLocations, loc)
+		}
+		if f.Fingerprint != "" {
+			r.PartialFingerprints = map[string]string{"goweave/v1": f.Fingerprint}
+		}
+		results = append(results, r)
+	}
+	return sarifLog{
+		Version: "2.1.0",
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+	}
+}
+
+func sarifLevel(s analysis.Severity) string {
+	if s == analysis.SeverityWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+func sarifPhysical(p analysis.Position, root string) sarifPhysicalLocation {
+	loc := sarifPhysicalLocation{Region: sarifRegion{StartLine: max(p.Line, 1), StartColumn: p.Column}}
+	rel := relativeTo(p.File, root)
+	if rel != p.File || !filepath.IsAbs(p.File) {
+		loc.ArtifactLocation = sarifArtifact{URI: filepath.ToSlash(rel), URIBaseID: "%SRCROOT%"}
+	} else {
+		loc.ArtifactLocation = sarifArtifact{URI: "file://" + filepath.ToSlash(p.File)}
+	}
+	return loc
+}

@@ -1,0 +1,326 @@
+package fuzzer
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// A campaign is one Fuzz or Record call: the built binaries, a state per test, and a
+// dispatcher that keeps cfg.Parallel test processes busy. Each test has a queue of
+// run requests its strategy proposed; when the queue is empty and the test's budget allows,
+// the test runs free.
+type campaign struct {
+	cfg         Config // defaults applied
+	dir         string // this campaign's directory: traces/, recipes/, report.json
+	analyze     bool   // run the analysis over each trace (Record does not)
+	keepTraces  bool   // keep every trace, not only those that show a finding
+	newStrategy func() Strategy
+	onRun       func(*AnalyzedRun) // called for every finished run, from the dispatcher
+	progress    func(Progress)
+
+	tests     []*testState
+	findings  map[string]*Finding // by fingerprint
+	traceRefs map[string]int      // findings that point at each trace
+	runs      int
+	start     time.Time
+}
+
+type testState struct {
+	bin        *TestBinary
+	name       string
+	strategy   Strategy
+	queue      []*RunRequest
+	started    int // runs started; the next run's index is started+1
+	inflight   int
+	first      time.Time // when the first run started
+	last       time.Time // when the latest run finished
+	worst      Status
+	runs       int
+	signatures map[string]bool
+	found      []*Finding
+	enough     bool // Config.Enough said so
+	done       bool
+}
+
+type job struct {
+	test    *testState
+	index   int
+	request *RunRequest
+}
+
+type jobResult struct {
+	job
+	run *AnalyzedRun
+	err error
+}
+
+// statusRank orders statuses from benign to severe, for TestResult.Status.
+var statusRank = map[Status]int{StatusPass: 0, StatusSkip: 1, StatusFail: 2, StatusTimeout: 3, StatusDeadlock: 4, StatusPanic: 5, StatusCrash: 6}
+
+func (c *campaign) canStart(t *testState, now time.Time) bool {
+	switch {
+	case t.done || t.enough:
+		return false
+	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
+		return false
+	case c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest:
+		return false
+	}
+	return true
+}
+
+// nextJob returns a run of the first test, in order, that can take one more: tests run one
+// after the other, each with up to Parallel runs at once, and the next test starts while
+// the previous one's last runs finish.
+func (c *campaign) nextJob(now time.Time) (job, bool) {
+	for _, t := range c.tests {
+		if !c.canStart(t, now) {
+			if t.inflight == 0 {
+				t.done = true
+			}
+			continue
+		}
+		if t.first.IsZero() {
+			t.first = now
+		}
+		t.started++
+		t.inflight++
+		j := job{test: t, index: t.started}
+		if len(t.queue) > 0 {
+			j.request, t.queue = t.queue[0], t.queue[1:]
+		}
+		return j, true
+	}
+	return job{}, false
+}
+
+// loop runs the campaign until every test's budget is spent or ctx is cancelled.
+func (c *campaign) loop(ctx context.Context) {
+	results := make(chan jobResult)
+	inflight := 0
+	for {
+		for inflight < c.cfg.Parallel && ctx.Err() == nil {
+			j, ok := c.nextJob(time.Now())
+			if !ok {
+				break
+			}
+			inflight++
+			go func() { results <- c.execute(ctx, j) }()
+		}
+		if inflight == 0 {
+			break
+		}
+		res := <-results
+		inflight--
+		c.finish(res)
+	}
+	for _, t := range c.tests {
+		t.done = true
+	}
+	c.report(Progress{Done: true})
+}
+
+// execute runs one job and reads and analyzes its trace. It runs concurrently with other
+// jobs and touches no campaign state.
+func (c *campaign) execute(ctx context.Context, j job) jobResult {
+	t := j.test
+	base := filepath.Join(filepath.FromSlash(t.bin.Package), t.name, fmt.Sprintf("run-%06d", j.index))
+	opts := RunOptions{Trace: filepath.Join(c.dir, "traces", base+".trace"), Timeout: c.cfg.RunTimeout}
+	if j.request != nil {
+		opts.Schedule = filepath.Join(c.dir, "recipes", base+".schedule")
+		if err := os.MkdirAll(filepath.Dir(opts.Schedule), 0o755); err != nil {
+			return jobResult{job: j, err: err}
+		}
+		if err := os.WriteFile(opts.Schedule, j.request.Recipe, 0o644); err != nil {
+			return jobResult{job: j, err: err}
+		}
+	}
+	r, err := t.bin.Run(ctx, t.name, opts)
+	if err != nil {
+		return jobResult{job: j, err: err}
+	}
+	ar := &AnalyzedRun{Run: r, Index: j.index, Request: j.request}
+	if r.Trace == "" {
+		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
+		return jobResult{job: j, run: ar}
+	}
+	tr, err := trace.ReadFile(r.Trace)
+	if err != nil {
+		ar.TraceErr = err
+		return jobResult{job: j, run: ar}
+	}
+	ar.Events = len(tr.Events)
+	ar.Signature = signature(tr)
+	r.Status = refineStatus(r.Status, tr.Meta)
+	if c.analyze {
+		strategy := "record"
+		if j.request != nil {
+			strategy = j.request.Strategy
+		}
+		for _, f := range analyzeTrace(tr) {
+			f.Package, f.Test = t.bin.Package, t.name
+			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: j.index, Strategy: strategy, Trace: r.Trace}
+			if j.request != nil {
+				ff.Replay = opts.Schedule
+			}
+			ar.Findings = append(ar.Findings, ff)
+		}
+	}
+	return jobResult{job: j, run: ar}
+}
+
+// refineStatus uses how the recorder saw the process end, where the output was ambiguous.
+func refineStatus(s Status, meta map[string]string) Status {
+	if s != StatusCrash {
+		return s
+	}
+	switch meta["exit"] {
+	case "deadlock":
+		return StatusDeadlock
+	case "panic":
+		return StatusPanic
+	}
+	return s
+}
+
+func findingID(fingerprint string) string {
+	sum := sha256.Sum256([]byte(fingerprint))
+	return fmt.Sprintf("GW%x", sum[:5])
+}
+
+// finish merges one finished run into the campaign: statuses, coverage, findings (the
+// lowest run of a test that found a fingerprint keeps it), the strategy's next run requests.
+func (c *campaign) finish(res jobResult) {
+	t := res.test
+	t.inflight--
+	t.last = time.Now()
+	c.runs++
+	if res.err != nil {
+		t.done = true // cannot run this test at all: do not retry it forever
+		t.worst = StatusCrash
+		c.report(Progress{Package: t.bin.Package, Test: t.name})
+		return
+	}
+	ar := res.run
+	t.runs++
+	if statusRank[ar.Status] >= statusRank[t.worst] {
+		t.worst = ar.Status
+	}
+	if ar.Signature != "" {
+		t.signatures[ar.Signature] = true
+	}
+	for i := range ar.Findings {
+		f := &ar.Findings[i]
+		old := c.findings[f.Fingerprint]
+		switch {
+		case old == nil:
+			nf := *f
+			c.findings[f.Fingerprint] = &nf
+			t.found = append(t.found, &nf)
+			c.traceRefs[nf.Trace]++
+		case old.Package == f.Package && old.Test == f.Test && f.Run < old.Run:
+			c.release(old.Trace)
+			*old = *f
+			c.traceRefs[old.Trace]++
+		}
+	}
+	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
+		os.Remove(ar.Trace)
+	}
+	if c.onRun != nil {
+		c.onRun(ar)
+	}
+	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
+	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
+		t.enough = true
+	}
+	if t.inflight == 0 && !c.canStart(t, time.Now()) {
+		t.done = true
+	}
+	c.report(Progress{Package: t.bin.Package, Test: t.name})
+}
+
+func (c *campaign) release(tracePath string) {
+	c.traceRefs[tracePath]--
+	if c.traceRefs[tracePath] <= 0 {
+		delete(c.traceRefs, tracePath)
+		if !c.keepTraces {
+			os.Remove(tracePath)
+		}
+	}
+}
+
+func derefAll(fs []*Finding) []Finding {
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = *f
+	}
+	return out
+}
+
+func (c *campaign) report(p Progress) {
+	if c.progress == nil {
+		return
+	}
+	for _, t := range c.tests {
+		if t.done {
+			p.TestsDone++
+		}
+	}
+	p.TestsTotal = len(c.tests)
+	p.Runs = c.runs
+	p.Findings = len(c.findings)
+	p.Elapsed = time.Since(c.start)
+	c.progress(p)
+}
+
+// result assembles the Report: findings by primary position, tests by package and name.
+func (c *campaign) result() *Report {
+	rep := &Report{Findings: []Finding{}, Tests: []TestResult{}}
+	for _, f := range c.findings {
+		rep.Findings = append(rep.Findings, *f)
+	}
+	slices.SortFunc(rep.Findings, compareFindings)
+	for _, t := range c.tests {
+		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Status: string(t.worst)}
+		if !t.first.IsZero() && !t.last.IsZero() {
+			tr.Seconds = t.last.Sub(t.first).Seconds()
+		}
+		rep.Tests = append(rep.Tests, tr)
+	}
+	slices.SortFunc(rep.Tests, func(a, b TestResult) int {
+		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Test, b.Test))
+	})
+	return rep
+}
+
+func compareFindings(a, b Finding) int {
+	fa, la, ca := primary(a)
+	fb, lb, cb := primary(b)
+	return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
+}
+
+func primary(f Finding) (string, int, int) {
+	if len(f.Positions) == 0 {
+		return "", 0, 0
+	}
+	p := f.Positions[0]
+	return p.File, p.Line, p.Column
+}
+
+func (c *campaign) writeReport(rep *Report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(c.dir, "report.json"), data, 0o644)
+}

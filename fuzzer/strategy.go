@@ -1,0 +1,60 @@
+package fuzzer
+
+import (
+	"fmt"
+	"slices"
+)
+
+// A RunRequest asks for one steered run of a test. Strategies produce them from analyzed
+// runs; the campaign writes the recipe to a file and passes its path to the test process in
+// GOWEAVE_SCHEDULE. A nil *RunRequest is a free run.
+type RunRequest struct {
+	Strategy string // the strategy that proposed it
+	Parent   int    // the run whose trace it was derived from (1-based)
+	// Recipe is the schedule file the goweave runtime enforces (select preferences, delays,
+	// an order of operations; see fuzzer/schedule). The campaign only stores and forwards it.
+	Recipe []byte
+}
+
+// A Strategy steers the runs of one test. The campaign creates one per test and calls it
+// from a single goroutine.
+type Strategy interface {
+	// Name is the Config.Strategy value that selects the strategy.
+	Name() string
+	// Mutate is called with every analyzed run of the test and returns the runs the
+	// campaign should make next, most promising first. Runs are free when none are queued.
+	Mutate(run *AnalyzedRun) []*RunRequest
+}
+
+// An AnalyzedRun is a finished run with its trace read and analyzed.
+type AnalyzedRun struct {
+	*Run
+	Index     int         // 1-based run number within its test
+	Request   *RunRequest // what the run enforced; nil for a free run
+	Events    int         // events in the trace
+	Signature string      // hash of the order of operations: equal signatures, same interleaving
+	TraceErr  error       // why the trace could not be read, if it could not
+	Findings  []Finding   // what the analysis found in this run (before deduplication)
+}
+
+// recordStrategy never steers: every run is a plain recorded run, and the variety comes
+// from the scheduler's own nondeterminism.
+type recordStrategy struct{}
+
+func (recordStrategy) Name() string                      { return "record" }
+func (recordStrategy) Mutate(*AnalyzedRun) []*RunRequest { return nil }
+
+// newStrategy returns a constructor for the named strategy.
+func newStrategy(name string) (func() Strategy, error) {
+	switch name {
+	case "", "auto", "record":
+		// auto will combine the steering strategies once the runtime enforces schedules.
+		return func() Strategy { return recordStrategy{} }, nil
+	case "gfuzz", "gopie", "flow", "prefix":
+		return nil, fmt.Errorf("strategy %q needs schedule control in the goweave runtime, which is not available yet; use -strategy record", name)
+	}
+	if !slices.Contains(Strategies, name) {
+		return nil, fmt.Errorf("unknown strategy %q (valid: %v)", name, Strategies)
+	}
+	return nil, fmt.Errorf("strategy %q is not implemented", name)
+}
