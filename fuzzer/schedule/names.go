@@ -1,0 +1,187 @@
+package schedule
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// MetaTestGoroutine is the trace META key under which the runtime records the goid of the test
+// goroutine (logical id "1"). Without it LogicalIDs falls back to a heuristic.
+const MetaTestGoroutine = "testgoid"
+
+// Names holds the run-independent names of one trace's goroutines and operations.
+type Names struct {
+	// IDs maps a goid to its logical id; goroutines without one are absent.
+	IDs map[uint64]GoID
+	// Ops[i] names t.Events[i]. Events that are not counted as occurrences (GoEnd and internal
+	// events) have the zero OpID; events of goroutines without a logical id have an empty G.
+	Ops []OpID
+
+	byOp map[OpID]int
+}
+
+// Name computes the logical ids and OpIDs of t.
+func Name(t *trace.Trace) *Names {
+	n := &Names{IDs: LogicalIDs(t)}
+	n.Ops = opIDs(t, n.IDs)
+	n.byOp = make(map[OpID]int, len(n.Ops))
+	for i, op := range n.Ops {
+		if op.G != "" {
+			n.byOp[op] = i
+		}
+	}
+	return n
+}
+
+// Event returns the index of the event named op, if the trace has it.
+func (n *Names) Event(op OpID) (int, bool) {
+	i, ok := n.byOp[op]
+	return i, ok
+}
+
+// Schedulable reports whether event i can appear in a schedule: it is of an orderable kind,
+// counted, and its goroutine has a logical id.
+func (n *Names) Schedulable(i int) bool {
+	op := n.Ops[i]
+	return op.G != "" && op.Pos.File != "" && Orderable(op.Kind)
+}
+
+// LogicalIDs computes every goroutine's logical id from the trace's GoSpawn events (FORMAT.md,
+// "Logical goroutine ids"). The test goroutine is the one named by the META key "testgoid";
+// without it, the child of the first spawn made at a position in testing/testing.go; failing
+// that, the goroutine of the first recorded non-spawn operation.
+func LogicalIDs(t *trace.Trace) map[uint64]GoID {
+	children := make(map[uint64][]int) // parent goid -> its GoSpawn events in program order
+	parentOf := make(map[uint64]uint64)
+	var spawns []int
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.Kind != trace.KindGoSpawn {
+			continue
+		}
+		spawns = append(spawns, i)
+		if _, dup := parentOf[e.A]; !dup {
+			parentOf[e.A] = e.G
+		}
+	}
+	slices.SortStableFunc(spawns, func(a, b int) int { return cmpU64(t.Events[a].Pre, t.Events[b].Pre) })
+	for _, i := range spawns {
+		e := &t.Events[i]
+		children[e.G] = append(children[e.G], i)
+	}
+
+	// The main goroutine: the smallest goid that was never spawned (goid 0 is no goroutine).
+	var main uint64
+	consider := func(g uint64) {
+		if _, spawned := parentOf[g]; g != 0 && !spawned && (main == 0 || g < main) {
+			main = g
+		}
+	}
+	for g := range children {
+		consider(g)
+	}
+	for i := range t.Events {
+		consider(t.Events[i].G)
+	}
+	for _, g := range t.Goroutines {
+		consider(g.ID)
+	}
+
+	test := testGoroutine(t, spawns)
+	ids := make(map[uint64]GoID)
+	var walk func(g uint64, id GoID, depth int)
+	walk = func(g uint64, id GoID, depth int) {
+		if _, done := ids[g]; done || depth > maxGoIDDepth {
+			return
+		}
+		ids[g] = id
+		for k, i := range children[g] {
+			child := t.Events[i].A
+			if child == test {
+				continue // named "1", but it still used up spawn number k+1
+			}
+			walk(child, id.Child(k+1), depth+1)
+		}
+	}
+	if test != 0 {
+		walk(test, TestGoroutine, 1)
+	}
+	if main != 0 {
+		walk(main, MainGoroutine, 1)
+	}
+	return ids
+}
+
+func testGoroutine(t *trace.Trace, spawns []int) uint64 {
+	if v, ok := t.Meta[MetaTestGoroutine]; ok {
+		if g, err := strconv.ParseUint(v, 10, 64); err == nil && g != 0 {
+			return g
+		}
+	}
+	for _, i := range spawns {
+		f := t.Position(t.Events[i].Pos).File
+		if f == "testing/testing.go" || strings.HasSuffix(f, "/testing/testing.go") {
+			return t.Events[i].A
+		}
+	}
+	first := -1
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.Kind == trace.KindGoSpawn || e.Kind == trace.KindGoEnd || e.Pos == 0 {
+			continue
+		}
+		if first < 0 || e.Pre < t.Events[first].Pre {
+			first = i
+		}
+	}
+	if first >= 0 {
+		return t.Events[first].G
+	}
+	return 0
+}
+
+// Counted reports whether e counts as an occurrence at its position (FORMAT.md: every event
+// except SelectCase, GoEnd and internal events).
+func Counted(e *trace.Event) bool {
+	return e.Kind != trace.KindGoEnd && e.Kind != trace.KindSelectCase && !e.Flags.Has(trace.FlagInternal)
+}
+
+func opIDs(t *trace.Trace, ids map[uint64]GoID) []OpID {
+	order := make([]int, len(t.Events))
+	for i := range order {
+		order[i] = i
+	}
+	// Program order within a goroutine is request order.
+	slices.SortStableFunc(order, func(a, b int) int { return cmpU64(t.Events[a].Pre, t.Events[b].Pre) })
+	type key struct {
+		g    uint64
+		file string
+		line int
+	}
+	count := make(map[key]int)
+	ops := make([]OpID, len(t.Events))
+	for _, i := range order {
+		e := &t.Events[i]
+		if !Counted(e) {
+			continue
+		}
+		p := t.Position(e.Pos)
+		k := key{e.G, p.File, p.Line}
+		count[k]++
+		ops[i] = OpID{G: ids[e.G], Kind: e.Kind, Pos: Pos{File: p.File, Line: p.Line}, N: count[k]}
+	}
+	return ops
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
