@@ -1,0 +1,3 @@
+module goweave.example
+
+go 1.26
