@@ -1,0 +1,193 @@
+-- Unit tests of the plugin's pure logic (settings, progress, workspace, results).
+-- Run: nvim --headless -u NONE -i NONE -n -c 'luafile editors/nvim/test/unit.lua'
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*)/test/[^/]*$")
+vim.opt.runtimepath:prepend(here)
+
+local failures, passed = 0, 0
+local function test(name, f)
+  local ok, err = pcall(f)
+  if ok then
+    passed = passed + 1
+    io.stdout:write("ok   " .. name .. "\n")
+  else
+    failures = failures + 1
+    io.stdout:write("FAIL " .. name .. ": " .. tostring(err) .. "\n")
+  end
+end
+local function eq(got, want, what)
+  if not vim.deep_equal(got, want) then
+    error(string.format("%s: got %s, want %s", what or "value", vim.inspect(got), vim.inspect(want)), 2)
+  end
+end
+
+local config = require("goweave.config")
+local progress = require("goweave.progress")
+local workspace = require("goweave.workspace")
+local results = require("goweave.results")
+
+test("server defaults are the server contract", function()
+  eq(config.server_defaults, {
+    backgroundFuzzing = true, budgetPerTest = "20s", runsPerTest = 100, strategy = "auto",
+    parallel = 0, race = false, packages = { "./..." }, maxCampaigns = 1,
+  })
+end)
+
+test("server_settings merges valid user values", function()
+  local s, problems = config.server_settings({ budgetPerTest = "1m30s", runsPerTest = 0, packages = { "./a/..." }, race = true })
+  eq(problems, {})
+  eq(s.budgetPerTest, "1m30s")
+  eq(s.runsPerTest, 0)
+  eq(s.packages, { "./a/..." })
+  eq(s.race, true)
+  eq(s.strategy, "auto")
+  eq(config.server_defaults.packages, { "./..." }, "defaults untouched")
+end)
+
+test("server_settings rejects bad values and unknown names", function()
+  local s, problems = config.server_settings({
+    budgetPerTest = "20 seconds", strategy = "random", maxCampaigns = 0, parallel = -1, packages = {}, budget = "1s",
+  })
+  eq(s, config.server_defaults)
+  eq(#problems, 6)
+  assert(problems[1]:match('budgetPerTest = "20 seconds"'), problems[1])
+  assert(table.concat(problems, "\n"):match('unknown goweave setting "budget"'))
+end)
+
+test("Go durations", function()
+  for _, ok in ipairs({ "20s", "0", "1m30s", "500ms", "1.5h", ".5s", "2h45m0.5s", "10us", "3µs" }) do
+    assert(config.is_go_duration(ok), ok)
+  end
+  for _, bad in ipairs({ "", "20", "s", "1d", "-5s", "20 s", "5sec", "1..2s" }) do
+    assert(not config.is_go_duration(bad), bad)
+  end
+end)
+
+test("progress counts", function()
+  eq(progress.parse_counts("40 runs, 1 finding (TestX)"), { runs = 40, findings = 1 })
+  eq(progress.parse_counts("completed: 1 run, 3 findings"), { runs = 1, findings = 3 })
+  eq(progress.parse_counts("requested"), {})
+  eq(progress.parse_counts(nil), {})
+end)
+
+test("status follows one campaign", function()
+  local t = progress.new()
+  eq(t:text(), "")
+  eq(t:update("goweave-1", { kind = "begin", title = "fuzzing TestX", message = "requested", cancellable = true }),
+    "goweave: fuzzing TestX: requested")
+  eq(t:text(), "goweave: fuzzing")
+  eq(t:update("goweave-1", { kind = "report", message = "40 runs, 1 finding (TestX)", percentage = 40 }),
+    "goweave: fuzzing TestX 40%: 40 runs, 1 finding (TestX)")
+  eq(t:text(), "goweave: fuzzing 40%, 40 runs, 1 finding")
+  eq(t:running(), 1)
+  eq(t:update("goweave-1", { kind = "end", message = "completed: 60 runs, 2 findings" }),
+    "goweave: fuzzing TestX: completed: 60 runs, 2 findings")
+  eq(t:running(), 0)
+  eq(t:text(), "goweave: 2 findings")
+end)
+
+test("status sums campaigns and ignores unknown tokens", function()
+  local t = progress.new()
+  eq(t:update(9, { kind = "report", message = "5 runs" }), nil)
+  t:update(1, { kind = "begin", title = "A" })
+  t:update(2, { kind = "begin", title = "B" })
+  t:update(1, { kind = "report", message = "10 runs, 1 finding" })
+  t:update(2, { kind = "report", message = "5 runs, 0 findings" })
+  eq(t:text(), "goweave: fuzzing 2 campaigns, 15 runs, 1 finding")
+  t:update(2, { kind = "end", message = "canceled" })
+  eq(t:text(), "goweave: fuzzing 10 runs, 1 finding")
+  t:reset()
+  eq(t:running(), 0)
+end)
+
+test("find_root walks up to go.mod", function()
+  local files = { ["/w/mod/go.mod"] = true, ["/w/mod/pkg/a_test.go"] = true, ["/go.mod"] = false }
+  local exists = function(p) return files[p] == true end
+  eq(workspace.find_root("/w/mod/pkg/a_test.go", exists), "/w/mod")
+  eq(workspace.find_root("/w/mod/pkg/new_test.go", exists), "/w/mod", "unsaved file")
+  eq(workspace.find_root("/elsewhere/x.go", exists), nil)
+  eq(workspace.find_root("", exists), nil)
+end)
+
+test("find_binary: PATH, then GOBIN, GOPATH/bin, ~/go/bin", function()
+  local env = { GOBIN = "/gobin", GOPATH = "/gp1:/gp2", HOME = "/home/g" }
+  local getenv = function(k) return env[k] end
+  local only = function(set) return function(p) return set[p] == true end end
+  eq(workspace.find_binary(getenv, only({ ["/gobin/goweave"] = true, ["/gp2/bin/goweave"] = true })), "/gobin/goweave")
+  eq(workspace.find_binary(getenv, only({ ["/gp2/bin/goweave"] = true })), "/gp2/bin/goweave")
+  eq(workspace.find_binary(getenv, only({ ["/home/g/go/bin/goweave"] = true })), "/home/g/go/bin/goweave")
+  local bin, msg = workspace.find_binary(getenv, only({}))
+  eq(bin, nil)
+  assert(msg:match("go install github.com/goweave/goweave/cmd/goweave@latest"), msg)
+end)
+
+test("test_at_line", function()
+  local lines = {
+    "package p", "", 'import "testing"', "",
+    "func TestSend(t *testing.T) {", "\tgo func() {", "\t}()", "}", "",
+    "func helper() {}", "",
+    "func Testable(t *testing.T) {}",
+    "func Test(t *testing.T) {}",
+    "func TestBench(b *testing.B) {}",
+    "func Test_under(t *testing.T) {",
+    "}",
+  }
+  eq(workspace.test_at_line(lines, 5), "TestSend")
+  eq(workspace.test_at_line(lines, 7), "TestSend")
+  eq(workspace.test_at_line(lines, 10), nil)
+  eq(workspace.test_at_line(lines, 12), nil)
+  eq(workspace.test_at_line(lines, 13), "Test")
+  eq(workspace.test_at_line(lines, 14), nil)
+  eq(workspace.test_at_line(lines, 16), "Test_under")
+  eq(workspace.test_at_line(lines, 2), nil)
+end)
+
+test("finding_at_line", function()
+  local function d(source, lnum, end_lnum, id)
+    return { source = source, lnum = lnum, end_lnum = end_lnum, user_data = { lsp = { data = id and { id = id } or nil } } }
+  end
+  local diags = { d("gopls", 5, 5, "x"), d("goweave", 10, 10, "f10"), d("goweave", 12, 13, "f12"), d("goweave", 20, 20, nil) }
+  local id = function(x) return x and x.user_data.lsp.data.id end
+  eq(id(workspace.finding_at_line(diags, 10)), "f10")
+  eq(id(workspace.finding_at_line(diags, 13)), "f12")
+  eq(workspace.finding_at_line(diags, 5), nil)
+  eq(workspace.finding_at_line(diags, 20), nil)
+  eq(workspace.finding_at_line(diags, 11), nil)
+  eq(id(workspace.finding_at_line(diags, 11, 1)), "f10")
+end)
+
+test("result summaries", function()
+  eq(results.format_replay({ id = "f1", reproduced = true, status = "panic", panic = "send on closed channel" }),
+    "goweave: replay f1: reproduced, status panic, panic: send on closed channel")
+  eq(results.format_replay({ id = "f2", reproduced = false, status = "pass" }), "goweave: replay f2: not reproduced, status pass")
+  eq(results.format_replay({ reproduced = true, blocked = { "a", "b" } }), "goweave: replay: reproduced, blocked: a; b")
+  eq(results.format_stop({ stopped = 1 }), "goweave: stopped 1 campaign")
+  eq(results.format_stop({ stopped = 2 }), "goweave: stopped 2 campaigns")
+end)
+
+test("setup without a binary explains how to install, and creates the commands", function()
+  local goweave = require("goweave")
+  local saved = vim.env.PATH
+  vim.env.PATH = "/nonexistent"
+  local saved_home, saved_gopath, saved_gobin = vim.env.HOME, vim.env.GOPATH, vim.env.GOBIN
+  vim.env.HOME, vim.env.GOPATH, vim.env.GOBIN = "/nonexistent", "/nonexistent", "/nonexistent"
+  local told = {}
+  local saved_notify = vim.notify
+  vim.notify = function(msg) table.insert(told, msg) end
+  goweave.setup({})
+  local buf = vim.api.nvim_create_buf(true, false)
+  vim.api.nvim_buf_set_name(buf, vim.fn.tempname() .. "_test.go")
+  eq(goweave.attach(buf), nil)
+  vim.notify = saved_notify
+  vim.env.PATH, vim.env.HOME, vim.env.GOPATH, vim.env.GOBIN = saved, saved_home, saved_gopath, saved_gobin
+  assert(#told == 1 and told[1]:match("go install"), vim.inspect(told))
+  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline" }) do
+    eq(vim.fn.exists(":" .. c), 2, c)
+  end
+end)
+
+io.stdout:write(string.format("nvim unit: %d passed, %d failed\n", passed, failures))
+if failures > 0 then
+  vim.cmd("cq")
+else
+  vim.cmd("qa!")
+end
