@@ -1,0 +1,207 @@
+package fuzzer
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// fakeAnalysis turns the META "finding" key written by testdata/fakerecorder into a
+// finding, standing in for the real analysis.
+func fakeAnalysis(t *testing.T) {
+	old := analyzeTrace
+	analyzeTrace = func(tr *trace.Trace) []analysis.Finding {
+		fp := tr.Meta["finding"]
+		if fp == "" {
+			return nil
+		}
+		return []analysis.Finding{{Kind: "fake", Fingerprint: fp, Message: "found " + fp,
+			Positions: []analysis.Position{{Role: "here", File: "/x/" + fp + ".go", Line: 1}}}}
+	}
+	t.Cleanup(func() { analyzeTrace = old })
+}
+
+func fakeConfig(t *testing.T) Config {
+	return Config{Dir: "testdata/fakerecorder", OutDir: t.TempDir(), Parallel: 2, RunTimeout: 10 * time.Second}
+}
+
+func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.RunsPerTest = 6
+	var mu sync.Mutex
+	var progress []Progress
+	rep, err := Fuzz(context.Background(), cfg, func(p Progress) {
+		mu.Lock()
+		progress = append(progress, p)
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tests) != 3 {
+		t.Fatalf("%d tests in the report, want 3: %+v", len(rep.Tests), rep.Tests)
+	}
+	for _, tr := range rep.Tests {
+		if tr.Runs != 6 || tr.Status != "pass" {
+			t.Errorf("%s: %d runs, status %s; want 6 runs, pass", tr.Test, tr.Runs, tr.Status)
+		}
+		// Runs alternate between one and two events: two interleavings.
+		if tr.Signatures != 2 {
+			t.Errorf("%s: %d signatures, want 2", tr.Test, tr.Signatures)
+		}
+	}
+	if len(rep.Findings) != 2 {
+		t.Fatalf("%d findings, want 2 (one per fingerprint): %+v", len(rep.Findings), rep.Findings)
+	}
+	byFP := map[string]Finding{}
+	for _, f := range rep.Findings {
+		byFP[f.Fingerprint] = f
+	}
+	always, third := byFP["always"], byFP["from-third"]
+	if always.Test != "TestAlways" || always.Run != 1 || always.Package != "fakerecorder" {
+		t.Errorf("always: test %s run %d package %s, want TestAlways run 1 in fakerecorder", always.Test, always.Run, always.Package)
+	}
+	// Run 3 finishes after runs 4 (and maybe 5): the earliest run still keeps the finding.
+	if third.Test != "TestFromThird" || third.Run != 3 {
+		t.Errorf("from-third: test %s run %d, want TestFromThird run 3", third.Test, third.Run)
+	}
+	if third.ID == "" || third.ID == always.ID || third.Strategy != "record" {
+		t.Errorf("IDs %q %q, strategy %q", always.ID, third.ID, third.Strategy)
+	}
+	// Only the traces that show a finding are kept.
+	var kept []string
+	filepath.WalkDir(cfg.OutDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && filepath.Ext(path) == ".trace" {
+			kept = append(kept, path)
+		}
+		return nil
+	})
+	if len(kept) != 2 {
+		t.Errorf("kept traces %v, want the two of the findings", kept)
+	}
+	for _, f := range rep.Findings {
+		if _, err := trace.ReadFile(f.Trace); err != nil {
+			t.Errorf("%s: trace of the finding: %v", f.Fingerprint, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(always.Trace)))), "report.json")); err != nil {
+		t.Errorf("no report.json in the campaign directory: %v", err)
+	}
+
+	if len(progress) != 18+1 {
+		t.Fatalf("%d progress calls, want one per run and one at the end", len(progress))
+	}
+	for i, p := range progress[:18] {
+		if p.Runs != i+1 || p.TestsTotal != 3 || p.Done {
+			t.Errorf("progress %d: %+v", i, p)
+		}
+	}
+	if last := progress[18]; !last.Done || last.TestsDone != 3 || last.Runs != 18 || last.Findings != 2 {
+		t.Errorf("final progress %+v", last)
+	}
+}
+
+func TestFuzzEnoughStopsTest(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.Run = "FromThird"
+	cfg.RunsPerTest = 50
+	cfg.Enough = func(id TestID, found []Finding) bool {
+		if id.Test != "TestFromThird" || filepath.Base(id.Dir) != "fakerecorder" {
+			t.Errorf("Enough called with %+v", id)
+		}
+		return len(found) > 0
+	}
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tests) != 1 || rep.Tests[0].Runs < 3 || rep.Tests[0].Runs > 3+cfg.Parallel {
+		t.Errorf("tests %+v: want one test stopped right after its third run", rep.Tests)
+	}
+}
+
+func TestFuzzShard(t *testing.T) {
+	cfg := fakeConfig(t)
+	seen := map[string]int{}
+	for i := range 2 {
+		cfg.Shard = Shard{Index: i, Count: 2}
+		rep, err := Fuzz(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range rep.Tests {
+			seen[tr.Test]++
+		}
+	}
+	if len(seen) != 3 || seen["TestAlways"] != 1 || seen["TestFromThird"] != 1 || seen["TestNothing"] != 1 {
+		t.Errorf("tests over two shards: %v, want each of the three once", seen)
+	}
+	cfg.Shard = Shard{Index: 2, Count: 2}
+	if _, err := Fuzz(context.Background(), cfg, nil); err == nil {
+		t.Error("shard 2/2 accepted")
+	}
+}
+
+func TestFuzzTimeBudget(t *testing.T) {
+	cfg := fakeConfig(t)
+	cfg.Run = "Nothing"
+	cfg.TimePerTest = 400 * time.Millisecond
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// TestNothing takes 20ms: a 400ms budget fits several runs, and no run starts after it.
+	if tr := rep.Tests[0]; tr.Runs < 2 || tr.Seconds > 0.4+10 {
+		t.Errorf("%+v", tr)
+	}
+}
+
+func TestFuzzBuildError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module broken\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "broken_test.go"), []byte("package broken\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) { undefinedThing() }\n"), 0o644)
+	cfg := Config{Dir: dir, OutDir: t.TempDir()}
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("error %v, want a *BuildError", err)
+	}
+	if be.Package != "broken" || be.ExitCode == 0 || !containsAll(be.Output, "undefined: undefinedThing", "broken_test.go:5") {
+		t.Errorf("BuildError %+v", be)
+	}
+	if rep == nil || len(rep.Tests) != 0 {
+		t.Errorf("report %+v, want an empty one", rep)
+	}
+}
+
+func TestFuzzRejectsBadConfig(t *testing.T) {
+	for name, cfg := range map[string]Config{
+		"strategy":  {Dir: "testdata/fakerecorder", Strategy: "bogus"},
+		"run":       {Dir: "testdata/fakerecorder", Run: "("},
+		"directory": {Dir: "testdata/no-such-dir"},
+	} {
+		cfg.OutDir = t.TempDir()
+		if _, err := Fuzz(context.Background(), cfg, nil); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func containsAll(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if !strings.Contains(s, sub) {
+			return false
+		}
+	}
+	return true
+}

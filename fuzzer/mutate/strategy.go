@@ -1,0 +1,143 @@
+package mutate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+// HB is the happens-before relation of one recorded run, over indexes into Trace.Events.
+type HB interface {
+	// HappensBefore reports whether event i happens before event j (i != j).
+	HappensBefore(i, j int) bool
+	// Concurrent reports whether neither of events i and j happens before the other (i != j).
+	Concurrent(i, j int) bool
+}
+
+// Run is one analyzed run: what every strategy mutates.
+type Run struct {
+	Trace *trace.Trace
+	HB    HB
+	// Names names the trace's goroutines and operations; computed by Prepare when nil.
+	Names *schedule.Names
+	// SelectPartners maps a Select event index to the source-order indexes of its non-chosen
+	// cases that have a possible partner (from the analysis' findings). When nil, Prepare
+	// computes it from HB with PossiblePartners.
+	SelectPartners map[int][]int
+	// Origin is the Key of the Mutation this run executed; "" for a free run.
+	Origin string
+	// Diverged reports that the runtime abandoned the run's schedule (trace META
+	// "schedule.diverged" != 0): strategies that rely on the replay having been faithful
+	// produce nothing from such runs.
+	Diverged bool
+}
+
+// Prepare fills in the derived fields of r that are nil. Strategies call it themselves; the
+// campaign may call it once to share the work between strategies.
+func (r *Run) Prepare() {
+	if r.Names == nil {
+		r.Names = schedule.Name(r.Trace)
+	}
+	if r.SelectPartners == nil {
+		r.SelectPartners = PossiblePartners(r.Trace, r.HB)
+	}
+}
+
+// Mutation is a schedule to run, proposed by a strategy.
+type Mutation struct {
+	Strategy string
+	// Key identifies what the schedule steers; equal keys are the same run. Strategies dedup
+	// by it and record it as the Run.Origin of the run that executes the schedule.
+	Key      string
+	Schedule *schedule.Schedule
+}
+
+// Strategy proposes new schedules from an analyzed run. Implementations keep state across runs
+// (feedback, dedup) behind a mutex, so a campaign may call Next from several goroutines.
+type Strategy interface {
+	Name() string
+	// Next returns the mutations worth running after run, possibly none.
+	Next(run *Run) []Mutation
+}
+
+// keyOf derives a Mutation key from a strategy name and the schedule's canonical encoding.
+func keyOf(strategy string, s *schedule.Schedule) (string, bool) {
+	b, err := schedule.Marshal(s)
+	if err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256(b)
+	return strategy + ":" + hex.EncodeToString(sum[:12]), true
+}
+
+// linear returns the indexes of the schedulable, completed events of r, in completion order:
+// the recorded run as a sequence of decisions.
+func linear(r *Run) []int {
+	var out []int
+	for i := range r.Trace.Events {
+		if r.Trace.Events[i].Completed() && r.Names.Schedulable(i) {
+			out = append(out, i)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int) int {
+		return cmpU64(r.Trace.Events[a].Post, r.Trace.Events[b].Post)
+	})
+	return out
+}
+
+// object returns the primitive an event operates on: its object, or for a select the channel
+// of the chosen case (0 for default or an uncompleted select).
+func object(e *trace.Event) uint64 {
+	if e.Kind == trace.KindSelect {
+		if c, ok := chosenCase(e); ok {
+			return c.Obj
+		}
+		return 0
+	}
+	return e.Obj
+}
+
+// chosenCase returns the case a completed select chose; false for default or not completed.
+func chosenCase(e *trace.Event) (trace.Case, bool) {
+	if !e.Completed() || e.A == trace.SelectDefault {
+		return trace.Case{}, false
+	}
+	for _, c := range e.Cases {
+		if uint64(c.Index) == e.A {
+			return c, true
+		}
+	}
+	return trace.Case{}, false
+}
+
+// chanDir classifies a channel event: +1 a send (or a select that chose a send case), -1 a
+// receive (or a select that chose a receive case), 0 anything else.
+func chanDir(e *trace.Event) int {
+	switch e.Kind {
+	case trace.KindChanSend:
+		return 1
+	case trace.KindChanRecv:
+		return -1
+	case trace.KindSelect:
+		if c, ok := chosenCase(e); ok {
+			if c.Send {
+				return 1
+			}
+			return -1
+		}
+	}
+	return 0
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

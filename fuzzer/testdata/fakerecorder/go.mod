@@ -1,0 +1,3 @@
+module fakerecorder
+
+go 1.26
