@@ -1,0 +1,185 @@
+-- End to end, headless, against the real `goweave serve`:
+--   GOWEAVE_BIN=/path/to/goweave nvim --headless -u NONE -i NONE -n -c 'luafile editors/nvim/test/e2e.lua'
+-- Opens the buggy fixture test in a temporary module, attaches through the plugin, runs the
+-- "fuzz this test" lens, waits for the send-on-closed diagnostic with its related
+-- information, replays it through :GoweaveReplay and stops the server. Exits with :cq on
+-- any failure. Without GOWEAVE_BIN it builds goweave from the checkout.
+local here = debug.getinfo(1, "S").source:sub(2):match("(.*)/test/[^/]*$")
+local repo = vim.fn.fnamemodify(here, ":h:h")
+vim.opt.runtimepath:prepend(here)
+
+local function log(msg)
+  io.stdout:write(msg .. "\n")
+end
+
+local passed = 0
+local function check(cond, what)
+  if not cond then
+    error(what, 2)
+  end
+  passed = passed + 1
+  log("ok   " .. what)
+end
+
+-- wait_for polls f (processing events meanwhile) until it returns a truthy value.
+local function wait_for(what, timeout_ms, f)
+  local value
+  local ok = vim.wait(timeout_ms, function()
+    value = f()
+    return value ~= nil and value ~= false
+  end, 100)
+  if not ok then
+    error("timed out after " .. timeout_ms .. "ms waiting for " .. what, 2)
+  end
+  return value
+end
+
+local function line_of(lines, marker)
+  for i, l in ipairs(lines) do
+    if l:find(marker, 1, true) then
+      return i - 1 -- 0-based, as LSP and vim.diagnostic count
+    end
+  end
+  error("fixture has no line containing " .. marker)
+end
+
+local tmp = vim.fn.tempname()
+
+local function run()
+  vim.fn.mkdir(tmp, "p")
+  local bin = vim.env.GOWEAVE_BIN
+  if not bin or bin == "" then
+    bin = tmp .. "/goweave"
+    local out = vim.fn.system({ "sh", "-c", "cd " .. vim.fn.shellescape(repo) .. " && go build -o " .. vim.fn.shellescape(bin) .. " ./cmd/goweave" })
+    check(vim.v.shell_error == 0, "go build ./cmd/goweave: " .. out)
+  end
+
+  -- The temporary module: a copy of editors/testdata/sendafterclose.
+  local fixture = repo .. "/editors/testdata/sendafterclose"
+  local module = tmp .. "/sendafterclose"
+  vim.fn.mkdir(module, "p")
+  for _, name in ipairs(vim.fn.readdir(fixture)) do
+    vim.fn.writefile(vim.fn.readfile(fixture .. "/" .. name, "b"), module .. "/" .. name, "b")
+  end
+  local file = module .. "/readings_test.go"
+  local lines = vim.fn.readfile(file)
+  local want_line = line_of(lines, '// want "send-on-closed"')
+  local related_line = line_of(lines, '// related "send-on-closed"')
+
+  local opened = {}
+  local goweave = require("goweave")
+  goweave.setup({
+    cmd = { bin, "serve" },
+    settings = { backgroundFuzzing = false, budgetPerTest = "30s", runsPerTest = 60 },
+    open_url = function(url)
+      table.insert(opened, url)
+    end,
+  })
+  local progress_events = {}
+  vim.api.nvim_create_autocmd("User", {
+    pattern = "GoweaveProgress",
+    callback = function()
+      table.insert(progress_events, goweave.status())
+    end,
+  })
+
+  vim.cmd("filetype on")
+  vim.cmd("edit " .. vim.fn.fnameescape(file))
+  local buf = vim.api.nvim_get_current_buf()
+  check(vim.bo[buf].filetype == "go", "buffer has filetype go")
+
+  local client = wait_for("the goweave client to attach and initialize", 20000, function()
+    for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
+      if c.name == "goweave" and c.initialized then
+        return c
+      end
+    end
+  end)
+  check(client.config.root_dir == module, "root_dir is the module (go.mod) directory: " .. tostring(client.config.root_dir))
+  local commands = client.server_capabilities.executeCommandProvider.commands
+  table.sort(commands)
+  check(vim.deep_equal(commands, {
+    "goweave.clear", "goweave.fuzz_package", "goweave.fuzz_test", "goweave.replay", "goweave.show_timeline", "goweave.stop",
+  }), "server advertises the six commands: " .. vim.inspect(commands))
+
+  -- The plugin refreshes lenses on attach: one "fuzz this test" lens per test.
+  local test_lenses = wait_for("the test code lenses", 20000, function()
+    local found = {}
+    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+      if l.command and l.command.command == "goweave.fuzz_test" then
+        found[l.command.arguments[1].test] = l
+      end
+    end
+    if found.TestFirstReading and found.TestAverage then
+      return found
+    end
+  end)
+  check(vim.tbl_count(test_lenses) == 2, "exactly two test lenses")
+  for name, l in pairs(test_lenses) do
+    check(l.range.start.line == line_of(lines, "func " .. name .. "("), name .. " lens sits on its func line")
+  end
+
+  -- Run the lens on TestFirstReading's line as a user would (vim.lsp.codelens.run).
+  vim.api.nvim_win_set_cursor(0, { test_lenses.TestFirstReading.range.start.line + 1, 0 })
+  vim.lsp.codelens.run()
+
+  local diag = wait_for("a send-on-closed diagnostic", 180000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.source == "goweave" and d.code == "send-on-closed" then
+        return d
+      end
+    end
+  end)
+  check(diag.lnum == want_line, string.format("diagnostic on the send (line %d), got line %d: %s", want_line + 1, diag.lnum + 1, diag.message))
+  local related = diag.user_data.lsp.relatedInformation or {}
+  local points_at_close = false
+  for _, r in ipairs(related) do
+    if vim.uri_to_fname(r.location.uri) == file and r.location.range.start.line == related_line then
+      points_at_close = true
+    end
+  end
+  check(points_at_close, "related information points at the close: " .. vim.inspect(related))
+  local id = diag.user_data.lsp.data and diag.user_data.lsp.data.id
+  check(type(id) == "string" and id ~= "", "diagnostic carries data.id")
+
+  wait_for("the campaign's progress to end", 120000, function()
+    return goweave.status():match("finding") and #progress_events >= 2 and not goweave.status():match("fuzzing")
+  end)
+  check(progress_events[1]:match("^goweave: fuzzing"), "status while fuzzing: " .. progress_events[1])
+  check(goweave.status():match("^goweave: %d+ findings?$"), "status after the campaign: " .. goweave.status())
+
+  -- :GoweaveReplay on the diagnostic's line runs the server's "Replay this bug" action.
+  vim.api.nvim_win_set_cursor(0, { want_line + 1, 0 })
+  vim.cmd("GoweaveReplay")
+  local replay = wait_for("the replay result", 120000, function()
+    return goweave.last.replay
+  end)
+  check(replay.id == id, "replayed the finding under the cursor")
+  check(replay.reproduced == true, "replay reproduced the bug: " .. vim.inspect(replay))
+  wait_for("the confirmed diagnostic", 10000, function()
+    for _, d in ipairs(vim.diagnostic.get(buf)) do
+      if d.code == "send-on-closed" and d.message:match("confirmed") then
+        return d
+      end
+    end
+  end)
+  check(true, "diagnostic republished as confirmed")
+
+  -- Stopping the client sends shutdown and exit; the server must exit with status 0.
+  vim.lsp.stop_client(client.id)
+  local exit = wait_for("the server to exit", 10000, function()
+    return goweave.last.exit
+  end)
+  check(exit.code == 0 and exit.signal == 0, "server exited cleanly: " .. vim.inspect(exit))
+end
+
+local ok, err = pcall(run)
+vim.fn.delete(tmp, "rf")
+if ok then
+  log(string.format("nvim e2e: %d checks passed", passed))
+  vim.cmd("qa!")
+else
+  log("FAIL " .. tostring(err))
+  log(string.format("nvim e2e: %d checks passed, 1 failed", passed))
+  vim.cmd("cq")
+end

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Tests of the editor clients, run by .ci/run: builds goweave once, then for VS Code runs
+# npm ci, tsc, the unit tests, the protocol end-to-end test against `goweave serve` and
+# vsce package; for Neovim the unit tests and the headless end-to-end test.
+# Prints "editors: N passed, M failed" last and exits non-zero on any failure.
+#
+# Environment: CI=true turns a missing tool (node, npm, nvim) into a failure instead of a
+# skip. GOWEAVE_BIN=/path/to/goweave skips the build.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+editors="$root/editors"
+
+passed=0
+failed=0
+skipped=0
+failures=()
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/goweave-editors.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# step NAME COMMAND...: runs one step with its output indented, records the outcome.
+step() {
+  local name=$1
+  shift
+  printf '\n--- %s\n' "$name"
+  local start=$SECONDS
+  if "$@" 2>&1 | sed 's/^/    /'; then
+    passed=$((passed + 1))
+    printf -- '--- ok   %s (%ds)\n' "$name" $((SECONDS - start))
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    printf -- '--- FAIL %s (%ds)\n' "$name" $((SECONDS - start))
+  fi
+}
+
+# missing TOOL STEP: a required tool is absent: a failure under CI, else a skip.
+missing() {
+  if [ "${CI:-}" = true ]; then
+    failed=$((failed + 1))
+    failures+=("$2 ($1 not installed)")
+    printf -- '--- FAIL %s: %s is not installed (required when CI=true)\n' "$2" "$1"
+  else
+    skipped=$((skipped + 1))
+    printf -- '--- SKIP %s: %s is not installed\n' "$2" "$1"
+  fi
+}
+
+finish() {
+  echo
+  if [ ${#failures[@]} -gt 0 ]; then
+    printf 'failed: %s\n' "${failures[@]}"
+  fi
+  local skips=""
+  [ "$skipped" -gt 0 ] && skips=", $skipped skipped"
+  echo "editors: $passed passed, $failed failed$skips"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+
+if [ -n "${GOWEAVE_BIN:-}" ]; then
+  bin=$GOWEAVE_BIN
+else
+  bin="$tmp/goweave"
+  step "go build ./cmd/goweave" go build -o "$bin" ./cmd/goweave
+  [ -x "$bin" ] || finish
+fi
+export GOWEAVE_BIN=$bin
+
+# --- VS Code
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  vscode="$editors/vscode"
+  step "vscode: npm ci" npm --prefix "$vscode" ci --no-audit --no-fund
+  if [ -d "$vscode/node_modules" ]; then
+    step "vscode: tsc" npm --prefix "$vscode" run --silent compile
+    step "vscode: unit tests (node --test)" node --test "$vscode/out/test/unit/"
+    step "vscode: protocol e2e against goweave serve" node --test "$vscode/out/test/e2e/"
+    step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && unzip -l '$tmp/goweave.vsix' | grep -q 'extension/out/src/extension.js'"
+  fi
+else
+  missing "node/npm" "vscode"
+fi
+
+# --- Neovim
+if command -v nvim >/dev/null 2>&1; then
+  nvim_test() {
+    timeout 300 nvim --headless -u NONE -i NONE -n -c "luafile $1" </dev/null
+  }
+  step "nvim: unit tests ($(nvim --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
+  step "nvim: e2e against goweave serve" nvim_test "$editors/nvim/test/e2e.lua"
+else
+  missing "nvim" "nvim"
+fi
+
+finish
