@@ -75,7 +75,7 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
     step "vscode: tsc" npm --prefix "$vscode" run --silent compile
     step "vscode: unit tests (node --test)" node --test "$vscode/out/test/unit/"
     step "vscode: protocol e2e against goweave serve" node --test "$vscode/out/test/e2e/"
-    step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && unzip -l '$tmp/goweave.vsix' | grep -q 'extension/out/src/extension.js'"
+    step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && npx --no-install vsce ls | grep -qx 'out/src/extension.js'"
   fi
 else
   missing "node/npm" "vscode"

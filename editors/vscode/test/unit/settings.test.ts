@@ -1,9 +1,7 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { test } from 'node:test';
 
-import { defaultSettings, didChangeConfigurationParams, isGoDuration, readServerSettings, ServerSettings, strategies } from '../../src/settings';
+import { defaultSettings, didChangeConfigurationParams, isGoDuration, readServerSettings, ServerSettings } from '../../src/settings';
 
 const serverNames = ['backgroundFuzzing', 'budgetPerTest', 'runsPerTest', 'strategy', 'parallel', 'race', 'packages', 'maxCampaigns'];
 
@@ -79,20 +77,4 @@ test('Go durations', () => {
 test('didChangeConfiguration nests the settings under the goweave section', () => {
   const s = readServerSettings(() => undefined).settings;
   assert.deepEqual(didChangeConfigurationParams(s), { settings: { goweave: s } });
-});
-
-test('package.json declares every server setting with the same default', () => {
-  const pkg = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
-  const props: Record<string, { default: unknown; enum?: string[] }> = pkg.contributes.configuration.properties;
-  for (const name of serverNames) {
-    const p = props[`goweave.${name}`];
-    assert.ok(p, `goweave.${name} missing from package.json`);
-    assert.deepEqual(p.default, (defaultSettings as unknown as Record<string, unknown>)[name], name);
-  }
-  assert.deepEqual(props['goweave.strategy'].enum, [...strategies]);
-  const clientOnly = ['goweave.path', 'goweave.trace.server'];
-  assert.deepEqual(
-    Object.keys(props).filter((k) => !clientOnly.includes(k)).sort(),
-    serverNames.map((n) => `goweave.${n}`).sort(),
-  );
 });
