@@ -1,0 +1,361 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave channel and select hooks, called from one-line patch sites in
+// chan.go and select.go.
+//
+// A recorded channel operation opens its record in a "pre" hook before any
+// channel lock is taken (the place where schedule control will park a
+// goroutine) and keeps the handle in g.goweave.rec. Whichever goroutine then
+// transfers the value (or the close) completes the record under the channel
+// lock, also for a peer that is parked: the peer's record is reached through
+// sudog.g. fam tells which entry point opened the record, so that the timer
+// send nested inside a receive or select (time.sendTime via maybeRunChan)
+// never completes the outer operation.
+
+package runtime
+
+import "unsafe"
+
+// Entry points that open a channel record (goweaveG.fam).
+const (
+	goweaveFamSend   = 1 // chansend1, selectnbsend
+	goweaveFamRecv   = 2 // chanrecv1, chanrecv2, selectnbrecv
+	goweaveFamSelect = 3 // selectgo
+)
+
+const goweaveNone = ^uint64(0) // Select.a when no case was chosen
+
+// goweaveChanMake assigns the channel its object id and records the make.
+func goweaveChanMake(c *hchan, size int, pc uintptr) {
+	if !goweaveOn {
+		return
+	}
+	c.goweave.id = goweaveObjects.Add(1)
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return
+	}
+	gp := getg()
+	h := goweaveOpen(gp, goweaveKChanMake, 0, pos, c.goweave.id)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.a = uint64(size)
+	e.post = e.pre
+}
+
+// goweaveChanPre opens a send (recv == false) or receive record: the
+// pre hook of chansend1, chanrecv1 and chanrecv2.
+func goweaveChanPre(c *hchan, recv, valueUsed, commaOK bool, pc uintptr) {
+	if !goweaveOn {
+		return
+	}
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return
+	}
+	kind, fam, flags := uint8(goweaveKChanSend), uint8(goweaveFamSend), uint8(0)
+	if recv {
+		kind, fam = goweaveKChanRecv, goweaveFamRecv
+		if valueUsed {
+			flags |= goweaveFValueUsed
+		}
+		if commaOK {
+			flags |= goweaveFCommaOK
+		}
+	}
+	var obj, capacity uint64
+	if c == nil {
+		flags |= goweaveFNilChan
+	} else {
+		obj, capacity = c.goweave.id, uint64(c.dataqsiz)
+	}
+	gp := getg()
+	h := goweaveOpen(gp, kind, flags, pos, obj)
+	if h == 0 {
+		return
+	}
+	goweaveRec(h).c = capacity
+	gp.goweave.rec, gp.goweave.fam = h, fam
+}
+
+// goweaveSelectPre opens a Select record followed by one SelectCase record
+// per case, in source order: the pre hook of selectgo (cases != nil) and of
+// `select {}` (no cases). scase holds the sends first, in source order, then
+// the receives in reverse source order; case k of the trace is the k-th
+// send, or the (k-nsends)-th receive. Returns the Select handle.
+func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) uint64 {
+	if !goweaveOn {
+		return 0
+	}
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return 0
+	}
+	n := nsends + nrecvs
+	h := goweaveReserve(uint64(1 + n))
+	if h == 0 {
+		return 0
+	}
+	gp := getg()
+	e := goweaveRec(h)
+	e.kind = goweaveKSelect
+	e.aux = uint16(n)
+	if !block {
+		e.flags = goweaveFNonBlocking
+	}
+	e.pos = pos
+	e.g = gp.goid
+	e.a = goweaveNone
+	e.pre = goweaveStamp.Add(1)
+	if n > 0 {
+		cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:n:n]
+		for i := range cases {
+			src, dir := i, uint64(1)
+			if i >= nsends {
+				src, dir = goweaveSourceCase(i, nsends, n), 2
+			}
+			ce := goweaveRec(h + 1 + uint64(src))
+			ce.kind = goweaveKSelectCase
+			ce.aux = uint16(src)
+			ce.pos = pos
+			ce.g = e.g
+			ce.pre = e.pre
+			ce.a = dir
+			if c := cases[i].c; c != nil {
+				ce.obj = c.goweave.id
+			}
+			if dir == 2 && cases[i].elem != nil {
+				ce.flags = goweaveFValueUsed
+			}
+		}
+	}
+	gp.goweave.last = h + uint64(n)
+	gp.goweave.rec, gp.goweave.fam = h, goweaveFamSelect
+	return h
+}
+
+// goweaveSourceCase maps an scase index to the trace's case index.
+func goweaveSourceCase(casi, nsends, ncases int) int {
+	if casi < nsends {
+		return casi
+	}
+	return nsends + (ncases - 1 - casi)
+}
+
+// goweaveSelectEnd is called where selectgo returns: it records which case
+// was chosen, or completes the record as "default taken".
+func goweaveSelectEnd(h uint64, casi int, nsends, ncases int) {
+	if h == 0 {
+		return
+	}
+	gp := getg()
+	if gp.goweave.rec == h {
+		gp.goweave.rec, gp.goweave.fam = 0, 0
+		goweaveFinish(h, goweaveStamp.Add(1), 0, 0, 0)
+	}
+	if casi >= 0 {
+		goweaveRec(h).a = uint64(goweaveSourceCase(casi, nsends, ncases))
+	}
+}
+
+// goweaveSelectNBPre is the pre hook of selectnbsend/selectnbrecv, the
+// compiled form of a select with one case and a default.
+func goweaveSelectNBPre(c *hchan, recv, valueUsed bool, pc uintptr) uint64 {
+	if !goweaveOn {
+		return 0
+	}
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return 0
+	}
+	h := goweaveReserve(2)
+	if h == 0 {
+		return 0
+	}
+	gp := getg()
+	e := goweaveRec(h)
+	e.kind = goweaveKSelect
+	e.aux = 1
+	e.flags = goweaveFNonBlocking
+	e.pos = pos
+	e.g = gp.goid
+	e.a = goweaveNone
+	e.pre = goweaveStamp.Add(1)
+	ce := goweaveRec(h + 1)
+	ce.kind = goweaveKSelectCase
+	ce.pos = pos
+	ce.g = e.g
+	ce.pre = e.pre
+	ce.a = 1
+	fam := uint8(goweaveFamSend)
+	if recv {
+		ce.a, fam = 2, goweaveFamRecv
+		if valueUsed {
+			ce.flags = goweaveFValueUsed
+		}
+	}
+	if c != nil {
+		ce.obj = c.goweave.id
+	}
+	gp.goweave.last = h + 1
+	gp.goweave.rec, gp.goweave.fam = h, fam
+	return h
+}
+
+// goweaveSelectNBEnd completes a one-case select: selected reports whether
+// the case ran; a receive that ran without a transfer saw a closed channel
+// on the lock-free fast path.
+func goweaveSelectNBEnd(h uint64, selected bool) {
+	if h == 0 {
+		return
+	}
+	gp := getg()
+	if gp.goweave.rec == h {
+		gp.goweave.rec, gp.goweave.fam = 0, 0
+		var flags uint8
+		if selected {
+			flags = goweaveFClosed | goweaveFSuccess
+		}
+		goweaveFinish(h, goweaveStamp.Add(1), 0, 0, flags)
+	}
+	if selected {
+		goweaveRec(h).a = 0
+	}
+}
+
+// goweaveSelf takes the current goroutine's open record if the entry point
+// fam opened it.
+func goweaveSelf(fam uint8) uint64 {
+	gp := getg()
+	h := gp.goweave.rec
+	if h == 0 || gp.goweave.fam != fam {
+		return 0
+	}
+	gp.goweave.rec, gp.goweave.fam = 0, 0
+	return h
+}
+
+// goweavePeer takes the open record of the parked goroutine of sg.
+func goweavePeer(sg *sudog) uint64 {
+	gp := sg.g
+	h := gp.goweave.rec
+	if h != 0 {
+		gp.goweave.rec, gp.goweave.fam = 0, 0
+	}
+	return h
+}
+
+// goweaveFinish completes record h.
+func goweaveFinish(h, post, seq, fill uint64, flags uint8) {
+	e := goweaveRec(h)
+	e.post = post
+	switch e.kind {
+	case goweaveKChanSend, goweaveKChanRecv:
+		e.flags |= flags &^ goweaveFSuccess // success is a select's flag
+		e.a, e.b = seq, fill
+	case goweaveKSelect:
+		e.flags |= flags
+		e.b = seq
+		for i := uint64(1); i <= uint64(e.aux); i++ {
+			goweaveRec(h + i).post = post
+		}
+	}
+}
+
+// goweaveChanHandoff: the current goroutine (sender) gives its value to the
+// parked receiver sg, or (sender == false) the current goroutine (receiver)
+// takes the value of the parked sender sg. c is locked.
+func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
+	if !goweaveOn {
+		return
+	}
+	c.goweave.sends++
+	c.goweave.recvs++
+	self := goweaveSelf(fam)
+	peer := goweavePeer(sg)
+	if self == 0 && peer == 0 {
+		return
+	}
+	send, recv := self, peer
+	if !sender {
+		send, recv = peer, self
+	}
+	s := goweaveStamp.Add(2)
+	fill := uint64(c.qcount)
+	if send != 0 {
+		goweaveFinish(send, s-1, c.goweave.sends, fill, goweaveFSuccess)
+	}
+	if recv != 0 {
+		goweaveFinish(recv, s, c.goweave.recvs, fill, goweaveFSuccess)
+	}
+}
+
+// goweaveChanBuffered: the current goroutine put a value into (send) or took
+// one from the buffer of c; qcount is already updated. c is locked.
+func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
+	if !goweaveOn {
+		return
+	}
+	seq := &c.goweave.recvs
+	if send {
+		seq = &c.goweave.sends
+	}
+	*seq++
+	if self := goweaveSelf(fam); self != 0 {
+		goweaveFinish(self, goweaveStamp.Add(1), *seq, uint64(c.qcount), goweaveFSuccess)
+	}
+}
+
+// goweaveChanClosed: the current goroutine's operation on c found it closed:
+// a receive gets the zero value, a send panics.
+func goweaveChanClosed(c *hchan, fam uint8) {
+	if !goweaveOn {
+		return
+	}
+	if self := goweaveSelf(fam); self != 0 {
+		goweaveFinish(self, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveFClosed|goweaveFSuccess)
+	}
+}
+
+// goweaveChanClosePre opens the record of close(c).
+func goweaveChanClosePre(c *hchan, pc uintptr) uint64 {
+	if !goweaveOn {
+		return 0
+	}
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return 0
+	}
+	var obj uint64
+	var flags uint8
+	if c == nil {
+		flags = goweaveFNilChan
+	} else {
+		obj = c.goweave.id
+	}
+	return goweaveOpen(getg(), goweaveKChanClose, flags, pos, obj)
+}
+
+// goweaveChanCloseDone completes close(c); flags has goweaveFClosed when c
+// was already closed (the close panics).
+func goweaveChanCloseDone(h uint64, flags uint8) {
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.post = goweaveStamp.Add(1)
+	e.flags |= flags
+}
+
+// goweaveChanWokenByClose completes the record of a goroutine that close
+// releases from c's queues. c is locked.
+func goweaveChanWokenByClose(c *hchan, sg *sudog) {
+	if !goweaveOn {
+		return
+	}
+	if peer := goweavePeer(sg); peer != 0 {
+		goweaveFinish(peer, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveFClosed|goweaveFSuccess)
+	}
+}

@@ -1,0 +1,184 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave goroutine and sync hooks. The sync package declares the sync hooks
+// without bodies; the runtime provides them with push linknames. Object ids
+// are passed as *uint64 to functions sync declares //go:noescape, so a
+// mutex on the stack stays there and stack copying adjusts the pointer.
+
+package runtime
+
+import (
+	"internal/runtime/atomic"
+	_ "unsafe" // for go:linkname
+)
+
+// goweaveSpawn records that parent started child at return address pc
+// (newproc, on the system stack, before the child can run).
+func goweaveSpawn(parent, child *g, pc uintptr) {
+	child.goweave = goweaveG{}
+	if !goweaveOn || isSystemGoroutine(child, false) {
+		return
+	}
+	pos := goweavePosOf(pc)
+	if via := parent.goweave.spawnPC; via != 0 {
+		// Spawned by the standard library on behalf of a user call
+		// (WaitGroup.Go): attribute the spawn, and the child's Done, to it.
+		parent.goweave.spawnPC = 0
+		pos = goweavePosOf(via)
+		child.goweave.attrPC, child.goweave.attrBits = via, goweaveAttrWgDone
+	}
+	h := goweaveOpen(parent, goweaveKGoSpawn, 0, pos, 0)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.a = child.goid
+	e.post = e.pre
+}
+
+// goweaveGoEnd records the end of the current goroutine (goexit1).
+func goweaveGoEnd() {
+	if !goweaveOn {
+		return
+	}
+	gp := getg()
+	if isSystemGoroutine(gp, false) {
+		return
+	}
+	if h := goweaveOpen(gp, goweaveKGoEnd, 0, 0, 0); h != 0 {
+		e := goweaveRec(h)
+		e.post = e.pre
+	}
+}
+
+// goweaveSyncPre opens a record for a sync operation of the given kind on the
+// object whose id lives at id, called at return address pc: the pre hook of
+// every sync method. It returns the record handle, 0 when not recorded.
+//
+//go:linkname goweaveSyncPre sync.goweaveSyncPre
+func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uintptr {
+	if !goweaveOn {
+		return 0
+	}
+	gp := getg()
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		if gp.goweave.attrBits == 0 {
+			return 0
+		}
+		pos = goweaveAttributed(gp, kind)
+		if pos == 0 {
+			return 0
+		}
+		flags |= goweaveFInternal
+	}
+	h := goweaveOpen(gp, kind, flags, pos, goweaveObjectID(id))
+	if h == 0 {
+		return 0
+	}
+	e := goweaveRec(h)
+	e.a, e.b = a, b
+	return uintptr(h)
+}
+
+// goweaveSyncPost completes record h now (a lock acquired, a wait returned).
+//
+//go:linkname goweaveSyncPost sync.goweaveSyncPost
+func goweaveSyncPost(h uintptr, flags uint8) {
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(uint64(h))
+	e.flags |= flags
+	e.post = goweaveStamp.Add(1)
+}
+
+// goweaveSyncAt completes record h at its pre stamp (the operation took
+// effect when it was requested: Unlock before the release, Add before the
+// counter changes), storing b.
+//
+//go:linkname goweaveSyncAt sync.goweaveSyncAt
+func goweaveSyncAt(h uintptr, b uint64) {
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(uint64(h))
+	e.b = b
+	e.post = e.pre
+}
+
+// goweaveSyncTry completes a TryLock/TryRLock: both stamps are taken after
+// the attempt, so a successful try is ordered after the unlock it follows.
+//
+//go:linkname goweaveSyncTry sync.goweaveSyncTry
+func goweaveSyncTry(h uintptr, ok bool) {
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(uint64(h))
+	if ok {
+		e.flags |= goweaveFSuccess
+	}
+	e.pre = goweaveStamp.Add(1)
+	e.post = e.pre
+}
+
+// goweaveSyncFlag adds flags to record h (Once.Do: this call runs f).
+//
+//go:linkname goweaveSyncFlag sync.goweaveSyncFlag
+func goweaveSyncFlag(h uintptr, flags uint8) {
+	if h != 0 {
+		goweaveRec(uint64(h)).flags |= flags
+	}
+}
+
+// goweaveCondWaitPre opens a CondWait record and attributes the Unlock and
+// Lock of the Cond's Locker inside Wait to the user's call site.
+//
+//go:linkname goweaveCondWaitPre sync.goweaveCondWaitPre
+func goweaveCondWaitPre(id, lockerID *uint64, ticket uint32, pc uintptr) uintptr {
+	if !goweaveOn {
+		return 0
+	}
+	h := goweaveSyncPre(goweaveKCondWait, 0, id, pc, uint64(ticket), goweaveObjectID(lockerID))
+	if h != 0 {
+		gp := getg()
+		gp.goweave.attrPC = pc
+		gp.goweave.attrBits |= goweaveAttrAcquire | goweaveAttrRelease
+	}
+	return h
+}
+
+// goweaveAttrDone ends the attribution opened by goweaveCondWaitPre.
+//
+//go:linkname goweaveAttrDone sync.goweaveAttrDone
+func goweaveAttrDone() {
+	if goweaveOn {
+		getg().goweave.attrBits &^= goweaveAttrAcquire | goweaveAttrRelease
+	}
+}
+
+// goweaveCondNotify records Signal/Broadcast with the notifyList tickets
+// before the call: a = next ticket to notify, b = next ticket to hand out.
+//
+//go:linkname goweaveCondNotify sync.goweaveCondNotify
+func goweaveCondNotify(kind uint8, id *uint64, l *notifyList, pc uintptr) {
+	if !goweaveOn {
+		return
+	}
+	h := goweaveSyncPre(kind, 0, id, pc, uint64(atomic.Load(&l.notify)), uint64(l.wait.Load()))
+	if h != 0 {
+		e := goweaveRec(uint64(h))
+		e.post = e.pre
+	}
+}
+
+// goweaveSpawnVia attributes the next goroutine the current goroutine starts
+// to the user call at pc (WaitGroup.Go).
+//
+//go:linkname goweaveSpawnVia sync.goweaveSpawnVia
+func goweaveSpawnVia(pc uintptr) {
+	if goweaveOn && goweavePosOf(pc) != 0 {
+		getg().goweave.spawnPC = pc
+	}
+}

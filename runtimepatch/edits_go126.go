@@ -1,0 +1,138 @@
+package runtimepatch
+
+// go126Edits are the patch sites for go1.26.x, measured on go1.26.8. Each
+// replacement keeps the hook on the original line, so tracebacks stay true.
+// All logic lives in the added files under _patch/.
+var go126Edits = []lineEdit{
+	// runtime2.go: per-goroutine recorder state.
+	{"runtime/runtime2.go", 597, "\tvalgrindStackID uintptr", "\tvalgrindStackID uintptr; goweave goweaveG"},
+
+	// chan.go: channel state, make, send, receive, close.
+	{"runtime/chan.go", 54, "\tlock mutex", "\tlock mutex; goweave goweaveChan"},
+	{"runtime/chan.go", 124, "\treturn c", "\tgoweaveChanMake(c, size, sys.GetCallerPC()); return c"},
+	{"runtime/chan.go", 161, "\tchansend(c, elem, true, sys.GetCallerPC())",
+		"\tgoweaveChanPre(c, false, false, false, sys.GetCallerPC()); chansend(c, elem, true, sys.GetCallerPC())"},
+	{"runtime/chan.go", 226, "\t\tpanic(plainError(\"send on closed channel\"))",
+		"\t\tgoweaveChanClosed(c, goweaveFamSend); panic(plainError(\"send on closed channel\"))"},
+	{"runtime/chan.go", 232, "\t\tsend(c, sg, ep, func() { unlock(&c.lock) }, 3)",
+		"\t\tgoweaveChanHandoff(c, sg, true, goweaveFamSend); send(c, sg, ep, func() { unlock(&c.lock) }, 3)"},
+	{"runtime/chan.go", 247, "\t\tc.qcount++", "\t\tc.qcount++; goweaveChanBuffered(c, true, goweaveFamSend)"},
+	{"runtime/chan.go", 414, "func closechan(c *hchan) {",
+		"func closechan(c *hchan) { goweaveClose := goweaveChanClosePre(c, sys.GetCallerPC())"},
+	{"runtime/chan.go", 416, "\t\tpanic(plainError(\"close of nil channel\"))",
+		"\t\tgoweaveChanCloseDone(goweaveClose, 0); panic(plainError(\"close of nil channel\"))"},
+	{"runtime/chan.go", 425, "\t\tpanic(plainError(\"close of closed channel\"))",
+		"\t\tgoweaveChanCloseDone(goweaveClose, goweaveFClosed); panic(plainError(\"close of closed channel\"))"},
+	{"runtime/chan.go", 434, "\tc.closed = 1", "\tc.closed = 1; goweaveChanCloseDone(goweaveClose, 0)"},
+	{"runtime/chan.go", 452, "\t\tgp.param = unsafe.Pointer(sg)", "\t\tgoweaveChanWokenByClose(c, sg); gp.param = unsafe.Pointer(sg)"},
+	{"runtime/chan.go", 471, "\t\tgp.param = unsafe.Pointer(sg)", "\t\tgoweaveChanWokenByClose(c, sg); gp.param = unsafe.Pointer(sg)"},
+	{"runtime/chan.go", 509, "\tchanrecv(c, elem, true)",
+		"\tgoweaveChanPre(c, true, elem != nil, false, sys.GetCallerPC()); chanrecv(c, elem, true)"},
+	{"runtime/chan.go", 514, "\t_, received = chanrecv(c, elem, true)",
+		"\tgoweaveChanPre(c, true, elem != nil, true, sys.GetCallerPC()); _, received = chanrecv(c, elem, true)"},
+	{"runtime/chan.go", 593, "\t\t\tunlock(&c.lock)", "\t\t\tgoweaveChanClosed(c, goweaveFamRecv); unlock(&c.lock)"},
+	{"runtime/chan.go", 607, "\t\t\trecv(c, sg, ep, func() { unlock(&c.lock) }, 3)",
+		"\t\t\tgoweaveChanHandoff(c, sg, false, goweaveFamRecv); recv(c, sg, ep, func() { unlock(&c.lock) }, 3)"},
+	{"runtime/chan.go", 626, "\t\tc.qcount--", "\t\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamRecv)"},
+	{"runtime/chan.go", 785, "\treturn chansend(c, elem, false, sys.GetCallerPC())",
+		"\tgoweaveNB := goweaveSelectNBPre(c, false, false, sys.GetCallerPC()); selected = chansend(c, elem, false, sys.GetCallerPC()); goweaveSelectNBEnd(goweaveNB, selected); return"},
+	{"runtime/chan.go", 805, "\treturn chanrecv(c, elem, false)",
+		"\tgoweaveNB := goweaveSelectNBPre(c, true, elem != nil, sys.GetCallerPC()); selected, received = chanrecv(c, elem, false); goweaveSelectNBEnd(goweaveNB, selected); return"},
+
+	// select.go: select {}, selectgo and each way it completes.
+	{"runtime/select.go", 104, "\tgopark(nil, nil, waitReasonSelectNoCases, traceBlockForever, 1) // forever",
+		"\tgoweaveSelectPre(nil, 0, 0, true, sys.GetCallerPC()); gopark(nil, nil, waitReasonSelectNoCases, traceBlockForever, 1) // forever"},
+	{"runtime/select.go", 123, "\tgp := getg()",
+		"\tgp := getg(); goweaveSel := goweaveSelectPre(cas0, nsends, nrecvs, block, sys.GetCallerPC())"},
+	{"runtime/select.go", 470, "\tc.qcount--", "\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamSelect)"},
+	{"runtime/select.go", 491, "\tc.qcount++", "\tc.qcount++; goweaveChanBuffered(c, true, goweaveFamSelect)"},
+	{"runtime/select.go", 497, "\trecv(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)",
+		"\tgoweaveChanHandoff(c, sg, false, goweaveFamSelect); recv(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)"},
+	{"runtime/select.go", 506, "\tselunlock(scases, lockorder)", "\tgoweaveChanClosed(c, goweaveFamSelect); selunlock(scases, lockorder)"},
+	{"runtime/select.go", 527, "\tsend(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)",
+		"\tgoweaveChanHandoff(c, sg, true, goweaveFamSelect); send(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)"},
+	{"runtime/select.go", 537, "\treturn casi, recvOK", "\tgoweaveSelectEnd(goweaveSel, casi, nsends, ncases); return casi, recvOK"},
+	{"runtime/select.go", 541, "\tselunlock(scases, lockorder)", "\tgoweaveChanClosed(c, goweaveFamSelect); selunlock(scases, lockorder)"},
+
+	// proc.go: exit, goroutine end and spawn, deadlock.
+	{"runtime/proc.go", 357, "func runExitHooks(code int) {", "func runExitHooks(code int) { goweaveExitHook(code)"},
+	{"runtime/proc.go", 4475, "func goexit1() {", "func goexit1() { goweaveGoEnd()"},
+	{"runtime/proc.go", 5299, "\t\tnewg := newproc1(fn, gp, pc, false, waitReasonZero)",
+		"\t\tnewg := newproc1(fn, gp, pc, false, waitReasonZero); goweaveSpawn(gp, newg, pc)"},
+	{"runtime/proc.go", 6426, "\t\tfatal(\"no goroutines (main called runtime.Goexit) - deadlock!\")",
+		"\t\tgoweaveNoteDeadlock(\"no goroutines (main called runtime.Goexit) - deadlock!\"); fatal(\"no goroutines (main called runtime.Goexit) - deadlock!\")"},
+	{"runtime/proc.go", 6468, "\tfatal(\"all goroutines are asleep - deadlock!\")",
+		"\tgoweaveNoteDeadlock(\"all goroutines are asleep - deadlock!\"); fatal(\"all goroutines are asleep - deadlock!\")"},
+
+	// panic.go, debuglog.go, signal_unix.go: how the process dies, and the flush.
+	{"runtime/panic.go", 1220, "func throw(s string) {", "func throw(s string) { goweaveNoteFatal(s)"},
+	{"runtime/panic.go", 1241, "func fatal(s string) {", "func fatal(s string) { goweaveNoteFatal(s)"},
+	{"runtime/panic.go", 1456, "func fatalpanic(msgs *_panic) {", "func fatalpanic(msgs *_panic) { goweaveNotePanic(msgs)"},
+	{"runtime/debuglog.go", 781, "func printDebugLog() {", "func printDebugLog() { goweaveFlush()"},
+	{"runtime/signal_unix.go", 761, "\tmp.throwing = throwTypeRuntime", "\tgoweaveNoteSignal(sig); mp.throwing = throwTypeRuntime"},
+	{"runtime/signal_unix.go", 969, "func dieFromSignal(sig uint32) {", "func dieFromSignal(sig uint32) { goweaveDie(sig)"},
+
+	// sync: Mutex.
+	{"sync/mutex.go", 14, "\tisync \"internal/sync\"", "\tisync \"internal/sync\"; \"internal/runtime/sys\""},
+	{"sync/mutex.go", 33, "\tmu isync.Mutex", "\tmu isync.Mutex; goweaveID uint64"},
+	{"sync/mutex.go", 46, "\tm.mu.Lock()",
+		"\tgoweaveH := goweaveSyncPre(goweaveKLock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); m.mu.Lock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) }"},
+	{"sync/mutex.go", 55, "\treturn m.mu.TryLock()",
+		"\tgoweaveH := goweaveSyncPre(goweaveKTryLock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); ok := m.mu.TryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok"},
+	{"sync/mutex.go", 65, "\tm.mu.Unlock()",
+		"\tif goweaveH := goweaveSyncPre(goweaveKUnlock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; m.mu.Unlock()"},
+
+	// sync: RWMutex. Each method becomes a wrapper around its renamed original body.
+	{"sync/rwmutex.go", 8, "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
+	{"sync/rwmutex.go", 44, "\treaderWait  atomic.Int32 // number of departing readers",
+		"\treaderWait  atomic.Int32; goweaveID uint64 // number of departing readers"},
+	{"sync/rwmutex.go", 67, "func (rw *RWMutex) RLock() {",
+		"func (rw *RWMutex) RLock() { goweaveH := goweaveSyncPre(goweaveKRLock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); rw.goweaveRLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveRLock() {"},
+	{"sync/rwmutex.go", 87, "func (rw *RWMutex) TryRLock() bool {",
+		"func (rw *RWMutex) TryRLock() bool { goweaveH := goweaveSyncPre(goweaveKTryRLock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryRLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryRLock() bool {"},
+	{"sync/rwmutex.go", 114, "func (rw *RWMutex) RUnlock() {",
+		"func (rw *RWMutex) RUnlock() { if goweaveH := goweaveSyncPre(goweaveKRUnlock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveRUnlock() }; func (rw *RWMutex) goweaveRUnlock() {"},
+	{"sync/rwmutex.go", 144, "func (rw *RWMutex) Lock() {",
+		"func (rw *RWMutex) Lock() { goweaveH := goweaveSyncPre(goweaveKLock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); rw.goweaveLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveLock() {"},
+	{"sync/rwmutex.go", 169, "func (rw *RWMutex) TryLock() bool {",
+		"func (rw *RWMutex) TryLock() bool { goweaveH := goweaveSyncPre(goweaveKTryLock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryLock() bool {"},
+	{"sync/rwmutex.go", 201, "func (rw *RWMutex) Unlock() {",
+		"func (rw *RWMutex) Unlock() { if goweaveH := goweaveSyncPre(goweaveKUnlock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveUnlock() }; func (rw *RWMutex) goweaveUnlock() {"},
+
+	// sync: Once.
+	{"sync/once.go", 8, "\t\"sync/atomic\"", "\t\"sync/atomic\"; \"internal/runtime/sys\""},
+	{"sync/once.go", 29, "\tm    Mutex", "\tm    Mutex; goweaveID uint64"},
+	{"sync/once.go", 52, "func (o *Once) Do(f func()) {",
+		"func (o *Once) Do(f func()) { goweaveH := goweaveSyncPre(goweaveKOnceDo, 0, &o.goweaveID, sys.GetCallerPC(), 0, 0); o.goweaveDo(f, goweaveH); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (o *Once) goweaveDo(f func(), goweaveH uintptr) {"},
+	{"sync/once.go", 69, "\t\to.doSlow(f)", "\t\to.goweaveDoSlow(f, goweaveH)"},
+	{"sync/once.go", 73, "func (o *Once) doSlow(f func()) {",
+		"func (o *Once) doSlow(f func()) { o.goweaveDoSlow(f, 0) }; func (o *Once) goweaveDoSlow(f func(), goweaveH uintptr) {"},
+	{"sync/once.go", 78, "\t\tf()", "\t\tgoweaveSyncFlag(goweaveH, goweaveFSuccess); f()"},
+
+	// sync: WaitGroup. Add, Done and Go share the renamed Add body, which is told
+	// the kind and the user's call site.
+	{"sync/waitgroup.go", 8, "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
+	{"sync/waitgroup.go", 56, "\tsema  uint32", "\tsema  uint32; goweaveID uint64"},
+	{"sync/waitgroup.go", 77, "func (wg *WaitGroup) Add(delta int) {",
+		"func (wg *WaitGroup) Add(delta int) { wg.goweaveAdd(delta, goweaveKWgAdd, sys.GetCallerPC()) }; func (wg *WaitGroup) goweaveAdd(delta int, goweaveKind uint8, goweavePC uintptr) {"},
+	{"sync/waitgroup.go", 104, "\tstate := wg.state.Add(uint64(delta) << 32)",
+		"\tgoweaveH := goweaveSyncPre(goweaveKind, 0, &wg.goweaveID, goweavePC, uint64(int64(delta)), 0); state := wg.state.Add(uint64(delta) << 32); if goweaveH != 0 { goweaveSyncAt(goweaveH, goweaveWgCounter(state)) }"},
+	{"sync/waitgroup.go", 156, "\twg.Add(-1)", "\twg.goweaveAdd(-1, goweaveKWgDone, sys.GetCallerPC())"},
+	{"sync/waitgroup.go", 160, "func (wg *WaitGroup) Wait() {",
+		"func (wg *WaitGroup) Wait() { goweaveH := goweaveSyncPre(goweaveKWgWait, 0, &wg.goweaveID, sys.GetCallerPC(), 0, goweaveWgCounter(wg.state.Load())); wg.goweaveWait(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (wg *WaitGroup) goweaveWait() {"},
+	{"sync/waitgroup.go", 237, "\twg.Add(1)", "\twg.goweaveAdd(1, goweaveKWgAdd, sys.GetCallerPC()); goweaveSpawnVia(sys.GetCallerPC())"},
+
+	// sync: Cond.
+	{"sync/cond.go", 8, "\t\"sync/atomic\"", "\t\"sync/atomic\"; \"internal/runtime/sys\""},
+	{"sync/cond.go", 44, "\tchecker copyChecker", "\tchecker copyChecker; goweaveID uint64"},
+	{"sync/cond.go", 67, "func (c *Cond) Wait() {",
+		"func (c *Cond) Wait() { c.goweaveWait(sys.GetCallerPC()) }; func (c *Cond) goweaveWait(goweavePC uintptr) {"},
+	{"sync/cond.go", 69, "\tt := runtime_notifyListAdd(&c.notify)",
+		"\tt := runtime_notifyListAdd(&c.notify); goweaveH := goweaveCondWaitPre(&c.goweaveID, goweaveLockerID(c.L), t, goweavePC)"},
+	{"sync/cond.go", 71, "\truntime_notifyListWait(&c.notify, t)", "\truntime_notifyListWait(&c.notify, t); goweaveSyncPost(goweaveH, 0)"},
+	{"sync/cond.go", 72, "\tc.L.Lock()", "\tc.L.Lock(); if goweaveH != 0 { goweaveAttrDone() }"},
+	{"sync/cond.go", 84, "\truntime_notifyListNotifyOne(&c.notify)",
+		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
+	{"sync/cond.go", 93, "\truntime_notifyListNotifyAll(&c.notify)",
+		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
+}

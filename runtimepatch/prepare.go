@@ -1,0 +1,229 @@
+package runtimepatch
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Environment variables the patched runtime reads at start-up.
+const (
+	// EnvTrace is the path of the trace file to write; recording is off when
+	// it is unset. The patched runtime removes it from the environment it
+	// passes on, so a process the test starts cannot overwrite the trace.
+	EnvTrace = "GOWEAVE_TRACE"
+	// EnvModule is the module root directory: only operations attributed to
+	// files under it are recorded. When unset, everything outside GOROOT is.
+	EnvModule = "GOWEAVE_MODULE"
+)
+
+// SupportedVersions names the toolchains Prepare accepts.
+const SupportedVersions = "go1.26.x (tested with go1.26.8)"
+
+// Overlay is a generated overlay for one toolchain.
+type Overlay struct {
+	Path      string // the overlay JSON file, for `go test -c -overlay=Path`
+	GOROOT    string
+	GoVersion string // e.g. "go1.26.8"
+}
+
+//go:embed all:_patch
+var patchFiles embed.FS
+
+// toolchain is what Prepare learns from `go env`.
+type toolchain struct {
+	GOROOT, GOVERSION, GOOS, GOARCH string
+}
+
+// Prepare finds the toolchain with `go env` (the `go` on PATH), refuses any
+// version but go1.26.x, and returns its overlay, generating it into
+// os.UserCacheDir()/goweave/overlay/<hash> if absent.
+func Prepare(ctx context.Context) (*Overlay, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return nil, fmt.Errorf("runtimepatch: no cache directory for the overlay: %w", err)
+	}
+	tc, err := findToolchain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return prepareIn(filepath.Join(cache, "goweave", "overlay"), tc)
+}
+
+func findToolchain(ctx context.Context) (toolchain, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT", "GOVERSION", "GOOS", "GOARCH")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return toolchain{}, fmt.Errorf("runtimepatch: `go env` failed (is Go installed and on PATH?): %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(f) != 4 {
+		return toolchain{}, fmt.Errorf("runtimepatch: unexpected `go env` output %q", out)
+	}
+	return toolchain{GOROOT: f[0], GOVERSION: f[1], GOOS: f[2], GOARCH: f[3]}, nil
+}
+
+// editsFor returns the edit table for a toolchain, or an error saying why the
+// toolchain is not supported.
+func editsFor(tc toolchain) ([]lineEdit, error) {
+	if tc.GOVERSION != "go1.26" && !strings.HasPrefix(tc.GOVERSION, "go1.26.") {
+		return nil, fmt.Errorf("runtimepatch: Go toolchain %s (GOROOT %s) is not supported; goweave supports %s: install Go 1.26 or put it first on PATH",
+			tc.GOVERSION, tc.GOROOT, SupportedVersions)
+	}
+	if tc.GOOS != "linux" {
+		return nil, fmt.Errorf("runtimepatch: GOOS=%s is not supported; goweave's runtime patch supports linux", tc.GOOS)
+	}
+	switch tc.GOARCH {
+	case "amd64", "arm64":
+	default:
+		return nil, fmt.Errorf("runtimepatch: GOARCH=%s is not supported; goweave's runtime patch supports amd64 and arm64", tc.GOARCH)
+	}
+	return go126Edits, nil
+}
+
+// prepareIn returns the overlay for tc under root, generating it if absent.
+// Generation writes a temporary directory beside the final one and renames
+// it into place, so a concurrent process sees either nothing or a complete
+// overlay.
+func prepareIn(root string, tc toolchain) (*Overlay, error) {
+	edits, err := editsFor(tc)
+	if err != nil {
+		return nil, err
+	}
+	key, err := overlayKey(tc, edits)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, key)
+	ov := &Overlay{Path: filepath.Join(dir, "overlay.json"), GOROOT: tc.GOROOT, GoVersion: tc.GOVERSION}
+	if _, err := os.Stat(ov.Path); err == nil {
+		return ov, nil
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		return nil, fmt.Errorf("runtimepatch: %w", err)
+	}
+	tmp, err := os.MkdirTemp(root, ".tmp-"+key+"-")
+	if err != nil {
+		return nil, fmt.Errorf("runtimepatch: %w", err)
+	}
+	defer os.RemoveAll(tmp) // a no-op once renamed
+	if err := writeOverlay(tmp, dir, tc.GOROOT, edits); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another process finished first: use its overlay.
+		if _, statErr := os.Stat(ov.Path); statErr == nil {
+			return ov, nil
+		}
+		return nil, fmt.Errorf("runtimepatch: installing the overlay: %w", err)
+	}
+	return ov, nil
+}
+
+// overlayKey hashes everything the overlay depends on.
+func overlayKey(tc toolchain, edits []lineEdit) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "goweave overlay v1\x00%s\x00%s\x00", tc.GOROOT, tc.GOVERSION)
+	for _, e := range edits {
+		fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00", e.File, e.Line, e.Old, e.New)
+	}
+	names, err := addedFiles()
+	if err != nil {
+		return "", err
+	}
+	for _, name := range names {
+		data, err := patchFiles.ReadFile(name)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:20], nil
+}
+
+// addedFiles lists the embedded files to add to std packages, as
+// "_patch/<pkg>/<name>.go".
+func addedFiles() ([]string, error) {
+	var names []string
+	err := fs.WalkDir(patchFiles, "_patch", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	sort.Strings(names)
+	return names, err
+}
+
+// writeOverlay writes the patched and added files into tmp, one directory per
+// package (a directory holding two packages' files breaks the build), and the
+// overlay JSON naming them at their final place under dir.
+func writeOverlay(tmp, dir, goroot string, edits []lineEdit) error {
+	replace := make(map[string]string)
+	files, byFile := editsByFile(edits)
+	for _, file := range files {
+		src, err := os.ReadFile(filepath.Join(goroot, "src", filepath.FromSlash(file)))
+		if err != nil {
+			return fmt.Errorf("runtimepatch: reading the toolchain's sources: %w", err)
+		}
+		patched, err := applyEdits(file, src, byFile[file])
+		if err != nil {
+			return err
+		}
+		if err := writeInto(tmp, file, patched); err != nil {
+			return err
+		}
+		replace[filepath.Join(goroot, "src", filepath.FromSlash(file))] = filepath.Join(dir, filepath.FromSlash(file))
+	}
+	names, err := addedFiles()
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		data, err := patchFiles.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		file := strings.TrimPrefix(name, "_patch/")
+		if _, err := os.Stat(filepath.Join(goroot, "src", filepath.FromSlash(path.Dir(file)))); err != nil {
+			return fmt.Errorf("runtimepatch: toolchain has no package %s: %w", path.Dir(file), err)
+		}
+		if err := writeInto(tmp, file, data); err != nil {
+			return err
+		}
+		replace[filepath.Join(goroot, "src", filepath.FromSlash(file))] = filepath.Join(dir, filepath.FromSlash(file))
+	}
+	js, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return err
+	}
+	return writeInto(tmp, "overlay.json", append(js, '\n'))
+}
+
+func writeInto(root, file string, data []byte) error {
+	p := filepath.Join(root, filepath.FromSlash(file))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("runtimepatch: %w", err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return fmt.Errorf("runtimepatch: %w", err)
+	}
+	return nil
+}
