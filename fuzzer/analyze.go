@@ -12,8 +12,8 @@ import (
 )
 
 // analyzeTrace runs the happens-before analysis over one trace.
-var analyzeTrace = func(tr *trace.Trace) []analysis.Finding {
-	return nil // analysis.Analyze is not available yet
+var analyzeTrace = func(tr *trace.Trace) ([]analysis.Finding, error) {
+	return nil, nil // analysis.Analyze is not available yet
 }
 
 // signature hashes the completion order of the operations of a trace by kind, position

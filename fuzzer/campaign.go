@@ -158,6 +158,7 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		ar.TraceErr = err
 		return jobResult{job: j, run: ar}
 	}
+	ar.Recorded = tr
 	ar.Events = len(tr.Events)
 	ar.Signature = signature(tr)
 	r.Status = refineStatus(r.Status, tr.Meta)
@@ -166,7 +167,12 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		if j.request != nil {
 			strategy = j.request.Strategy
 		}
-		for _, f := range analyzeTrace(tr) {
+		found, err := analyzeTrace(tr)
+		if err != nil {
+			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
+			return jobResult{job: j, run: ar}
+		}
+		for _, f := range found {
 			f.Package, f.Test = t.bin.Package, t.name
 			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: j.index, Strategy: strategy, Trace: r.Trace}
 			if j.request != nil {
@@ -240,6 +246,7 @@ func (c *campaign) finish(res jobResult) {
 		c.onRun(ar)
 	}
 	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
+	ar.Recorded = nil
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
 		t.enough = true
 	}

@@ -1,0 +1,204 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer"
+	"github.com/goweave/goweave/internal/wants"
+)
+
+func TestParseShard(t *testing.T) {
+	for in, want := range map[string]fuzzer.Shard{"0/1": {Index: 0, Count: 1}, "2/4": {Index: 2, Count: 4}} {
+		got, err := parseShard(in)
+		if err != nil || got != want {
+			t.Errorf("parseShard(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "1", "4/4", "-1/2", "1/0", "a/b", "1/2/3"} {
+		if _, err := parseShard(bad); err == nil {
+			t.Errorf("parseShard(%q) accepted", bad)
+		}
+	}
+}
+
+var sampleFindings = []fuzzer.Finding{
+	{
+		Finding: analysis.Finding{
+			Kind: "send-on-closed", Confidence: analysis.Predicted, Severity: analysis.SeverityError,
+			Message: "send may happen after close", Fingerprint: "fp1",
+			Positions: []analysis.Position{
+				{Role: "send", File: "/src/app/log.go", Line: 30, Column: 12},
+				{Role: "close", File: "/src/app/log.go", Line: 34, Column: 2},
+			},
+			Package: "app", Test: "TestLog",
+		},
+		ID: "GW1", Run: 3, Strategy: "record", Trace: "/out/run-000003.trace",
+	},
+	{
+		Finding: analysis.Finding{
+			Kind: "leak-chan", Confidence: analysis.Actual, Severity: analysis.SeverityWarning,
+			Message: "goroutine blocked forever in send", Fingerprint: "fp2",
+			Positions: []analysis.Position{{Role: "blocked", File: "/elsewhere/q.go", Line: 7}},
+		},
+		ID: "GW2", Run: 1, Strategy: "record",
+	},
+}
+
+func TestPrintFindingsLikeGoVet(t *testing.T) {
+	var b bytes.Buffer
+	printFindings(&b, sampleFindings, "/src")
+	want := "app/log.go:30:12: send-on-closed: send may happen after close\n" +
+		"\tapp/log.go:34:2: close\n" +
+		"\t(predicted, record run 3 of app.TestLog; trace /out/run-000003.trace)\n" +
+		"/elsewhere/q.go:7: leak-chan: goroutine blocked forever in send\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// The SARIF has what GitHub code scanning requires: version 2.1.0, one run whose driver is
+// goweave with one rule per kind, and results that name their rule by id and index, carry a
+// level and message, and point at repository-relative files.
+func TestSARIF(t *testing.T) {
+	data, err := json.Marshal(sarifFor(append(sampleFindings, sampleFindings[0]), "/src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Schema  string `json:"$schema"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID               string `json:"id"`
+						ShortDescription struct{ Text string }
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct{ Text string }
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				RelatedLocations []struct {
+					ID      int `json:"id"`
+					Message struct{ Text string }
+				} `json:"relatedLocations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(data, &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || !strings.Contains(log.Schema, "sarif-2.1.0") || len(log.Runs) != 1 {
+		t.Fatalf("header: %s", data)
+	}
+	run := log.Runs[0]
+	if run.Tool.Driver.Name != "goweave" || len(run.Tool.Driver.Rules) != 2 {
+		t.Fatalf("driver %+v: want goweave with one rule per kind", run.Tool.Driver)
+	}
+	if len(run.Results) != 3 {
+		t.Fatalf("%d results, want 3", len(run.Results))
+	}
+	for _, r := range run.Results {
+		if run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID || r.Level == "" || r.Message.Text == "" || len(r.Locations) != 1 {
+			t.Errorf("result %+v", r)
+		}
+	}
+	first := run.Results[0]
+	loc := first.Locations[0].PhysicalLocation
+	if loc.ArtifactLocation.URI != "app/log.go" || loc.ArtifactLocation.URIBaseID != "%SRCROOT%" || loc.Region.StartLine != 30 || loc.Region.StartColumn != 12 {
+		t.Errorf("primary location %+v", loc)
+	}
+	if first.Level != "error" || run.Results[1].Level != "warning" {
+		t.Errorf("levels %s, %s", first.Level, run.Results[1].Level)
+	}
+	if len(first.RelatedLocations) != 1 || first.RelatedLocations[0].Message.Text != "close" || first.RelatedLocations[0].ID != 1 {
+		t.Errorf("related %+v", first.RelatedLocations)
+	}
+	if first.PartialFingerprints["goweave/v1"] != "fp1" {
+		t.Errorf("fingerprints %v", first.PartialFingerprints)
+	}
+}
+
+// goweave fuzz over the examples: JSON with a test entry per example test, findings only on
+// annotated lines, and the exit status saying whether there are findings.
+func TestFuzzCommandExamples(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes the examples")
+	}
+	dir, _ := filepath.Abs("../../examples")
+	sarif := filepath.Join(t.TempDir(), "out.sarif")
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-runs", "3", "-sarif", sarif, "-o", t.TempDir(), "./...")
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if len(rep.Tests) != 4 {
+		t.Errorf("%d tests, want the 4 examples: %+v", len(rep.Tests), rep.Tests)
+	}
+	for _, tr := range rep.Tests {
+		if tr.Runs != 3 {
+			t.Errorf("%s: %d runs, want 3", tr.Test, tr.Runs)
+		}
+	}
+	wantCode := 0
+	if len(rep.Findings) > 0 {
+		wantCode = 1
+	}
+	if code != wantCode {
+		t.Errorf("exit %d with %d findings; stderr:\n%s", code, len(rep.Findings), stderr)
+	}
+	checkAgainstWants(t, dir, rep.Findings)
+}
+
+// checkAgainstWants matches findings against the `// want` annotations of every package
+// directory below root: nothing may be reported off an annotated line.
+func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (missing int) {
+	t.Helper()
+	var reports []wants.Report
+	for _, f := range findings {
+		if len(f.Positions) > 0 {
+			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(root, "*", "*.go"))
+	seen := map[string]bool{}
+	for _, file := range dirs {
+		dir := filepath.Dir(file)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		a, err := wants.ParseDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := a.Match(reports)
+		for _, u := range res.Unexpected {
+			t.Errorf("unexpected %s at %s:%d", u.Kind, filepath.Base(u.File), u.Line)
+		}
+		missing += len(res.Missing)
+	}
+	return missing
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var goweaveBinary struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+// buildGoweave builds the command once for the tests that run it as a process.
+func buildGoweave(t *testing.T) string {
+	t.Helper()
+	goweaveBinary.once.Do(func() {
+		dir, err := os.MkdirTemp("", "goweave-cmd-test-")
+		if err != nil {
+			goweaveBinary.err = err
+			return
+		}
+		goweaveBinary.path = filepath.Join(dir, "goweave")
+		if out, err := exec.Command("go", "build", "-o", goweaveBinary.path, ".").CombinedOutput(); err != nil {
+			goweaveBinary.err = &buildFailure{err, out}
+		}
+	})
+	if goweaveBinary.err != nil {
+		t.Fatal(goweaveBinary.err)
+	}
+	return goweaveBinary.path
+}
+
+type buildFailure struct {
+	err error
+	out []byte
+}
+
+func (b *buildFailure) Error() string {
+	return "building goweave: " + b.err.Error() + "\n" + string(b.out)
+}
+
+// runGoweave runs the command in dir and returns stdout, stderr and the exit code.
+func runGoweave(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(buildGoweave(t), args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+func TestRecordCommand(t *testing.T) {
+	dir, _ := filepath.Abs("../../fuzzer/testdata/statuses")
+	stdout, stderr, code := runGoweave(t, dir, "record", "-run", "^Test(Pass|Panic|Deadlock|Hang)$", "-timeout", "1s", "-o", t.TempDir())
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want one per test:\n%s\nstderr:\n%s", len(lines), stdout, stderr)
+	}
+	want := map[string]string{"TestPass": "pass", "TestPanic": "panic", "TestDeadlock": "deadlock", "TestHang": "timeout"}
+	traced := 0
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			t.Errorf("short line %q", line)
+			continue
+		}
+		name := strings.TrimPrefix(f[1], "statuses.")
+		if want[name] != f[0] {
+			t.Errorf("%s: status %s, want %s", name, f[0], want[name])
+		}
+		if f[3] == "events" {
+			traced++
+			if _, err := os.Stat(f[4]); err != nil {
+				t.Errorf("%s: trace %s: %v", name, f[4], err)
+			}
+		} else if !strings.Contains(line, "no trace") {
+			t.Errorf("line %q names neither a trace nor its absence", line)
+		}
+	}
+	// Without a trace a recording failed: the command says so and exits 2.
+	if traced < 4 && (code != 2 || !strings.Contains(stderr, "left no readable trace")) {
+		t.Errorf("%d of 4 traced, exit %d, stderr:\n%s", traced, code, stderr)
+	}
+	if traced == 4 && code != 0 {
+		t.Errorf("every test traced, exit %d, stderr:\n%s", code, stderr)
+	}
+}
+
+func TestRecordCommandBuildError(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module broken\n\ngo 1.26\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b_test.go"), []byte("package broken\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { var x int = \"s\" }\n"), 0o644)
+	_, stderr, code := runGoweave(t, dir, "record", "-o", t.TempDir())
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	if !strings.Contains(stderr, "broken does not compile") || !strings.Contains(stderr, "b_test.go:5") {
+		t.Errorf("stderr lacks the compiler's output:\n%s", stderr)
+	}
+}
