@@ -252,7 +252,7 @@ func (s *GFuzzState) Interesting(f *GFuzzFeatures) []string {
 	for _, k := range sortedKeys(f.Pairs) {
 		n := f.Pairs[k]
 		total, seen := s.PairTotal[k]
-		if !seen {
+		if !seen || s.Runs == 0 {
 			add("new pair %s", k)
 			continue
 		}
