@@ -1,0 +1,155 @@
+package mutate
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+// Flow parameters: ADVOCATE sleeps 3 s; a delay here ends as soon as the other operation is
+// admitted, so the window only bounds the impossible cases.
+const (
+	DefaultDelayWindow = 50 * time.Millisecond
+	flowMaxPerRun      = 10
+)
+
+// Flow proposes, for each pair of HB-concurrent operations of the same kind on the same
+// object in different goroutines where the first one succeeded (Once.Do that ran f, a Lock or
+// successful TryLock against a failed TryLock, two sends, two receives), a schedule that
+// delays the first until the second is admitted, so the other one wins.
+type Flow struct {
+	Window    time.Duration // default DefaultDelayWindow
+	MaxPerRun int           // default 10
+	MaxQueued int           // how often one delay may be proposed (default 1)
+
+	mu     sync.Mutex
+	queued map[string]int
+}
+
+// NewFlow returns a Flow strategy with default parameters.
+func NewFlow() *Flow {
+	return &Flow{Window: DefaultDelayWindow, MaxPerRun: flowMaxPerRun, MaxQueued: 1}
+}
+
+// Name implements Strategy.
+func (f *Flow) Name() string { return "flow" }
+
+// FlowPair is a pair of operations whose order a flow mutation reverses: First ran first
+// (and succeeded), Second should run first instead.
+type FlowPair struct{ First, Second int }
+
+// flowClass groups operations that compete with each other on one object; 0 = not a flow op.
+func flowClass(e *trace.Event) int {
+	switch e.Kind {
+	case trace.KindOnceDo:
+		return 1
+	case trace.KindLock, trace.KindTryLock:
+		return 2
+	}
+	switch chanDir(e) {
+	case 1:
+		return 3
+	case -1:
+		return 4
+	}
+	return 0
+}
+
+// FlowPairs finds the pairs, most promising first: pairs where the second operation failed
+// (Once.Do that did not run, failed TryLock) before pairs of sends or receives, each group in
+// recorded order.
+func FlowPairs(r *Run) []FlowPair {
+	r.Prepare()
+	t := r.Trace
+	byObj := map[uint64][]int{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		if flowClass(e) != 0 && object(e) != 0 && r.Names.Schedulable(i) {
+			byObj[object(e)] = append(byObj[object(e)], i)
+		}
+	}
+	var lost, reorder []FlowPair
+	objs := make([]uint64, 0, len(byObj))
+	for o := range byObj {
+		objs = append(objs, o)
+	}
+	slices.Sort(objs)
+	for _, o := range objs {
+		ops := byObj[o]
+		slices.SortStableFunc(ops, func(a, b int) int { return cmpU64(stamp(&t.Events[a]), stamp(&t.Events[b])) })
+		for x, i := range ops {
+			first := &t.Events[i]
+			if !succeeded(first) {
+				continue
+			}
+			for _, j := range ops[x+1:] {
+				second := &t.Events[j]
+				if second.G == first.G || flowClass(second) != flowClass(first) || !r.HB.Concurrent(i, j) {
+					continue
+				}
+				switch flowClass(first) {
+				case 1: // Once.Do: only the first ran f
+					lost = append(lost, FlowPair{i, j})
+				case 2: // the second is a TryLock that failed
+					if second.Kind == trace.KindTryLock && !second.Flags.Has(trace.FlagSuccess) {
+						lost = append(lost, FlowPair{i, j})
+					}
+				default:
+					reorder = append(reorder, FlowPair{i, j})
+				}
+			}
+		}
+	}
+	return append(lost, reorder...)
+}
+
+// stamp orders operations on one object: completion, or request for those that never completed.
+func stamp(e *trace.Event) uint64 {
+	if e.Completed() {
+		return e.Post
+	}
+	return ^uint64(0)/2 + e.Pre
+}
+
+func succeeded(e *trace.Event) bool {
+	if !e.Completed() {
+		return false
+	}
+	switch e.Kind {
+	case trace.KindOnceDo, trace.KindTryLock:
+		return e.Flags.Has(trace.FlagSuccess)
+	case trace.KindChanRecv:
+		return !e.Flags.Has(trace.FlagClosed)
+	case trace.KindSelect:
+		return !e.Flags.Has(trace.FlagClosed)
+	}
+	return true
+}
+
+// Next implements Strategy: one delay schedule per pair, at most MaxPerRun per run.
+func (f *Flow) Next(r *Run) []Mutation {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.queued == nil {
+		f.queued = map[string]int{}
+	}
+	var out []Mutation
+	for _, p := range FlowPairs(r) {
+		if len(out) >= orDefault(f.MaxPerRun, flowMaxPerRun) {
+			break
+		}
+		s := &schedule.Schedule{Delays: []schedule.Delay{{
+			Op: r.Names.Ops[p.First], Until: r.Names.Ops[p.Second], Window: orDefault(f.Window, DefaultDelayWindow),
+		}}}
+		key, ok := keyOf(f.Name(), s)
+		if !ok || f.queued[key] >= max(f.MaxQueued, 1) {
+			continue
+		}
+		f.queued[key]++
+		out = append(out, Mutation{Strategy: f.Name(), Key: key, Schedule: s})
+	}
+	return out
+}
