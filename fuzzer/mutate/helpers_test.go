@@ -12,6 +12,7 @@ const testFile = "/m/x_test.go"
 type builder struct {
 	t     *trace.Trace
 	stamp uint64
+	gap   uint64   // extra stamps between events, to vary timestamps between runs
 	edges [][2]int // extra happens-before edges (synchronization)
 }
 
@@ -27,7 +28,7 @@ func newBuilder() *builder {
 
 // add appends a completed event (pre = post = next stamp unless set) and returns its index.
 func (b *builder) add(e trace.Event) int {
-	b.stamp++
+	b.stamp += 1 + b.gap
 	if e.Pre == 0 {
 		e.Pre = b.stamp
 	}
