@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/goweave/goweave/runtimepatch"
 )
 
 // Fuzz runs a campaign: it builds the test binaries of cfg.Packages once, runs every test
@@ -137,7 +139,13 @@ func applyDefaults(cfg *Config) error {
 	return nil
 }
 
-// prepareOverlay returns the -overlay file of the goweave runtime.
+// prepareOverlay returns the -overlay file of the goweave runtime (generated once per
+// toolchain and cached).
+// A variable so that tests can run binaries that write fake traces.
 var prepareOverlay = func(ctx context.Context) (string, error) {
-	return "", nil // runtimepatch.Prepare is not available yet: stock runtime, no traces
+	o, err := runtimepatch.Prepare(ctx)
+	if err != nil {
+		return "", err
+	}
+	return o.Path, nil
 }

@@ -10,14 +10,16 @@ import (
 	"regexp"
 	"syscall"
 	"time"
+
+	"github.com/goweave/goweave/fuzzer/schedule"
+	"github.com/goweave/goweave/runtimepatch"
 )
 
-// Environment variables read by the goweave runtime in a test process. They mirror
-// runtimepatch.EnvTrace and runtimepatch.EnvModule.
+// Environment variables read by the goweave runtime in a test process.
 const (
-	envTrace    = "GOWEAVE_TRACE"    // where the process writes its trace
-	envModule   = "GOWEAVE_MODULE"   // module root: operations in files below it are user code
-	envSchedule = "GOWEAVE_SCHEDULE" // a schedule recipe to enforce (not read by the runtime yet)
+	envTrace    = runtimepatch.EnvTrace  // where the process writes its trace
+	envModule   = runtimepatch.EnvModule // module root: operations in files below it are user code
+	envSchedule = schedule.Env           // the schedule file to enforce
 )
 
 // RunOptions control one run of one test.
@@ -34,6 +36,8 @@ type RunOptions struct {
 	Grace time.Duration
 	// MaxOutput is how many bytes of output are kept at each end (default 64 KiB).
 	MaxOutput int
+	// Env holds extra environment variables (KEY=value) for the process.
+	Env []string
 }
 
 // A Run is the outcome of one process running one test.
@@ -68,7 +72,7 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 	cmd := exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
 		"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
 	cmd.Dir = b.Dir
-	cmd.Env = append(os.Environ(), envModule+"="+b.Module)
+	cmd.Env = append(append(os.Environ(), opts.Env...), envModule+"="+b.Module)
 	if opts.Trace != "" {
 		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
 			return nil, err

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
 )
 
 var statuses struct {
@@ -28,7 +30,12 @@ func statusesBinary(t *testing.T) *TestBinary {
 			statuses.err = err
 			return
 		}
-		bins, err := Build(context.Background(), BuildOptions{Dir: "testdata/statuses", BinDir: dir})
+		overlay, err := prepareOverlay(context.Background())
+		if err != nil {
+			statuses.err = err
+			return
+		}
+		bins, err := Build(context.Background(), BuildOptions{Dir: "testdata/statuses", BinDir: dir, Overlay: overlay})
 		if err != nil {
 			statuses.err = err
 			return
@@ -62,14 +69,15 @@ func TestRunStatus(t *testing.T) {
 	for _, tc := range []struct {
 		test string
 		want Status
+		meta string // how the recorder saw the process end
 	}{
-		{"TestPass", StatusPass},
-		{"TestFail", StatusFail},
-		{"TestSkip", StatusSkip},
-		{"TestPanic", StatusPanic},
-		{"TestGoroutinePanic", StatusPanic},
-		{"TestDeadlock", StatusDeadlock},
-		{"TestHang", StatusTimeout},
+		{"TestPass", StatusPass, "exit"},
+		{"TestFail", StatusFail, "exit"},
+		{"TestSkip", StatusSkip, "exit"},
+		{"TestPanic", StatusPanic, "panic"},
+		{"TestGoroutinePanic", StatusPanic, "panic"},
+		{"TestDeadlock", StatusDeadlock, "deadlock"},
+		{"TestHang", StatusTimeout, "signal"},
 	} {
 		t.Run(tc.test, func(t *testing.T) {
 			t.Parallel()
@@ -79,6 +87,15 @@ func TestRunStatus(t *testing.T) {
 			}
 			if r.Status != tc.want {
 				t.Errorf("status %s, want %s; exit %d; output:\n%s", r.Status, tc.want, r.ExitCode, r.Output)
+			}
+			// Every way of ending leaves a trace: the runtime flushes it on exit, panic,
+			// fatal error and the SIGQUIT goweave sends at the time limit.
+			tr, err := trace.ReadFile(r.Trace)
+			if err != nil {
+				t.Fatalf("trace: %v", err)
+			}
+			if exit, want := tr.Meta["exit"], tc.meta; exit != want {
+				t.Errorf("trace META exit=%q, want %q", exit, want)
 			}
 		})
 	}
@@ -99,7 +116,8 @@ func TestRunKillsHungTestAndChildren(t *testing.T) {
 	b := statusesBinary(t)
 	tracePath := filepath.Join(t.TempDir(), "run.trace")
 	const limit = time.Second
-	r, err := b.Run(context.Background(), "TestHangWithChild", RunOptions{Timeout: limit, Grace: 500 * time.Millisecond, Trace: tracePath})
+	pidFile := filepath.Join(t.TempDir(), "childpid")
+	r, err := b.Run(context.Background(), "TestHangWithChild", RunOptions{Timeout: limit, Grace: 500 * time.Millisecond, Trace: tracePath, Env: []string{"STATUSES_CHILD_PID_FILE=" + pidFile}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +132,10 @@ func TestRunKillsHungTestAndChildren(t *testing.T) {
 	if r.Elapsed > limit+5*time.Second {
 		t.Errorf("run took %v with a %v limit", r.Elapsed, limit)
 	}
-	data, err := os.ReadFile(tracePath + ".childpid")
+	if _, err := trace.ReadFile(tracePath); err != nil {
+		t.Errorf("no trace flushed at the time limit: %v", err)
+	}
+	data, err := os.ReadFile(pidFile)
 	if err != nil {
 		t.Fatalf("the test did not record its child: %v", err)
 	}

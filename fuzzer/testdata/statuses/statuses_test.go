@@ -48,14 +48,14 @@ func TestDeadlock(t *testing.T) {
 func TestHang(t *testing.T) { time.Sleep(time.Hour) }
 
 // TestHangWithChild starts a child process that would outlive the test if goweave killed
-// only the test process; it leaves the child's pid next to the trace path.
+// only the test process; it writes the child's pid to $STATUSES_CHILD_PID_FILE.
 func TestHangWithChild(t *testing.T) {
 	child := exec.Command("sleep", "3600")
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if p := os.Getenv("GOWEAVE_TRACE"); p != "" {
-		os.WriteFile(p+".childpid", []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+	if p := os.Getenv("STATUSES_CHILD_PID_FILE"); p != "" {
+		os.WriteFile(p, []byte(strconv.Itoa(child.Process.Pid)), 0o644)
 	}
 	time.Sleep(time.Hour)
 }
