@@ -115,10 +115,10 @@ type goweavePCEntry struct {
 }
 
 var (
-	goweaveOn      bool   // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
-	goweaveModule  string // user code root, with a trailing slash ("" = everything outside GOROOT)
-	goweaveGOROOT  string // GOROOT/src/ prefix excluded when goweaveModule is empty
-	goweaveFD      int32 = -1
+	goweaveOn      bool    // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
+	goweaveModule  string  // user code root, with a trailing slash ("" = everything outside GOROOT)
+	goweaveGOROOT  string  // GOROOT/src/ prefix excluded when goweaveModule is empty
+	goweaveFD      int32   = -1
 	goweaveEvents  uintptr // [goweaveMaxEvents]goweaveEvent, mmap'd
 	goweavePos     uintptr // [goweaveMaxPositions]goweavePosition, mmap'd
 	goweavePCTab   uintptr // [1<<goweavePCBits]goweavePCEntry, mmap'd

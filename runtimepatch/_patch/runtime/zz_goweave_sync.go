@@ -116,6 +116,7 @@ func goweaveSyncTry(h uintptr, ok bool) {
 		return
 	}
 	e := goweaveRec(uint64(h))
+	e.flags |= goweaveFNonBlocking
 	if ok {
 		e.flags |= goweaveFSuccess
 	}

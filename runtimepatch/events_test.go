@@ -1,0 +1,306 @@
+package runtimepatch
+
+import (
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// These tests run programs of testdata/events built with the overlay and check
+// the recorded events exactly: kinds, positions, objects, values, flags and
+// the stamp order FORMAT.md promises.
+
+func TestChanUnbufferedEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestChanUnbuffered", nil).tr
+	mk := one(t, tr, trace.KindChanMake, "unbuf.make")
+	spawn := one(t, tr, trace.KindGoSpawn, "unbuf.spawn")
+	send := one(t, tr, trace.KindChanSend, "unbuf.send")
+	recv := one(t, tr, trace.KindChanRecv, "unbuf.recv")
+	cl := one(t, tr, trace.KindChanClose, "unbuf.close")
+	closedRecv := one(t, tr, trace.KindChanRecv, "unbuf.recvclosed")
+
+	if mk.A != 0 || mk.G != spawn.G {
+		t.Errorf("make: capacity %d by g%d, want 0 by the test goroutine g%d", mk.A, mk.G, spawn.G)
+	}
+	if spawn.A != send.G || spawn.A == spawn.G {
+		t.Errorf("spawn: child g%d, but the send ran on g%d", spawn.A, send.G)
+	}
+	if spawn.Post >= send.Pre {
+		t.Errorf("spawn stamp %d not before the child's first event %d", spawn.Post, send.Pre)
+	}
+	for _, e := range []trace.Event{send, recv} {
+		if e.Obj != mk.Obj || e.A != 1 || e.C != 0 || e.Post == 0 {
+			t.Errorf("%s: obj %d seq %d cap %d post %d, want obj %d seq 1 cap 0 completed", e.Kind, e.Obj, e.A, e.C, e.Post, mk.Obj)
+		}
+	}
+	if recv.G != spawn.G || recv.Flags != trace.FlagValueUsed {
+		t.Errorf("recv: g%d flags %s, want g%d valueused", recv.G, recv.Flags, spawn.G)
+	}
+	if send.Flags != 0 {
+		t.Errorf("send flags %s, want none", send.Flags)
+	}
+	if !(send.Post < recv.Post) {
+		t.Errorf("send post %d not before receive post %d", send.Post, recv.Post)
+	}
+	if closedRecv.Obj != cl.Obj || closedRecv.Flags != trace.FlagClosed || closedRecv.A != 0 {
+		t.Errorf("receive from closed: obj %d flags %s seq %d, want obj %d closed seq 0", closedRecv.Obj, closedRecv.Flags, closedRecv.A, cl.Obj)
+	}
+	if !(cl.Post < closedRecv.Post) {
+		t.Errorf("close post %d not before the receive it released %d", cl.Post, closedRecv.Post)
+	}
+	ends := 0
+	for _, e := range tr.Events {
+		if e.Kind == trace.KindGoEnd && e.G == send.G {
+			ends++
+		}
+	}
+	if ends != 1 {
+		t.Errorf("%d GoEnd events for the child, want 1", ends)
+	}
+}
+
+func TestChanBufferedEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestChanBuffered", nil).tr
+	mk := one(t, tr, trace.KindChanMake, "buf.make")
+	sends := []trace.Event{one(t, tr, trace.KindChanSend, "buf.send1"), one(t, tr, trace.KindChanSend, "buf.send2")}
+	recvs := at(t, tr, trace.KindChanRecv, "buf.range")
+	if mk.A != 2 {
+		t.Errorf("make: capacity %d, want 2", mk.A)
+	}
+	for i, s := range sends {
+		if s.A != uint64(i+1) || s.B != uint64(i+1) || s.C != 2 {
+			t.Errorf("send %d: seq %d fill %d cap %d, want %d %d 2", i+1, s.A, s.B, s.C, i+1, i+1)
+		}
+	}
+	if len(recvs) != 3 {
+		t.Fatalf("%d receives of the range loop, want 3\n%s", len(recvs), dump(tr))
+	}
+	for i, r := range recvs[:2] {
+		if r.A != uint64(i+1) || r.B != uint64(1-i) || !r.Flags.Has(trace.FlagCommaOK) || r.Flags.Has(trace.FlagClosed) {
+			t.Errorf("receive %d: seq %d fill %d flags %s, want seq %d fill %d commaok", i+1, r.A, r.B, r.Flags, i+1, 1-i)
+		}
+		if !(sends[i].Post < r.Post) {
+			t.Errorf("receive %d post %d not after send %d post %d", i+1, r.Post, i+1, sends[i].Post)
+		}
+	}
+	if last := recvs[2]; last.A != 0 || !last.Flags.Has(trace.FlagClosed|trace.FlagCommaOK) {
+		t.Errorf("final receive: seq %d flags %s, want 0 closed|commaok", last.A, last.Flags)
+	}
+}
+
+func TestCloseOfClosedEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestCloseTwice", nil).tr
+	if e := one(t, tr, trace.KindChanClose, "closetwice.close"); e.Flags != trace.FlagClosed || e.Post == 0 {
+		t.Errorf("second close: flags %s post %d, want closed and completed", e.Flags, e.Post)
+	}
+}
+
+func TestSelectEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestSelect", nil).tr
+	makes := at(t, tr, trace.KindChanMake, "select.make")
+	if len(makes) != 3 {
+		t.Fatalf("%d makes at @select.make, want 3", len(makes))
+	}
+	a, b, c := makes[0].Obj, makes[1].Obj, makes[2].Obj
+
+	sel := one(t, tr, trace.KindSelect, "select.recv4")
+	wantCases := []trace.Case{{Index: 0, Obj: a}, {Index: 1, Obj: b, ValueUsed: true}, {Index: 2, Obj: c}, {Index: 3, Obj: 0}}
+	if sel.Aux != 4 || len(sel.Cases) != 4 {
+		t.Fatalf("select: %d cases, want 4", len(sel.Cases))
+	}
+	for i, want := range wantCases {
+		if sel.Cases[i] != want {
+			t.Errorf("case %d: %+v, want %+v", i, sel.Cases[i], want)
+		}
+	}
+	if sel.A != 1 || sel.B != 1 || sel.Flags != trace.FlagSuccess || sel.Post == 0 {
+		t.Errorf("select: chose %d seq %d flags %s, want case 1 (source order) seq 1 success", int64(sel.A), sel.B, sel.Flags)
+	}
+
+	def := one(t, tr, trace.KindSelect, "select.default")
+	if def.A != trace.SelectDefault || def.Flags != trace.FlagNonBlocking || def.Post == 0 || len(def.Cases) != 2 {
+		t.Errorf("select with default: chose %d flags %s post %d cases %d, want default nonblocking completed 2", int64(def.A), def.Flags, def.Post, len(def.Cases))
+	}
+	// Source order cannot be recovered when sends and receives mix: sends
+	// come first (FORMAT.md).
+	if len(def.Cases) == 2 && (!def.Cases[0].Send || def.Cases[1].Send) {
+		t.Errorf("select with default: cases %+v, want the send then the receive", def.Cases)
+	}
+
+	nb := one(t, tr, trace.KindSelect, "select.nbsend")
+	if nb.A != 0 || nb.Flags != trace.FlagNonBlocking|trace.FlagSuccess || len(nb.Cases) != 1 || !nb.Cases[0].Send || nb.Cases[0].Obj != c {
+		t.Errorf("one-case select: chose %d flags %s cases %+v, want case 0, a send on chan %d", int64(nb.A), nb.Flags, nb.Cases, c)
+	}
+
+	nbc := one(t, tr, trace.KindSelect, "select.nbclosed")
+	if nbc.A != 0 || !nbc.Flags.Has(trace.FlagClosed|trace.FlagSuccess) || nbc.Cases[0].Obj != a {
+		t.Errorf("one-case select on closed chan: chose %d flags %s, want case 0 closed|success", int64(nbc.A), nbc.Flags)
+	}
+}
+
+func TestSelectParkedEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestSelectParked", nil).tr
+	sel := one(t, tr, trace.KindSelect, "parked.select")
+	send := one(t, tr, trace.KindChanSend, "parked.send")
+	if sel.A != 1 || sel.B != 1 || sel.Cases[1].Obj != send.Obj {
+		t.Errorf("select: chose %d seq %d, want case 1 (the channel sent on) seq 1", int64(sel.A), sel.B)
+	}
+	if !(send.Post < sel.Post) || send.A != 1 {
+		t.Errorf("send post %d seq %d, select post %d: want send 1 completed first", send.Post, send.A, sel.Post)
+	}
+}
+
+func TestLeakedGoroutineState(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestLeak", nil).tr
+	recv := one(t, tr, trace.KindChanRecv, "leak.recv")
+	if recv.Post != 0 {
+		t.Errorf("leaked receive completed at %d", recv.Post)
+	}
+	for _, g := range tr.Goroutines {
+		if g.ID == recv.G {
+			if g.Status != 4 || g.WaitReason != "chan receive" || g.LastEvent != recv.Index {
+				t.Errorf("leaked goroutine: status %d reason %q last %d, want 4 \"chan receive\" %d", g.Status, g.WaitReason, g.LastEvent, recv.Index)
+			}
+			return
+		}
+	}
+	t.Errorf("leaked goroutine g%d missing from GOROUTINES\n%s", recv.G, dump(tr))
+}
+
+func TestMutexEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestMutex", nil).tr
+	lock := one(t, tr, trace.KindLock, "mutex.lock")
+	fail := one(t, tr, trace.KindTryLock, "mutex.tryfail")
+	unlock := one(t, tr, trace.KindUnlock, "mutex.unlock")
+	ok := one(t, tr, trace.KindTryLock, "mutex.tryok")
+	deferred := one(t, tr, trace.KindUnlock, "mutex.defer")
+	iface := one(t, tr, trace.KindLock, "mutex.iface")
+	for _, e := range []trace.Event{fail, unlock, ok, deferred, iface} {
+		if e.Obj != lock.Obj {
+			t.Errorf("%s at %s: object %d, want the mutex %d", e.Kind, tr.Position(e.Pos), e.Obj, lock.Obj)
+		}
+	}
+	if lock.Obj == 0 || lock.Post <= lock.Pre {
+		t.Errorf("lock: obj %d pre %d post %d", lock.Obj, lock.Pre, lock.Post)
+	}
+	if fail.Flags.Has(trace.FlagSuccess) || !ok.Flags.Has(trace.FlagSuccess) {
+		t.Errorf("TryLock flags %s then %s, want failure then success", fail.Flags, ok.Flags)
+	}
+	if unlock.Pre != unlock.Post || !(unlock.Pre < ok.Post) {
+		t.Errorf("unlock %d/%d must be stamped once, before the TryLock that follows it (%d)", unlock.Pre, unlock.Post, ok.Post)
+	}
+}
+
+func TestRWMutexEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestRWMutex", nil).tr
+	rl := one(t, tr, trace.KindRLock, "rw.rlock")
+	try := one(t, tr, trace.KindTryRLock, "rw.tryrlock")
+	ru := one(t, tr, trace.KindRUnlock, "rw.runlock")
+	l := one(t, tr, trace.KindLock, "rw.lock")
+	u := one(t, tr, trace.KindUnlock, "rw.unlock")
+	for _, e := range []trace.Event{try, ru, l, u} {
+		if e.Obj != rl.Obj {
+			t.Errorf("%s: object %d, want %d", e.Kind, e.Obj, rl.Obj)
+		}
+	}
+	if !try.Flags.Has(trace.FlagSuccess) || !l.Flags.Has(trace.FlagRW) || !u.Flags.Has(trace.FlagRW) || rl.Flags != 0 {
+		t.Errorf("flags: tryrlock %s lock %s unlock %s rlock %s", try.Flags, l.Flags, u.Flags, rl.Flags)
+	}
+	// The RWMutex's internal Mutex must not show up as a separate object.
+	for _, e := range tr.Events {
+		if (e.Kind == trace.KindLock || e.Kind == trace.KindUnlock) && e.Obj != rl.Obj {
+			t.Errorf("extra %s on object %d at %s", e.Kind, e.Obj, tr.Position(e.Pos))
+		}
+	}
+}
+
+func TestOnceEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestOnce", nil).tr
+	first := one(t, tr, trace.KindOnceDo, "once.first")
+	second := one(t, tr, trace.KindOnceDo, "once.second")
+	if !first.Flags.Has(trace.FlagSuccess) || second.Flags.Has(trace.FlagSuccess) || first.Obj != second.Obj {
+		t.Errorf("Once.Do flags %s then %s on %d/%d, want ran then not, same object", first.Flags, second.Flags, first.Obj, second.Obj)
+	}
+	if first.Post == 0 || !(first.Post < second.Pre) {
+		t.Errorf("first Do post %d, second pre %d", first.Post, second.Pre)
+	}
+}
+
+func TestWaitGroupEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestWaitGroup", nil).tr
+	add := one(t, tr, trace.KindWgAdd, "wg.add")
+	dones := at(t, tr, trace.KindWgDone, "wg.done")
+	wait := at(t, tr, trace.KindWgWait, "wg.wait")
+	if int64(add.A) != 2 || int64(add.B) != 2 {
+		t.Errorf("Add: delta %d counter %d, want 2 2", int64(add.A), int64(add.B))
+	}
+	if len(dones) != 2 || len(wait) != 1 {
+		t.Fatalf("%d Done, %d Wait events\n%s", len(dones), len(wait), dump(tr))
+	}
+	counters := map[int64]bool{}
+	for _, d := range dones {
+		counters[int64(d.B)] = true
+		if int64(d.A) != -1 || d.Obj != add.Obj || d.Flags != 0 || !(d.Pre < wait[0].Post) {
+			t.Errorf("Done: delta %d obj %d flags %s pre %d (wait post %d)", int64(d.A), d.Obj, d.Flags, d.Pre, wait[0].Post)
+		}
+	}
+	if !counters[0] || !counters[1] {
+		t.Errorf("Done counters %v, want 1 and 0", counters)
+	}
+	if int64(wait[0].B) != 2 && int64(wait[0].B) != 1 && int64(wait[0].B) != 0 {
+		t.Errorf("Wait entered with counter %d", int64(wait[0].B))
+	}
+
+	// wg.Go: an Add at the call, the spawn at the call, and the child's Done
+	// marked internal at the call too.
+	goAdd := one(t, tr, trace.KindWgAdd, "wg.go")
+	goSpawn := one(t, tr, trace.KindGoSpawn, "wg.go")
+	goDone := one(t, tr, trace.KindWgDone, "wg.go")
+	if int64(goAdd.A) != 1 || int64(goAdd.B) != 1 || goAdd.Flags != 0 {
+		t.Errorf("Go's Add: delta %d counter %d flags %s, want 1 1 none", int64(goAdd.A), int64(goAdd.B), goAdd.Flags)
+	}
+	if goDone.G != goSpawn.A || goDone.Flags != trace.FlagInternal || int64(goDone.B) != 0 {
+		t.Errorf("Go's Done: g%d flags %s counter %d, want the spawned g%d, internal, 0", goDone.G, goDone.Flags, int64(goDone.B), goSpawn.A)
+	}
+}
+
+func TestCondEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestCond", nil).tr
+	signal := one(t, tr, trace.KindCondSignal, "cond.signal")
+	broadcast := one(t, tr, trace.KindCondBroadcast, "cond.broadcast")
+	waits := at(t, tr, trace.KindCondWait, "cond.wait")
+	if broadcast.Obj != signal.Obj {
+		t.Errorf("Signal on %d, Broadcast on %d", signal.Obj, broadcast.Obj)
+	}
+	if broadcast.A != broadcast.B {
+		t.Errorf("Broadcast with nobody waiting: tickets %d..%d", broadcast.A, broadcast.B)
+	}
+	// Whether the waiter waits at all depends on the schedule.
+	if len(waits) == 0 {
+		t.Skip("the signaller ran first: Wait was not called")
+	}
+	w := waits[0]
+	internal := at(t, tr, trace.KindUnlock, "cond.wait")
+	relock := at(t, tr, trace.KindLock, "cond.wait")
+	if len(internal) != 1 || len(relock) != 1 {
+		t.Fatalf("%d Unlock and %d Lock at the Wait, want 1 each\n%s", len(internal), len(relock), dump(tr))
+	}
+	if internal[0].Flags != trace.FlagInternal || relock[0].Flags != trace.FlagInternal || internal[0].Obj != w.B || relock[0].Obj != w.B {
+		t.Errorf("Wait's Unlock/Lock: flags %s/%s objects %d/%d, want internal on the Cond's mutex %d", internal[0].Flags, relock[0].Flags, internal[0].Obj, relock[0].Obj, w.B)
+	}
+	if w.A != signal.A || signal.B != signal.A+1 {
+		t.Errorf("Wait ticket %d, Signal woke %d (wait counter %d)", w.A, signal.A, signal.B)
+	}
+	if !(signal.Pre < w.Post && w.Post < relock[0].Post) {
+		t.Errorf("stamps: signal %d, wait returned %d, relock %d", signal.Pre, w.Post, relock[0].Post)
+	}
+}
+
+func TestRaceBuildRecords(t *testing.T) {
+	tr := record(t, buildEvents(t, true), "TestChanUnbuffered", nil).tr
+	send := one(t, tr, trace.KindChanSend, "unbuf.send")
+	recv := one(t, tr, trace.KindChanRecv, "unbuf.recv")
+	if send.A != 1 || recv.A != 1 || !(send.Post < recv.Post) {
+		t.Errorf("-race build: send seq %d post %d, recv seq %d post %d", send.A, send.Post, recv.A, recv.Post)
+	}
+}

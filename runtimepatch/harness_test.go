@@ -1,0 +1,208 @@
+package runtimepatch
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// The integration tests build testdata/events once with the overlay and run
+// single tests of it with recording on.
+
+var (
+	workDir string // removed by TestMain
+
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+
+	raceOnce sync.Once
+	racePath string
+	raceErr  error
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "runtimepatch-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	workDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func testdataDir(t testing.TB) string {
+	dir, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// buildEvents builds testdata/events with the overlay (and -race if race).
+func buildEvents(t testing.TB, race bool) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the standard library with the overlay")
+	}
+	build := func(out string, extra ...string) (string, error) {
+		ov, err := Prepare(context.Background())
+		if err != nil {
+			return "", err
+		}
+		args := append([]string{"test", "-c", "-o", out, "-overlay=" + ov.Path}, extra...)
+		cmd := exec.Command("go", append(args, ".")...)
+		cmd.Dir = filepath.Join(testdataDir(t), "events")
+		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+		}
+		return out, nil
+	}
+	if race {
+		raceOnce.Do(func() { racePath, raceErr = build(filepath.Join(workDir, "events-race.test"), "-race") })
+		if raceErr != nil {
+			t.Fatal(raceErr)
+		}
+		return racePath
+	}
+	buildOnce.Do(func() { binPath, buildErr = build(filepath.Join(workDir, "events.test")) })
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// result is one recorded run of one test of testdata/events.
+type result struct {
+	tr     *trace.Trace
+	output string
+	err    error // the process's exit status
+}
+
+// record runs test name of bin with recording on. If sig is not nil, the
+// signal is sent once the program prints READY.
+func record(t *testing.T, bin, name string, sig os.Signal) result {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "trace.gwt")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
+	cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t))
+	var output bytes.Buffer
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &output
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		line := sc.Text()
+		output.WriteString(line + "\n")
+		if sig != nil && line == "READY" {
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	runErr := cmd.Wait()
+	if ctx.Err() != nil {
+		t.Fatalf("%s did not end: %s", name, output.String())
+	}
+	tr, err := trace.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%s: reading the trace: %v\noutput:\n%s", name, err, output.String())
+	}
+	return result{tr: tr, output: output.String(), err: runErr}
+}
+
+// markers maps each "// @name" marker of testdata/events to "file:line".
+func markers(t *testing.T) map[string]string {
+	t.Helper()
+	dir := filepath.Join(testdataDir(t), "events")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`// @([\w.]+)`)
+	m := make(map[string]string)
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if sm := re.FindStringSubmatch(line); sm != nil {
+				m[sm[1]] = fmt.Sprintf("%s:%d", f, i+1)
+			}
+		}
+	}
+	return m
+}
+
+// at returns the events of kind k attributed to marker name.
+func at(t *testing.T, tr *trace.Trace, k trace.Kind, name string) []trace.Event {
+	t.Helper()
+	pos, ok := markers(t)[name]
+	if !ok {
+		t.Fatalf("no marker @%s in testdata", name)
+	}
+	var evs []trace.Event
+	for _, e := range tr.Events {
+		if e.Kind == k && tr.Position(e.Pos).String() == pos {
+			evs = append(evs, e)
+		}
+	}
+	return evs
+}
+
+// one returns the single event of kind k at marker name.
+func one(t *testing.T, tr *trace.Trace, k trace.Kind, name string) trace.Event {
+	t.Helper()
+	evs := at(t, tr, k, name)
+	if len(evs) != 1 {
+		t.Fatalf("%d %s events at @%s, want 1\n%s", len(evs), k, name, dump(tr))
+	}
+	return evs[0]
+}
+
+func dump(tr *trace.Trace) string {
+	var b strings.Builder
+	for _, e := range tr.Events {
+		fmt.Fprintf(&b, "%4d %-13s g=%d obj=%d pre=%d post=%d a=%d b=%d c=%d flags=%s %s\n",
+			e.Index, e.Kind, e.G, e.Obj, e.Pre, e.Post, int64(e.A), e.B, e.C, e.Flags, tr.Position(e.Pos))
+		for _, c := range e.Cases {
+			fmt.Fprintf(&b, "       case %d obj=%d send=%v valueused=%v\n", c.Index, c.Obj, c.Send, c.ValueUsed)
+		}
+	}
+	for _, g := range tr.Goroutines {
+		fmt.Fprintf(&b, "goroutine %d status=%d %q last=%d parent=%d\n", g.ID, g.Status, g.WaitReason, g.LastEvent, g.Parent)
+	}
+	return b.String()
+}
+
+func exitSignal(err error) syscall.Signal {
+	if ee, ok := err.(*exec.ExitError); ok {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return ws.Signal()
+		}
+	}
+	return 0
+}

@@ -1,0 +1,118 @@
+// Package events holds small programs whose recorded events the runtimepatch
+// tests check exactly. A "// @name" comment marks the line an event must be
+// attributed to.
+package events
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestChanUnbuffered(t *testing.T) {
+	c := make(chan int) // @unbuf.make
+	done := make(chan struct{})
+	go func() { // @unbuf.spawn
+		c <- 42     // @unbuf.send
+		close(done) // @unbuf.close
+	}()
+	v := <-c // @unbuf.recv
+	<-done   // @unbuf.recvclosed
+	if v != 42 {
+		t.Fatal(v)
+	}
+}
+
+func TestChanBuffered(t *testing.T) {
+	c := make(chan int, 2) // @buf.make
+	c <- 1                 // @buf.send1
+	c <- 2                 // @buf.send2
+	close(c)               // @buf.close
+	n := 0
+	for range c { // @buf.range
+		n++
+	}
+	if n != 2 {
+		t.Fatal(n)
+	}
+}
+
+func TestCloseTwice(t *testing.T) {
+	c := make(chan int)
+	close(c)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	close(c) // @closetwice.close
+}
+
+func TestSelect(t *testing.T) {
+	a, b, c := make(chan int, 1), make(chan int, 1), make(chan int, 1) // @select.make
+	var nilc chan int
+	b <- 7
+	got := -1
+	select { // @select.recv4
+	case <-a:
+		got = 0
+	case v := <-b:
+		got = v
+	case <-c:
+		got = 2
+	case <-nilc:
+		got = 3
+	}
+	if got != 7 {
+		t.Fatal(got)
+	}
+	unready := make(chan int)
+	select { // @select.default
+	case <-a:
+	case unready <- 1:
+	default:
+	}
+	select {
+	case c <- 1: // @select.nbsend
+	default:
+	}
+	close(a)
+	select {
+	case _, ok := <-a: // @select.nbclosed
+		_ = ok
+	default:
+	}
+}
+
+func TestSelectParked(t *testing.T) {
+	x, y := make(chan int), make(chan int)
+	go func() {
+		y <- 5 // @parked.send
+	}()
+	select { // @parked.select
+	case <-x:
+	case v := <-y:
+		_ = v
+	}
+}
+
+func TestLeak(t *testing.T) {
+	c := make(chan int)
+	go func() {
+		<-c // @leak.recv
+	}()
+	waitBlocked(t, "chan receive")
+}
+
+// waitBlocked waits until some goroutine is blocked for reason.
+func waitBlocked(t *testing.T, reason string) {
+	buf := make([]byte, 1<<16)
+	for range 500 {
+		if strings.Contains(string(buf[:runtime.Stack(buf, true)]), "["+reason+"]") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no goroutine blocked in %s", reason)
+}

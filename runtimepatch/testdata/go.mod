@@ -1,0 +1,3 @@
+module goweavetest
+
+go 1.26
