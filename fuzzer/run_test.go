@@ -22,7 +22,7 @@ var statuses struct {
 }
 
 // statusesBinary builds testdata/statuses once for all tests of the package.
-func statusesBinary(t *testing.T) *TestBinary {
+func statusesBinary(t testing.TB) *TestBinary {
 	t.Helper()
 	statuses.once.Do(func() {
 		dir, err := os.MkdirTemp("", "goweave-fuzzer-test-")
