@@ -37,6 +37,7 @@ func TestExitSignal(t *testing.T) {
 	go func() {
 		<-c // @exit.signal
 	}()
+	waitBlocked(t, "chan receive")
 	fmt.Println("READY")
 	time.Sleep(time.Hour)
 }

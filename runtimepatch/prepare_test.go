@@ -1,0 +1,273 @@
+package runtimepatch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func installedToolchain(t *testing.T) toolchain {
+	t.Helper()
+	tc, err := findToolchain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := editsFor(tc); err != nil {
+		t.Skip(err)
+	}
+	return tc
+}
+
+func TestApplyEditsKeepsLineCount(t *testing.T) {
+	tc := installedToolchain(t)
+	files, byFile := editsByFile(go126Edits)
+	for _, file := range files {
+		src, err := os.ReadFile(filepath.Join(tc.GOROOT, "src", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := applyEdits(file, src, byFile[file])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := bytes.Count(out, []byte("\n")), bytes.Count(src, []byte("\n")); got != want {
+			t.Errorf("%s: %d lines after patching, %d before", file, got, want)
+		}
+		outLines := strings.Split(string(out), "\n")
+		for _, e := range byFile[file] {
+			if outLines[e.Line-1] != e.New {
+				t.Errorf("%s:%d not replaced", file, e.Line)
+			}
+		}
+	}
+}
+
+func TestApplyEditsRejectsDrift(t *testing.T) {
+	src := []byte("package p\n\nfunc f() {\n\tx := 1\n}\n")
+	_, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 2", "\tx := 3"}})
+	var drift *DriftError
+	if !errors.As(err, &drift) || drift.Line != 4 || drift.Got != "\tx := 1" {
+		t.Fatalf("err = %v, want a DriftError at line 4 naming the line found", err)
+	}
+	if !strings.Contains(err.Error(), "p.go:4") {
+		t.Errorf("error %q does not name the file and line", err)
+	}
+	if _, err := applyEdits("p.go", src, []lineEdit{{"p.go", 9, "x", "y"}}); !errors.As(err, &drift) {
+		t.Errorf("edit past the end: err = %v, want a DriftError", err)
+	}
+	if _, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 1", "\tx := 1\n\ty := 2"}}); err == nil {
+		t.Errorf("a replacement spanning two lines was accepted")
+	}
+	out, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 1", "\tx := 1; _ = x"}})
+	if err != nil || string(out) != "package p\n\nfunc f() {\n\tx := 1; _ = x\n}\n" {
+		t.Errorf("applyEdits = %q, %v", out, err)
+	}
+}
+
+func TestUnsupportedToolchains(t *testing.T) {
+	for _, tc := range []toolchain{
+		{GOROOT: "/opt/go", GOVERSION: "go1.25.3", GOOS: "linux", GOARCH: "amd64"},
+		{GOROOT: "/opt/go", GOVERSION: "go1.27rc1", GOOS: "linux", GOARCH: "amd64"},
+		{GOROOT: "/opt/go", GOVERSION: "devel go1.27-abcdef", GOOS: "linux", GOARCH: "amd64"},
+	} {
+		_, err := prepareIn(t.TempDir(), tc)
+		if err == nil || !strings.Contains(err.Error(), tc.GOVERSION) || !strings.Contains(err.Error(), "go1.26.x") {
+			t.Errorf("%s: err = %v, want one naming the version found and go1.26.x", tc.GOVERSION, err)
+		}
+	}
+	_, err := prepareIn(t.TempDir(), toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"})
+	if err == nil || !strings.Contains(err.Error(), "386") {
+		t.Errorf("386: err = %v", err)
+	}
+}
+
+func TestPrepareDetectsDrift(t *testing.T) {
+	tc := installedToolchain(t)
+	// A copy of GOROOT/src/runtime/chan.go with one patch site changed.
+	fake := t.TempDir()
+	for _, file := range []string{"runtime/chan.go"} {
+		src, err := os.ReadFile(filepath.Join(tc.GOROOT, "src", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		src = bytes.Replace(src, []byte("\tlock mutex\n"), []byte("\tlock  mutex\n"), 1)
+		if err := os.MkdirAll(filepath.Join(fake, "src", "runtime"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(fake, "src", file), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tc.GOROOT = fake
+	_, err := prepareIn(t.TempDir(), tc)
+	var drift *DriftError
+	if !errors.As(err, &drift) || drift.File != "runtime/chan.go" || drift.Line != 54 {
+		t.Fatalf("err = %v, want drift at runtime/chan.go:54", err)
+	}
+}
+
+func TestPrepareOverlayContents(t *testing.T) {
+	tc := installedToolchain(t)
+	ov, err := prepareIn(t.TempDir(), tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ov.GOROOT != tc.GOROOT || ov.GoVersion != tc.GOVERSION {
+		t.Errorf("overlay for %s %s, want %s %s", ov.GOROOT, ov.GoVersion, tc.GOROOT, tc.GOVERSION)
+	}
+	replace := readOverlay(t, ov.Path)
+	files, _ := editsByFile(go126Edits)
+	added, err := addedFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(replace) != len(files)+len(added) {
+		t.Errorf("%d replacements, want %d patched + %d added", len(replace), len(files), len(added))
+	}
+	dirs := map[string]string{} // directory of each patched copy -> its std package
+	for from, to := range replace {
+		if _, err := os.Stat(to); err != nil {
+			t.Errorf("%s -> missing %s", from, to)
+		}
+		rel, err := filepath.Rel(filepath.Join(tc.GOROOT, "src"), filepath.Dir(from))
+		if err != nil || strings.HasPrefix(rel, "..") {
+			t.Errorf("replacement %s is outside GOROOT/src", from)
+		}
+		if pkg, ok := dirs[filepath.Dir(to)]; ok && pkg != rel {
+			t.Errorf("%s holds files of %s and %s", filepath.Dir(to), pkg, rel)
+		}
+		dirs[filepath.Dir(to)] = rel
+	}
+}
+
+func readOverlay(t *testing.T, path string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		t.Fatal(err)
+	}
+	return ov.Replace
+}
+
+func TestPrepareReusesOverlay(t *testing.T) {
+	tc := installedToolchain(t)
+	root := t.TempDir()
+	first, err := prepareIn(root, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Mark the generated overlay: a reused overlay keeps the mark.
+	if err := os.WriteFile(filepath.Join(filepath.Dir(first.Path), "mark"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	second, err := prepareIn(root, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Path != first.Path {
+		t.Errorf("second Prepare: %s, first %s", second.Path, first.Path)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(first.Path), "mark")); err != nil {
+		t.Errorf("overlay regenerated: %v", err)
+	}
+}
+
+func TestPrepareConcurrentGoroutines(t *testing.T) {
+	tc := installedToolchain(t)
+	root := t.TempDir()
+	var wg sync.WaitGroup
+	paths := make([]string, 8)
+	errs := make([]error, 8)
+	for i := range paths {
+		wg.Go(func() {
+			ov, err := prepareIn(root, tc)
+			if err == nil {
+				paths[i] = ov.Path
+				readOverlay(t, ov.Path)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	for i := range paths {
+		if errs[i] != nil || paths[i] != paths[0] {
+			t.Errorf("Prepare %d: %s, %v (first: %s)", i, paths[i], errs[i], paths[0])
+		}
+	}
+	checkOneCompleteOverlay(t, root)
+}
+
+// TestPrepareConcurrentProcesses runs this test binary as two helper
+// processes that generate the overlay into the same directory at once.
+func TestPrepareConcurrentProcesses(t *testing.T) {
+	if root := os.Getenv("RUNTIMEPATCH_PREPARE_ROOT"); root != "" {
+		ov, err := prepareIn(root, installedToolchain(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Println("OVERLAY", ov.Path)
+		return
+	}
+	installedToolchain(t)
+	root := t.TempDir()
+	var wg sync.WaitGroup
+	outs := make([][]byte, 2)
+	errs := make([]error, 2)
+	for i := range outs {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestPrepareConcurrentProcesses$", "-test.v")
+			cmd.Env = append(os.Environ(), "RUNTIMEPATCH_PREPARE_ROOT="+root)
+			outs[i], errs[i] = cmd.CombinedOutput()
+		})
+	}
+	wg.Wait()
+	var paths []string
+	for i := range outs {
+		if errs[i] != nil {
+			t.Fatalf("helper %d: %v\n%s", i, errs[i], outs[i])
+		}
+		for _, line := range strings.Split(string(outs[i]), "\n") {
+			if p, ok := strings.CutPrefix(line, "OVERLAY "); ok {
+				paths = append(paths, p)
+			}
+		}
+	}
+	if len(paths) != 2 || paths[0] != paths[1] {
+		t.Errorf("helpers returned %q, want the same overlay twice", paths)
+	}
+	checkOneCompleteOverlay(t, root)
+}
+
+// checkOneCompleteOverlay checks that root holds exactly one overlay, with
+// every file it names, and no leftover temporary directory.
+func checkOneCompleteOverlay(t *testing.T, root string) {
+	t.Helper()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 1 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Fatalf("%s holds %q, want one overlay directory", root, names)
+	}
+	for from, to := range readOverlay(t, filepath.Join(root, entries[0].Name(), "overlay.json")) {
+		if _, err := os.Stat(to); err != nil {
+			t.Errorf("%s -> %s: %v", from, to, err)
+		}
+	}
+}
