@@ -90,7 +90,7 @@ func LogicalIDs(t *trace.Trace) map[uint64]GoID {
 		consider(g.ID)
 	}
 
-	test := testGoroutine(t, spawns)
+	test := testGoroutine(t, spawns, main)
 	ids := make(map[uint64]GoID)
 	var walk func(g uint64, id GoID, depth int)
 	walk = func(g uint64, id GoID, depth int) {
@@ -115,32 +115,48 @@ func LogicalIDs(t *trace.Trace) map[uint64]GoID {
 	return ids
 }
 
-func testGoroutine(t *trace.Trace, spawns []int) uint64 {
+func testGoroutine(t *trace.Trace, spawns []int, main uint64) uint64 {
 	if v, ok := t.Meta[MetaTestGoroutine]; ok {
 		if g, err := strconv.ParseUint(v, 10, 64); err == nil && g != 0 {
 			return g
 		}
 	}
+	spawnOf := make(map[uint64]*trace.Event, len(spawns))
 	for _, i := range spawns {
-		f := t.Position(t.Events[i].Pos).File
+		e := &t.Events[i]
+		if spawnOf[e.A] == nil {
+			spawnOf[e.A] = e
+		}
+		f := t.Position(e.Pos).File
 		if f == "testing/testing.go" || strings.HasSuffix(f, "/testing/testing.go") {
-			return t.Events[i].A
+			return e.A
 		}
 	}
+	// The goroutine of the first operation outside the main goroutine (which runs init and
+	// TestMain), walked up through the goroutines user code spawned (known spawn position) to
+	// the one the testing package started (its spawn has no user position).
 	first := -1
 	for i := range t.Events {
 		e := &t.Events[i]
-		if e.Kind == trace.KindGoSpawn || e.Kind == trace.KindGoEnd || e.Pos == 0 {
+		if e.Kind == trace.KindGoSpawn || e.Kind == trace.KindGoEnd || e.Pos == 0 || e.G == main {
 			continue
 		}
 		if first < 0 || e.Pre < t.Events[first].Pre {
 			first = i
 		}
 	}
-	if first >= 0 {
-		return t.Events[first].G
+	if first < 0 {
+		return 0
 	}
-	return 0
+	g := t.Events[first].G
+	for range maxGoIDDepth * 4 {
+		s := spawnOf[g]
+		if s == nil || s.Pos == 0 || s.G == main || s.G == 0 {
+			break
+		}
+		g = s.G
+	}
+	return g
 }
 
 // Counted reports whether e counts as an occurrence at its position (FORMAT.md: every event

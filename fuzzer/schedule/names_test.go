@@ -89,8 +89,9 @@ func TestLogicalIDsFallbackWithoutTestingSpawn(t *testing.T) {
 	tr, g := spawnTree(0)
 	tr.Events[0].Pos = 0 // the tRunner spawn position is unknown
 	ids := LogicalIDs(tr)
-	// the first non-spawn operation is b's Lock: b is taken as the test goroutine
-	if ids[g["b"]] != "1" {
+	// the first non-spawn operation is b's Lock; b was spawned at a user position by the
+	// goroutine the testing package started: that one is the test goroutine
+	if ids[g["test"]] != "1" || ids[g["b"]] != "1.2" {
 		t.Errorf("fallback chose %v", ids)
 	}
 }
@@ -136,5 +137,20 @@ func TestOpIDs(t *testing.T) {
 		} else if !maps.Equal(all, first) {
 			t.Errorf("off %d: named ops %v, first run had %v", off, all, first)
 		}
+	}
+}
+
+func TestLogicalIDsFallbackWalksUpUserSpawns(t *testing.T) {
+	tr, g := spawnTree(0)
+	tr.Events[0].Pos = 0 // the tRunner spawn position is unknown, as the runtime records it
+	// Only c (spawned by b, spawned by the test goroutine, both at user positions) operates;
+	// main's own operations (TestMain) do not count.
+	tr.Events = append(tr.Events[:4:4],
+		trace.Event{Kind: trace.KindLock, G: g["main"], Pos: 2, Pre: 1, Post: 1},
+		trace.Event{Kind: trace.KindGoSpawn, G: g["b"], Pos: 2, A: g["c"], Pre: 30, Post: 30},
+		trace.Event{Kind: trace.KindLock, G: g["c"], Pos: 3, Pre: 31, Post: 31})
+	ids := LogicalIDs(tr)
+	if ids[g["test"]] != "1" || ids[g["c"]] != "1.2.1" {
+		t.Errorf("fallback ids %v (goids %v)", ids, g)
 	}
 }
