@@ -1,0 +1,152 @@
+package runtimepatch
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The recording benchmarks run testdata/bench as child processes, built
+// without the overlay (stock), with it but recording off (off), and with it
+// recording (on), in the same run, and report ns/op of each plus the cost per
+// recorded event. Iteration counts are fixed so the traces stay below the
+// event buffer's capacity.
+
+var (
+	benchOnce   sync.Once
+	benchBins   [2]string // stock, overlay
+	benchBinErr error
+)
+
+func benchBinaries(b *testing.B) (stock, overlay string) {
+	benchOnce.Do(func() {
+		ov, err := Prepare(context.Background())
+		if err != nil {
+			benchBinErr = err
+			return
+		}
+		for i, flags := range [][]string{nil, {"-overlay=" + ov.Path}} {
+			out := filepath.Join(workDir, fmt.Sprintf("bench%d.test", i))
+			args := append([]string{"test", "-c", "-o", out}, flags...)
+			cmd := exec.Command("go", append(args, ".")...)
+			cmd.Dir = filepath.Join("testdata", "bench")
+			cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+			if msg, err := cmd.CombinedOutput(); err != nil {
+				benchBinErr = fmt.Errorf("building the benchmark program: %v\n%s", err, msg)
+				return
+			}
+			benchBins[i] = out
+		}
+	})
+	if benchBinErr != nil {
+		b.Fatal(benchBinErr)
+	}
+	return benchBins[0], benchBins[1]
+}
+
+var nsPerOp = regexp.MustCompile(`\s([0-9.]+) ns/op`)
+
+// childNsPerOp runs one benchmark of bin and returns its ns/op.
+func childNsPerOp(b *testing.B, bin, bench string, iters int, env ...string) float64 {
+	cmd := exec.Command(bin, "-test.run=^$", "-test.bench=^"+bench+"$", fmt.Sprintf("-test.benchtime=%dx", iters), "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		b.Fatalf("%s: %v\n%s", bench, err, out)
+	}
+	m := nsPerOp.FindSubmatch(out)
+	if m == nil {
+		b.Fatalf("%s: no ns/op in\n%s", bench, out)
+	}
+	v, err := strconv.ParseFloat(string(m[1]), 64)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return v
+}
+
+func benchRecording(b *testing.B, bench string, iters int, eventsPerOp float64) {
+	stock, overlay := benchBinaries(b)
+	module, err := filepath.Abs("testdata")
+	if err != nil {
+		b.Fatal(err)
+	}
+	tracePath := filepath.Join(b.TempDir(), "bench.gwt")
+	var plain, off, on float64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		plain += childNsPerOp(b, stock, bench, iters)
+		off += childNsPerOp(b, overlay, bench, iters)
+		on += childNsPerOp(b, overlay, bench, iters, EnvTrace+"="+tracePath, EnvModule+"="+module)
+	}
+	n := float64(b.N)
+	b.ReportMetric(plain/n, "stock-ns/op")
+	b.ReportMetric(off/n, "off-ns/op")
+	b.ReportMetric(on/n, "traced-ns/op")
+	b.ReportMetric(on/plain, "traced/stock")
+	b.ReportMetric((on-plain)/n/eventsPerOp, "ns/event")
+}
+
+func BenchmarkRecordPingPong(b *testing.B)   { benchRecording(b, "BenchmarkPingPong", 100_000, 4) }
+func BenchmarkRecordLockUnlock(b *testing.B) { benchRecording(b, "BenchmarkLockUnlock", 500_000, 2) }
+func BenchmarkRecordSelect2(b *testing.B)    { benchRecording(b, "BenchmarkSelect2", 300_000, 2) }
+
+// BenchmarkOverlayBuildCold measures `go test -c` with an overlay the build
+// cache has never seen (the standard library is recompiled): each iteration
+// generates an overlay whose runtime differs by a comment.
+func BenchmarkOverlayBuildCold(b *testing.B) {
+	tc, err := findToolchain(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		ov, err := prepareIn(b.TempDir(), tc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		added := filepath.Join(filepath.Dir(ov.Path), "runtime", "zz_goweave_record.go")
+		f, err := os.OpenFile(added, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Fprintf(f, "\n// cold build %d\n", time.Now().UnixNano())
+		f.Close()
+		b.StartTimer()
+		buildWith(b, ov.Path)
+	}
+}
+
+// BenchmarkOverlayBuildWarm measures `go test -c` with an overlay already in
+// the build cache, including Prepare finding the cached overlay.
+func BenchmarkOverlayBuildWarm(b *testing.B) {
+	ov, err := Prepare(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	buildWith(b, ov.Path)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ov, err := Prepare(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		buildWith(b, ov.Path)
+	}
+}
+
+func buildWith(b *testing.B, overlay string) {
+	cmd := exec.Command("go", "test", "-c", "-o", filepath.Join(b.TempDir(), "bench.test"), "-overlay="+overlay, ".")
+	cmd.Dir = filepath.Join("testdata", "bench")
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, out)
+	}
+}
