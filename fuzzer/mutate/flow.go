@@ -58,11 +58,21 @@ func flowClass(e *trace.Event) int {
 	return 0
 }
 
-// FlowPairs finds the pairs, most promising first: pairs where the second operation failed
+// FlowPairs returns r.FlowPairs (those whose operations can be named in a schedule) or, when
+// the run has none, finds the pairs from HB, most promising first: pairs where the second operation failed
 // (Once.Do that did not run, failed TryLock) before pairs of sends or receives, each group in
 // recorded order.
 func FlowPairs(r *Run) []FlowPair {
 	r.Prepare()
+	if r.FlowPairs != nil {
+		var out []FlowPair
+		for _, p := range r.FlowPairs {
+			if r.Names.Schedulable(p.First) && r.Names.Schedulable(p.Second) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
 	t := r.Trace
 	byObj := map[uint64][]int{}
 	for i := range t.Events {

@@ -27,6 +27,10 @@ type Run struct {
 	// cases that have a possible partner (from the analysis' findings). When nil, Prepare
 	// computes it from HB with PossiblePartners.
 	SelectPartners map[int][]int
+	// FlowPairs, when not nil, are the pairs the flow strategy reverses (from the analysis'
+	// concurrent pairs, which ignore the order a Once or mutex itself imposes); when nil,
+	// FlowPairs computes them from HB.
+	FlowPairs []FlowPair
 	// Origin is the Key of the Mutation this run executed; "" for a free run.
 	Origin string
 	// Diverged reports that the runtime abandoned the run's schedule (trace META
