@@ -1,0 +1,161 @@
+package analysis
+
+import "fmt"
+
+var SendOnClosed = &Detector{
+	Name: "send-on-closed",
+	Doc: `A send on a closed channel, or a send that the happens-before relation does not order with a close of its channel.
+
+Sending on a closed channel panics. When the send and the close are unordered, the run
+only survived because of timing: another schedule runs the close first. The usual cause is
+a closer that does not know all senders are done (closing after a sleep, a timeout, or
+from a receiver). Fix it by letting only the sender side close (the last sender, after a
+WaitGroup of all senders), or by signalling shutdown on a separate done channel that
+senders select on instead of closing the data channel.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, p := range r.facts.sendOnClosed {
+			ch := r.operand(p.a, "the channel")
+			msg := fmt.Sprintf("send on %s at %s panicked: the channel was already closed", ch, r.at(p.a))
+			if p.b >= 0 {
+				msg = fmt.Sprintf("send on %s at %s panicked: the channel was closed at %s", ch, r.at(p.a), r.at(p.b))
+			}
+			out = append(out, r.newFinding("send-on-closed", Actual, msg, op{"send", p.a}, op{"close", p.b}))
+		}
+		for _, c := range r.facts.closeRaces {
+			if !c.send {
+				continue
+			}
+			ch := r.operand(c.op, "the channel")
+			msg := fmt.Sprintf("send on %s at %s may run after close(%s) at %s: the two are not ordered",
+				ch, r.at(c.op), r.operand(c.close, ch), r.at(c.close))
+			out = append(out, r.newFinding("send-on-closed", Predicted, msg, op{"send", c.op}, op{"close", c.close}))
+		}
+		return out
+	},
+}
+
+var RecvOnClosed = &Detector{
+	Name: "recv-on-closed",
+	Doc: `A value receive that returns, or may return, the zero value because its channel is closed.
+
+A plain receive (v := <-ch) cannot tell a real value from the zero value a
+closed channel yields, so the program goes on with a value nobody sent (often a nil
+pointer). Range loops, comma-ok receives and bare <-ch signal waits handle closing and are
+not reported; neither are select cases (a trace cannot tell case v := <-ch from
+case v, ok := <-ch). Fix it with v, ok := <-ch and handling !ok, or by ordering the close after
+the send the receiver waits for.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, p := range r.facts.recvOnClosed {
+			ch := r.operand(p.a, "the channel")
+			msg := fmt.Sprintf("receive from %s at %s got the zero value of a closed channel", ch, r.at(p.a))
+			if p.b >= 0 {
+				msg = fmt.Sprintf("receive from %s at %s got the zero value: the channel was closed at %s", ch, r.at(p.a), r.at(p.b))
+			}
+			out = append(out, r.newFinding("recv-on-closed", Actual, msg, op{"receive", p.a}, op{"close", p.b}))
+		}
+		for _, c := range r.facts.closeRaces {
+			if c.send {
+				continue
+			}
+			ch := r.operand(c.op, "the channel")
+			msg := fmt.Sprintf("receive from %s at %s may see the channel closed at %s and get the zero value: the two are not ordered",
+				ch, r.at(c.op), r.at(c.close))
+			out = append(out, r.newFinding("recv-on-closed", Predicted, msg, op{"receive", c.op}, op{"close", c.close}))
+		}
+		return out
+	},
+}
+
+var CloseOfClosed = &Detector{
+	Name: "close-of-closed",
+	Doc: `A close of a channel that is already closed.
+
+Closing a closed channel panics. It typically happens when two shutdown paths (Close and
+Shutdown, a deferred close and an explicit one, two goroutines that both see an error)
+each close the same channel. Fix it by closing in exactly one place, or guard the close
+with a sync.Once.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, p := range r.facts.closeOfClosed {
+			ch := r.operand(p.a, "the channel")
+			msg := fmt.Sprintf("close(%s) at %s panicked: the channel was already closed", ch, r.at(p.a))
+			if p.b >= 0 {
+				msg = fmt.Sprintf("close(%s) at %s panicked: the channel was already closed at %s", ch, r.at(p.a), r.at(p.b))
+			}
+			out = append(out, r.newFinding("close-of-closed", Actual, msg, op{"close", p.a}, op{"first close", p.b}))
+		}
+		return out
+	},
+}
+
+var CloseOfNil = &Detector{
+	Name: "close-of-nil",
+	Doc: `A close of a nil channel.
+
+close(nil) panics. The channel variable was never assigned (a lazily made channel, an
+optional subscriber) on the path that closes it. Fix it by checking for nil before
+closing, or by always making the channel.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, i := range r.facts.closeOfNil {
+			msg := fmt.Sprintf("close(%s) at %s panicked: the channel is nil", r.operand(i, "the channel"), r.at(i))
+			out = append(out, r.newFinding("close-of-nil", Actual, msg, op{"close", i}))
+		}
+		return out
+	},
+}
+
+var ConcurrentRecv = &Detector{
+	Name: "concurrent-recv",
+	Doc: `Two value receives on one channel, in different goroutines, that the happens-before relation does not order.
+
+Which receiver gets which value depends on the schedule: a caller can take another
+caller's reply. Only plain value receives count: range loops and comma-ok receives (the
+worker pool pattern, where any worker may take any job) and select cases are not reported.
+Fix it by giving each requester its own reply channel (send the reply channel with the
+request) or by serializing the request/reply pairs.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, p := range r.facts.concRecvs {
+			a, b := int32(p.First), int32(p.Second)
+			ch := r.operand(b, "the channel")
+			msg := fmt.Sprintf("receives from %s at %s and %s run in different goroutines and are not ordered: which receiver gets which value depends on the schedule",
+				ch, r.at(b), r.at(a))
+			out = append(out, r.newFinding("concurrent-recv", Actual, msg, op{"receive", b}, op{"concurrent receive", a}))
+		}
+		return out
+	},
+}
+
+var SelectCaseWithoutPartner = &Detector{
+	Name: "select-case-without-partner",
+	Doc: `A select case that no operation in the run could ever have served.
+
+No send (for a receive case), receive (for a send case) or close on the case's channel
+happened in another goroutine concurrently with the select, so the case is dead in this
+run: often the wrong channel is closed or signalled (a copy, another struct's field), and
+the code the case guards (shutdown, cancellation) never runs. Cases on nil channels and on
+channels made outside the recorded code (contexts, timers) are not reported. Fix it by
+signalling the channel the select actually waits on.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, c := range r.SelectPartners() {
+			if !c.Known || c.HasPartner() {
+				continue
+			}
+			dir := "receive from"
+			if c.Send {
+				dir = "send on"
+			}
+			x := r.eng.chanIdx[c.Chan]
+			made := r.eng.chans[x].made
+			s := int32(c.Select)
+			msg := fmt.Sprintf("case %d (%s the channel made at %s) of the select at %s never had a possible partner: no operation in another goroutine could have served it",
+				c.Case+1, dir, r.at(made), r.at(s))
+			out = append(out, r.newFinding("select-case-without-partner", Actual, msg, op{"select", s}, op{"channel made", made}))
+		}
+		return out
+	},
+}

@@ -1,0 +1,277 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+var CyclicDeadlock = &Detector{
+	Name: "cyclic-deadlock",
+	Doc: `A cycle in lock acquisition order that can deadlock, including read-lock recursion on an RWMutex with a pending writer.
+
+Each goroutine in the cycle holds one lock and requests the next one. It is predicted from
+lock dependencies (goroutine, requested lock, locks held): a chain whose requests are
+pairwise concurrent (ignoring the mutexes' own ordering), whose goroutines differ and whose
+held locks are disjoint (no common guard lock) can deadlock in another schedule. A
+goroutine that read-locks an RWMutex it already read-holds deadlocks with a writer whose
+Lock comes in between, because a pending writer blocks new readers. Fix it with one global
+lock order (e.g. by account id), by not calling lock-taking functions under a lock, and by
+never read-locking recursively.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, cyc := range lockCycles(r) {
+			out = append(out, cycleFinding(r, cyc))
+		}
+		for _, f := range r.facts.rwRecursion {
+			conf := Predicted
+			if r.Trace.Events[f.inner].Post == 0 && r.Trace.Events[f.writer].Post == 0 {
+				conf = Actual
+			}
+			m := r.operand(f.inner, "the RWMutex")
+			msg := fmt.Sprintf("RLock of %s at %s is recursive (read-locked at %s) and a writer's Lock at %s is not ordered with it: a pending writer blocks the inner RLock while waiting for the outer one",
+				m, r.at(f.inner), r.at(f.outer), r.at(f.writer))
+			out = append(out, r.newFinding("cyclic-deadlock", conf, msg,
+				op{"lock", f.inner}, op{"writer lock", f.writer}, op{"held lock", f.outer}))
+		}
+		return out
+	},
+}
+
+// weakHB reports whether request a happens before request b ignoring mutex edges.
+func weakHB(r *Result, a, b *lockDep) bool {
+	if a.g == b.g {
+		return r.epoch[a.ev] <= r.epoch[b.ev]
+	}
+	return r.epoch[a.ev] <= b.wvc[a.g]
+}
+
+func heldMode(d *lockDep, m int32) (held, read bool) {
+	for _, h := range d.held {
+		if h.mutex == m {
+			return true, h.read
+		}
+	}
+	return false, false
+}
+
+// waitsFor reports whether a's request can wait for b's held lock: b holds what a requests,
+// in a conflicting mode.
+func waitsFor(a, b *lockDep) bool {
+	held, read := heldMode(b, a.mutex)
+	return held && !(read && a.read)
+}
+
+func guarded(a, b *lockDep) bool {
+	for _, h := range a.held {
+		if held, read := heldMode(b, h.mutex); held && !(read && h.read) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCycleLen and maxCycleSteps bound the cycle search.
+const (
+	maxCycleLen   = 4
+	maxCycleSteps = 1 << 20
+)
+
+// lockCycles finds chains d1 -> d2 -> ... -> dk -> d1 of lock dependencies in distinct
+// goroutines where each request waits for a lock the next one holds, the held sets are
+// pairwise unguarded, and the requests are pairwise weakly concurrent. Dependencies are
+// first reduced to one per (goroutine, position, lock, held locks).
+func lockCycles(r *Result) [][]*lockDep {
+	deps := uniqueDeps(r)
+	var out [][]*lockDep
+	seen := map[string]bool{}
+	steps := 0
+	path := []*lockDep{}
+	var walk func(d *lockDep)
+	walk = func(d *lockDep) {
+		steps++
+		if steps > maxCycleSteps {
+			return
+		}
+		first := path[0]
+		if len(path) >= 2 && waitsFor(d, first) {
+			key := cycleKey(r, path)
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, slices.Clone(path))
+			}
+		}
+		if len(path) == maxCycleLen {
+			return
+		}
+		for _, n := range deps {
+			if n == first || !waitsFor(d, n) || slices.ContainsFunc(path, func(p *lockDep) bool {
+				return p.g == n.g || guarded(p, n) || weakHB(r, p, n) || weakHB(r, n, p)
+			}) {
+				continue
+			}
+			// only walk cycles from their smallest member, so each is found once
+			if n.ev < first.ev {
+				continue
+			}
+			path = append(path, n)
+			walk(n)
+			path = path[:len(path)-1]
+		}
+	}
+	for _, d := range deps {
+		path = append(path[:0], d)
+		walk(d)
+	}
+	return out
+}
+
+func uniqueDeps(r *Result) []*lockDep {
+	type key struct {
+		g     int32
+		pos   uint32
+		mutex int32
+		held  string
+	}
+	seen := map[key]int{}
+	var out []*lockDep
+	for k := range r.facts.deps {
+		d := &r.facts.deps[k]
+		hk := ""
+		for _, h := range d.held {
+			hk += fmt.Sprintf("%d/%v/%d,", h.mutex, h.read, r.Trace.Events[h.ev].Pos)
+		}
+		kk := key{d.g, r.Trace.Events[d.ev].Pos, d.mutex, hk}
+		if n := seen[kk]; n >= 2 {
+			continue // two instances per key: the first and one more are enough in practice
+		}
+		seen[kk]++
+		out = append(out, d)
+	}
+	return out
+}
+
+func cycleKey(r *Result, path []*lockDep) string {
+	var parts []string
+	for _, d := range path {
+		parts = append(parts, fmt.Sprint(r.Trace.Events[d.ev].Pos, "/", d.mutex))
+	}
+	slices.Sort(parts)
+	return fmt.Sprint(parts)
+}
+
+func cycleFinding(r *Result, cyc []*lockDep) Finding {
+	conf := Actual
+	for _, d := range cyc {
+		if r.Trace.Events[d.ev].Post != 0 {
+			conf = Predicted
+		}
+	}
+	// primary: the first request; related: the lock each request waits for (held by the
+	// next goroutine), then the other requests
+	var ops []op
+	ops = append(ops, op{"lock", cyc[0].ev})
+	var desc []string
+	for k, d := range cyc {
+		heldEv := int32(-1)
+		for _, h := range d.held {
+			if h.mutex == cyc[(k+len(cyc)-1)%len(cyc)].mutex {
+				heldEv = h.ev
+			}
+		}
+		if heldEv >= 0 {
+			ops = append(ops, op{"held lock", heldEv})
+		}
+		if k > 0 {
+			ops = append(ops, op{"lock", d.ev})
+		}
+		desc = append(desc, fmt.Sprintf("%s at %s (holding %s)", r.operand(d.ev, "a mutex"), r.at(d.ev), r.at(heldEv)))
+	}
+	msg := fmt.Sprintf("lock order cycle: %d goroutines each hold a lock the next one requests, unordered by happens-before: %s",
+		len(cyc), joinAnd(desc))
+	return r.newFinding("cyclic-deadlock", conf, msg, ops...)
+}
+
+func joinAnd(s []string) string {
+	switch len(s) {
+	case 0:
+		return ""
+	case 1:
+		return s[0]
+	}
+	out := ""
+	for i, x := range s {
+		switch {
+		case i == 0:
+			out = x
+		case i == len(s)-1:
+			out += " and " + x
+		default:
+			out += ", " + x
+		}
+	}
+	return out
+}
+
+var MixedDeadlock = &Detector{
+	Name: "mixed-deadlock",
+	Doc: `A deadlock cycle through a held lock and a channel operation: a goroutine holds a lock across a send or receive whose partner must first take that lock.
+
+If the holder reaches the channel operation first, it waits for the partner while the
+partner waits for the lock. It is predicted when the partner goroutine acquired the lock
+before its channel operation and that acquisition is not ordered with the holder's (ignoring
+the mutex's own ordering). Fix it by not holding locks across channel operations (copy what
+is needed, unlock, then send), or by buffering the channel so the send cannot block.`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, m := range r.facts.mixed {
+			msg := fmt.Sprintf("%s at %s holds %s (locked at %s) while its partner at %s needs that lock first (at %s): if this side locks first, both wait forever",
+				r.chanOpName(m.op), r.at(m.op), r.operand(m.held, "a lock"), r.at(m.held), r.at(m.partner), r.at(m.partnerLock))
+			out = append(out, r.newFinding("mixed-deadlock", Predicted, msg,
+				op{"channel operation", m.op}, op{"partner's lock", m.partnerLock}, op{"held lock", m.held}, op{"partner", m.partner}))
+		}
+		// happened: a channel operation blocked under a lock that another blocked goroutine requests
+		for _, b := range r.facts.blockedUnderLock {
+			for _, j := range r.facts.blocked {
+				ev := &r.Trace.Events[j]
+				if r.gOf[j] == r.gOf[b.ev] || (ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock) {
+					continue
+				}
+				for _, h := range b.held {
+					x := r.eng.objOf[j]
+					if x == h.mutex {
+						msg := fmt.Sprintf("%s at %s is blocked forever holding %s (locked at %s), which the goroutine blocked at %s waits for",
+							r.chanOpName(b.ev), r.at(b.ev), r.operand(h.ev, "a lock"), r.at(h.ev), r.at(j))
+						out = append(out, r.newFinding("mixed-deadlock", Actual, msg,
+							op{"channel operation", b.ev}, op{"partner's lock", j}, op{"held lock", h.ev}))
+					}
+				}
+			}
+		}
+		return out
+	},
+}
+
+func (r *Result) chanOpName(i int32) string {
+	switch ev := &r.Trace.Events[i]; ev.Kind {
+	case trace.KindChanSend:
+		return "send on " + r.operand(i, "a channel")
+	case trace.KindChanRecv:
+		return "receive from " + r.operand(i, "a channel")
+	case trace.KindSelect:
+		return "select"
+	}
+	return "channel operation"
+}
+
+var DataRace = &Detector{
+	Name: "data-race",
+	Doc: `Two conflicting accesses to a program variable (at least one a write) that happens-before does not order, as reported by the race detector.
+
+A data race makes the program's behaviour undefined: torn values, lost updates, stale reads.
+goweave reports it from -race runs (the recorded trace holds no memory accesses, so this
+detector itself finds nothing in a trace). Fix it by protecting the variable with a mutex,
+using sync/atomic, or handing the value over through a channel.`,
+	Run: func(r *Result) []Finding { return nil },
+}

@@ -1,0 +1,310 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// How the recorded process ended, from META exit/message.
+type runEnd int
+
+const (
+	endNormal runEnd = iota // returned or os.Exit: goroutines still blocked leaked
+	endStuck                // the runtime's deadlock check, a test timeout or a kill signal
+	endCrash                // another panic or fatal error: blocked goroutines were cut short
+)
+
+func (r *Result) end() runEnd {
+	m := r.Trace.Meta
+	msg := strings.ToLower(m["message"])
+	switch m["exit"] {
+	case "", "exit":
+		return endNormal
+	case "deadlock", "signal":
+		return endStuck
+	case "fatal", "panic":
+		if strings.Contains(msg, "deadlock") || strings.Contains(msg, "asleep") || strings.Contains(msg, "timed out") {
+			return endStuck
+		}
+	}
+	return endCrash
+}
+
+// leak is a goroutine blocked forever at the end of a normally ended run.
+type leak struct {
+	kind    string
+	ev      int32
+	related []op
+}
+
+// leakKind classifies a blocked operation.
+func leakKind(ev *trace.Event) string {
+	switch ev.Kind {
+	case trace.KindChanSend, trace.KindChanRecv:
+		if ev.Obj == 0 || ev.Flags.Has(trace.FlagNilChan) {
+			return "leak-nil-chan"
+		}
+		return "leak-chan"
+	case trace.KindSelect:
+		return "leak-select"
+	case trace.KindLock, trace.KindRLock:
+		return "leak-mutex"
+	case trace.KindWgWait:
+		return "leak-waitgroup"
+	case trace.KindCondWait:
+		return "leak-cond"
+	}
+	return ""
+}
+
+// leaks lists the blocked operations of a normally ended run that are true leaks: a
+// goroutine still alive and not blocked itself (it may be sleeping or computing) that used
+// the same object could still unblock them, so those are lingering, not leaked.
+func (r *Result) leaks() []leak {
+	if !r.leaksDone {
+		r.leaksDone = true
+		r.leakList = r.findLeaks()
+	}
+	return r.leakList
+}
+
+func (r *Result) findLeaks() []leak {
+	if r.end() != endNormal {
+		return nil
+	}
+	evs := r.Trace.Events
+	objs := map[uint64]bool{}
+	for _, i := range r.facts.blocked {
+		for _, o := range blockedObjs(&evs[i]) {
+			objs[o] = true
+		}
+	}
+	users := map[uint64]map[int32]bool{} // object -> goroutines that used it
+	for i := range evs {
+		for _, o := range blockedObjs(&evs[i]) {
+			if objs[o] {
+				if users[o] == nil {
+					users[o] = map[int32]bool{}
+				}
+				users[o][r.gOf[i]] = true
+			}
+		}
+	}
+	var out []leak
+	for _, i := range r.facts.blocked {
+		ev := &evs[i]
+		kind := leakKind(ev)
+		if kind == "" {
+			continue
+		}
+		lingering := false
+		for _, o := range blockedObjs(ev) {
+			for g := range users[o] {
+				if info := r.Goroutines[g]; g != r.gOf[i] && info.Alive && info.Blocked < 0 && !info.Ended {
+					lingering = true
+				}
+			}
+		}
+		if lingering {
+			continue
+		}
+		out = append(out, leak{kind: kind, ev: i, related: r.partners(i)})
+	}
+	return out
+}
+
+// blockedObjs returns the objects an operation waits on (the channels of a select).
+func blockedObjs(ev *trace.Event) []uint64 {
+	if ev.Kind == trace.KindSelect {
+		var out []uint64
+		for _, c := range ev.Cases {
+			if c.Obj != 0 {
+				out = append(out, c.Obj)
+			}
+		}
+		return out
+	}
+	if ev.Obj == 0 || ev.Kind == trace.KindGoSpawn || ev.Kind == trace.KindGoEnd {
+		return nil
+	}
+	return []uint64{ev.Obj}
+}
+
+// partners returns the operations that could have unblocked blocked operation i: channel
+// operations of the opposite direction in other goroutines (the latest of each position),
+// the acquisition still holding a mutex, the last Signal of a Cond, the last Add of a
+// WaitGroup.
+func (r *Result) partners(i int32) []op {
+	e := r.eng
+	ev := &r.Trace.Events[i]
+	g := r.gOf[i]
+	chanPartner := func(obj uint64, send bool) []op {
+		x, ok := e.chanIdx[obj]
+		if !ok {
+			return nil
+		}
+		best := int32(-1)
+		for _, u := range e.chans[x].users {
+			if u.g != g && isRecvClass(u.class) == send && u.ev > best {
+				best = u.ev
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		return []op{{"partner", best}}
+	}
+	switch ev.Kind {
+	case trace.KindChanSend:
+		return chanPartner(ev.Obj, true)
+	case trace.KindChanRecv:
+		return chanPartner(ev.Obj, false)
+	case trace.KindSelect:
+		var out []op
+		for _, c := range ev.Cases {
+			if c.Obj != 0 {
+				out = append(out, chanPartner(c.Obj, c.Send)...)
+			}
+		}
+		return out
+	case trace.KindLock, trace.KindRLock:
+		if h, ok := r.facts.holders[ev.Obj]; ok {
+			return []op{{"held lock", h}}
+		}
+	case trace.KindCondWait:
+		if x := e.objOf[i]; x >= 0 && e.conds[x].last >= 0 {
+			return []op{{"signal", e.conds[x].last}}
+		}
+	case trace.KindWgWait:
+		if x := e.objOf[i]; x >= 0 && e.wgs[x].facts != nil && len(e.wgs[x].facts.adds) > 0 {
+			adds := e.wgs[x].facts.adds
+			return []op{{"add", adds[len(adds)-1]}}
+		}
+	}
+	return nil
+}
+
+func (r *Result) spawnedAt(i int32) string {
+	info := r.goroutine(int(i))
+	if info == nil || info.Spawn < 0 {
+		return "the test goroutine"
+	}
+	return "the goroutine started at " + r.at(int32(info.Spawn))
+}
+
+func (r *Result) blockedIn(i int32) string {
+	ev := &r.Trace.Events[i]
+	switch ev.Kind {
+	case trace.KindChanSend:
+		if ev.Obj == 0 {
+			return "sending on a nil channel"
+		}
+		return "sending on " + r.operand(i, "a channel")
+	case trace.KindChanRecv:
+		if ev.Obj == 0 {
+			return "receiving from a nil channel"
+		}
+		return "receiving from " + r.operand(i, "a channel")
+	case trace.KindSelect:
+		return "in a select"
+	case trace.KindLock, trace.KindRLock:
+		return "locking " + r.operand(i, "a mutex")
+	case trace.KindWgWait:
+		return "in " + r.operand(i, "a WaitGroup") + ".Wait()"
+	case trace.KindCondWait:
+		return "in " + r.operand(i, "a Cond") + ".Wait()"
+	}
+	return "in " + ev.Kind.String()
+}
+
+func leakDetector(kind, summary, why string) *Detector {
+	d := &Detector{Name: kind, Doc: summary + "\n\n" + why}
+	d.Run = func(r *Result) []Finding {
+		var out []Finding
+		for _, l := range r.leaks() {
+			if l.kind != kind {
+				continue
+			}
+			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
+			if len(l.related) > 0 {
+				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
+			}
+			ops := append([]op{{"blocked", l.ev}}, l.related...)
+			out = append(out, r.newFinding(kind, Actual, msg, ops...))
+		}
+		return out
+	}
+	return d
+}
+
+var LeakChan = leakDetector("leak-chan",
+	"A goroutine blocked forever in a send or receive on a non-nil channel.",
+	`The goroutine and everything it references are never freed, and the work it carried is lost.
+Typical causes: the receiver returned early (timeout, error, first result wins) and the
+sender has nobody left; a buffered channel smaller than the number of senders. Fix it by
+giving the channel room for every sender (buffer = number of sends), or by letting senders
+select on a done/context channel.`)
+
+var LeakSelect = leakDetector("leak-select",
+	"A goroutine blocked forever in a select.",
+	`None of the select's cases will ever become ready: the goroutine leaks. Typically the
+stop/done channel it waits on is never closed on some path (an early return in Stop, a
+forgotten cancel). Fix it by closing the stop channel (or cancelling the context) on every
+path that abandons the goroutine.`)
+
+var LeakMutex = leakDetector("leak-mutex",
+	"A goroutine blocked forever in Lock or RLock.",
+	`The mutex is never released: some path returned while holding it. Fix it with
+defer mu.Unlock() right after Lock, so every return path releases it.`)
+
+var LeakWaitGroup = leakDetector("leak-waitgroup",
+	"A goroutine blocked forever in WaitGroup.Wait.",
+	`Some Add is never balanced by a Done: a goroutine returned early (an error or cancel
+branch) without calling Done. Fix it with defer wg.Done() at the top of each goroutine,
+or wg.Go.`)
+
+var LeakCond = leakDetector("leak-cond",
+	"A goroutine blocked forever in Cond.Wait: no Signal or Broadcast will come.",
+	`Usually a lost wakeup: the Signal happened before the Wait, because Wait was called
+without first checking the condition under the lock. Fix it by waiting in a loop,
+for !cond { c.Wait() }, with the state change and the Signal under the same lock.`)
+
+var LeakNilChan = leakDetector("leak-nil-chan",
+	"A goroutine blocked forever on a nil channel.",
+	`Sends and receives on a nil channel block forever (a range over a nil channel too). The
+channel field was never made on this path. Fix it by making the channel before starting
+the goroutine, or by not starting the goroutine when there is no channel.`)
+
+var Deadlock = &Detector{
+	Name: "deadlock",
+	Doc: `The run actually got stuck: goroutines blocked for good until the runtime's deadlock check, the test timeout or a kill.
+
+Each blocked operation is reported, with the other blocked operations as related
+positions; together they show the wait-for cycle. Fix the cycle the operations form:
+lock order, a lock held across a channel operation, or a missing send/close.`,
+	Run: func(r *Result) []Finding {
+		if r.end() != endStuck {
+			return nil
+		}
+		var out []Finding
+		for _, i := range r.facts.blocked {
+			if leakKind(&r.Trace.Events[i]) == "" {
+				continue
+			}
+			ops := []op{{"blocked", i}}
+			for _, j := range r.facts.blocked {
+				if j != i && leakKind(&r.Trace.Events[j]) != "" {
+					ops = append(ops, op{"also blocked", j})
+				}
+			}
+			msg := fmt.Sprintf("the run is stuck: %s is blocked %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
+			if n := len(ops) - 1; n > 0 {
+				msg += fmt.Sprintf(", with %d other blocked operation(s)", n)
+			}
+			out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
+		}
+		return out
+	},
+}

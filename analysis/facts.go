@@ -1,0 +1,96 @@
+package analysis
+
+// facts are what the engine's rules record for the detectors while walking the trace.
+type facts struct {
+	pairs    []Pair
+	pairSeen map[pairKey]bool
+
+	selects     map[selectKey]*SelectCase
+	selectOrder []selectKey
+
+	// send or value receive unordered with a close of its channel
+	closeRaces    []closeRace
+	closeRaceSeen map[pairKey]bool
+	// plain value receives on one channel in different goroutines, unordered
+	concRecvs    []Pair
+	concRecvSeen map[pairKey]bool
+
+	// happened: panicking or fatal operations, each with the related earlier operation
+	sendOnClosed     []evPair // send, close
+	recvOnClosed     []evPair // receive, close
+	closeOfClosed    []evPair // second close, first close
+	closeOfNil       []int32
+	negativeWG       []evPair // Add/Done, previous Add/Done on the group
+	unlockOfUnlocked []evPair // unlock, previous unlock
+
+	// an unlock of a lock acquired in another goroutine, not ordered after the acquisition
+	unorderedUnlocks []evPair // unlock, acquisition
+
+	wgs []*wgFacts
+
+	deps        []lockDep
+	rwRecursion []rwFact
+	rwSeen      map[pairKey]bool
+	mixed       []mixedFact
+	mixedSeen   map[pairKey]bool
+
+	blocked          []int32
+	blockedUnderLock []blockedHold
+	holders          map[uint64]int32 // mutex -> acquisition still held at the end
+
+	// partners of operations, per channel: the latest op of each (goroutine, position, class)
+	chanUsers [][]chanUser
+}
+
+type evPair struct{ a, b int32 }
+
+type pairKey struct {
+	kind   string
+	pa, pb uint32
+}
+
+type selectKey struct {
+	pos   uint32
+	g     int32 // only when the position is unknown
+	cas   int
+	chan_ uint64
+}
+
+type closeRace struct {
+	op, close int32
+	send      bool
+}
+
+type lockDep struct {
+	ev    int32 // the request
+	g     int32
+	mutex int32
+	read  bool
+	held  []heldLock
+	wvc   []uint32 // weak clock at the request
+}
+
+// rwFact: a recursive RLock (inner, while holding outer) and a writer's Lock concurrent with it.
+type rwFact struct{ inner, outer, writer int32 }
+
+type mixedFact struct {
+	op, held, partner, partnerLock int32
+}
+
+type blockedHold struct {
+	ev   int32
+	held []heldLock
+}
+
+func (f *facts) init() {
+	f.pairSeen = map[pairKey]bool{}
+	f.selects = map[selectKey]*SelectCase{}
+	f.closeRaceSeen = map[pairKey]bool{}
+	f.concRecvSeen = map[pairKey]bool{}
+	f.rwSeen = map[pairKey]bool{}
+	f.mixedSeen = map[pairKey]bool{}
+	f.holders = map[uint64]int32{}
+}
+
+// maxPairs bounds the pair lists of huge traces; the first pairs found are kept.
+const maxPairs = 10000

@@ -1,0 +1,398 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// The engine walks the events of a trace in completion (post) order and maintains two
+// vector clocks per goroutine:
+//
+//   - the strong clock: happens-before through every primitive (spawn, channels, mutexes,
+//     Once, WaitGroup, Cond);
+//   - the weak clock: the same without the edges mutexes create. Two lock operations that are
+//     weakly concurrent could have happened in the other order, which is what deadlock
+//     prediction and lock flow mutations need (every pair of acquisitions of one mutex is
+//     strongly ordered by the mutex itself).
+//
+// Both clocks share one counter per goroutine: each event ticks it, and the tick is the
+// event's epoch. Event a happens before event b of another goroutine iff
+// epoch(a) <= clock(b)[goroutine(a)].
+//
+// There is one rule per primitive (rules, below, each documented beside its code). Rules
+// also record the facts detectors need (concurrent pairs, select partners, lock
+// dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
+// event: memory is O(events) for epochs plus O(objects x goroutines) for clocks.
+
+// rule is the happens-before rule of one event kind.
+type rule func(e *engine, i int32, ev *trace.Event)
+
+var rules [256]rule
+
+func init() {
+	for k, r := range map[trace.Kind]rule{
+		trace.KindGoSpawn:       (*engine).goSpawn,
+		trace.KindGoEnd:         (*engine).goEnd,
+		trace.KindChanMake:      (*engine).tickOnly,
+		trace.KindChanSend:      (*engine).chanSend,
+		trace.KindChanRecv:      (*engine).chanRecv,
+		trace.KindChanClose:     (*engine).chanClose,
+		trace.KindSelect:        (*engine).selectOp,
+		trace.KindLock:          (*engine).lock,
+		trace.KindTryLock:       (*engine).tryLock,
+		trace.KindRLock:         (*engine).rlock,
+		trace.KindTryRLock:      (*engine).tryRLock,
+		trace.KindUnlock:        (*engine).unlock,
+		trace.KindRUnlock:       (*engine).runlock,
+		trace.KindOnceDo:        (*engine).onceDo,
+		trace.KindWgAdd:         (*engine).wgAdd,
+		trace.KindWgDone:        (*engine).wgAdd,
+		trace.KindWgWait:        (*engine).wgWait,
+		trace.KindCondWait:      (*engine).condWait,
+		trace.KindCondSignal:    (*engine).condSignal,
+		trace.KindCondBroadcast: (*engine).condSignal,
+	} {
+		rules[k] = r
+	}
+}
+
+type engine struct {
+	t  *trace.Trace
+	r  *Result
+	f  *facts
+	ng int
+
+	vc, wvc [][]uint32 // per goroutine: strong and weak clock
+	held    [][]heldLock
+	ended   []bool
+
+	objOf   []int32 // per event: index of its object in the slice of its kind; -1 none
+	chans   []chanState
+	chanIdx map[uint64]int32
+	mutexes []mutexState
+	onces   []onceState
+	wgs     []wgState
+	conds   []condState
+
+	done []bool // event already processed (the partner of an unbuffered transfer)
+
+	slab slab
+	tmp  []uint32
+	rec  *clockRecorder // per-event clocks, for Result.Clocks
+}
+
+// heldLock is a lock a goroutine holds.
+type heldLock struct {
+	mutex int32
+	ev    int32 // the acquisition
+	read  bool
+}
+
+// Compute runs the happens-before engine over t and returns the result without running
+// detectors (Analyze does both).
+func Compute(t *trace.Trace) *Result {
+	e := &engine{t: t, r: &Result{Trace: t}}
+	e.r.eng = e
+	e.f = &e.r.facts
+	e.f.init()
+	e.run()
+	return e.r
+}
+
+func (e *engine) run() {
+	t := e.t
+	e.prepass()
+	for _, i := range e.order() {
+		if e.done[i] {
+			continue
+		}
+		ev := &t.Events[i]
+		g := e.r.gOf[i]
+		if g < 0 {
+			continue
+		}
+		if rl := rules[ev.Kind]; rl != nil {
+			rl(e, i, ev)
+		} else {
+			e.tick(i) // a kind of a later format version: program order only
+		}
+		if e.rec != nil {
+			e.record(i, g)
+		}
+	}
+	e.finishBlocked()
+}
+
+// prepass assigns dense goroutine and object indices and pairs unbuffered transfers.
+func (e *engine) prepass() {
+	t, r := e.t, e.r
+	n := len(t.Events)
+	r.gOf = make([]int32, n)
+	r.epoch = make([]uint32, n)
+	e.objOf = make([]int32, n)
+	e.done = make([]bool, n)
+	r.gIndex = map[uint64]int32{}
+	gidx := func(id uint64) int32 {
+		if id == 0 {
+			return -1
+		}
+		if g, ok := r.gIndex[id]; ok {
+			return g
+		}
+		g := int32(len(r.Goroutines))
+		r.gIndex[id] = g
+		r.Goroutines = append(r.Goroutines, GoroutineInfo{ID: id, Spawn: -1, Blocked: -1})
+		return g
+	}
+	e.chanIdx = map[uint64]int32{}
+	objIdx := map[uint64]int32{}
+	obj := func(kind trace.Kind, id uint64, cap uint64) int32 {
+		if id == 0 {
+			return -1
+		}
+		if x, ok := objIdx[id]; ok {
+			return x
+		}
+		var x int32
+		switch kind {
+		case trace.KindChanMake, trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect:
+			x = int32(len(e.chans))
+			e.chans = append(e.chans, chanState{obj: id, capacity: int(cap), made: -1, closeEv: -1})
+			e.chanIdx[id] = x
+		case trace.KindLock, trace.KindUnlock, trace.KindTryLock, trace.KindRLock, trace.KindRUnlock, trace.KindTryRLock:
+			x = int32(len(e.mutexes))
+			e.mutexes = append(e.mutexes, mutexState{obj: id, writer: -1, lastUnlock: -1})
+		case trace.KindOnceDo:
+			x = int32(len(e.onces))
+			e.onces = append(e.onces, onceState{runner: -1})
+		case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
+			x = int32(len(e.wgs))
+			e.wgs = append(e.wgs, wgState{obj: id, last: -1})
+		case trace.KindCondWait, trace.KindCondSignal, trace.KindCondBroadcast:
+			x = int32(len(e.conds))
+			e.conds = append(e.conds, condState{obj: id, last: -1})
+		default:
+			return -1
+		}
+		objIdx[id] = x
+		return x
+	}
+	for i := range t.Events {
+		ev := &t.Events[i]
+		g := gidx(ev.G)
+		r.gOf[i] = g
+		e.objOf[i] = -1
+		switch ev.Kind {
+		case trace.KindGoSpawn:
+			c := gidx(ev.A)
+			if c >= 0 {
+				r.Goroutines[c].Spawn = i
+				r.Goroutines[c].Parent = ev.G
+			}
+		case trace.KindSelect:
+			for _, c := range ev.Cases {
+				obj(trace.KindSelect, c.Obj, 0)
+			}
+			if ev.Post != 0 && ev.A < uint64(len(ev.Cases)) && ev.Flags.Has(trace.FlagSuccess) {
+				c := ev.Cases[ev.A]
+				if x := objIdx[c.Obj]; c.Obj != 0 {
+					e.objOf[i] = x
+					e.chans[x].count(c.Send, ev.B, int32(i))
+				}
+			}
+		default:
+			x := obj(ev.Kind, ev.Obj, ev.C)
+			e.objOf[i] = x
+			if x < 0 {
+				continue
+			}
+			switch ev.Kind {
+			case trace.KindChanMake:
+				e.chans[x].made = int32(i)
+				e.chans[x].capacity = int(ev.A)
+			case trace.KindChanSend, trace.KindChanRecv:
+				ch := &e.chans[x]
+				if ev.C != 0 {
+					ch.capacity = int(ev.C)
+				}
+				if ev.Post != 0 && !ev.Flags.Has(trace.FlagClosed) {
+					ch.count(ev.Kind == trace.KindChanSend, ev.A, int32(i))
+				}
+			case trace.KindOnceDo:
+				if ev.Flags.Has(trace.FlagSuccess) {
+					e.onces[x].runner = int32(i)
+				}
+			case trace.KindWgAdd:
+				if int64(ev.A) > 0 {
+					e.wgs[x].addAdder(g)
+				}
+			}
+		}
+	}
+	for _, gr := range t.Goroutines {
+		g := gidx(gr.ID)
+		info := &r.Goroutines[g]
+		info.Alive, info.Status, info.Reason = true, gr.Status, gr.WaitReason
+		if info.Parent == 0 {
+			info.Parent = gr.Parent
+		}
+	}
+	e.ng = len(r.Goroutines)
+	e.slab.n = e.ng
+	e.vc = make([][]uint32, e.ng)
+	e.wvc = make([][]uint32, e.ng)
+	for g := range e.vc {
+		e.vc[g] = e.slab.alloc()
+		e.wvc[g] = e.slab.alloc()
+	}
+	e.held = make([][]heldLock, e.ng)
+	e.ended = make([]bool, e.ng)
+	e.tmp = make([]uint32, e.ng)
+	for x := range e.chans {
+		e.chans[x].initRings(&e.slab)
+	}
+}
+
+// order returns the completed events sorted by completion stamp. The runtime writes events
+// in slot order, which is close to completion order; stamps are unique and dense, so a
+// bucket pass sorts them in linear time when they are, falling back to a sort otherwise.
+func (e *engine) order() []int32 {
+	evs := e.t.Events
+	var maxPost uint64
+	n := 0
+	sorted := true
+	var prev uint64
+	for i := range evs {
+		p := evs[i].Post
+		if p == 0 {
+			continue
+		}
+		n++
+		if p < prev {
+			sorted = false
+		}
+		prev = p
+		maxPost = max(maxPost, p)
+	}
+	out := make([]int32, 0, n)
+	if sorted {
+		for i := range evs {
+			if evs[i].Post != 0 {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
+	if maxPost <= uint64(4*n+1024) {
+		slot := make([]int32, maxPost+1)
+		for i := range evs {
+			if p := evs[i].Post; p != 0 {
+				if slot[p] != 0 { // duplicate stamp (corrupt trace): keep it stable via sort
+					goto sortAll
+				}
+				slot[p] = int32(i) + 1
+			}
+		}
+		for _, s := range slot {
+			if s != 0 {
+				out = append(out, s-1)
+			}
+		}
+		return out
+	}
+sortAll:
+	out = out[:0]
+	for i := range evs {
+		if evs[i].Post != 0 {
+			out = append(out, int32(i))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b int32) int {
+		pa, pb := evs[a].Post, evs[b].Post
+		if pa < pb {
+			return -1
+		}
+		if pa > pb {
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// tick starts processing event i of goroutine g: it advances g's counter and records the
+// event's epoch.
+func (e *engine) tick(i int32) int32 {
+	g := e.r.gOf[i]
+	ep := e.vc[g][g] + 1
+	e.vc[g][g] = ep
+	e.wvc[g][g] = ep
+	e.r.epoch[i] = ep
+	return g
+}
+
+// hbAt reports whether event a (already processed) happens before the current point of
+// goroutine g, by the strong (weak=false) or weak clock.
+func (e *engine) hbAt(a int32, g int32, weak bool) bool {
+	ga := e.r.gOf[a]
+	if ga == g {
+		return true
+	}
+	if weak {
+		return e.r.epoch[a] <= e.wvc[g][ga]
+	}
+	return e.r.epoch[a] <= e.vc[g][ga]
+}
+
+// finishBlocked gives every operation that never completed an epoch after its goroutine's
+// last completed event and lets the rules record what a blocked request means (lock
+// dependencies, leaks).
+func (e *engine) finishBlocked() {
+	evs := e.t.Events
+	var blocked []int32
+	for i := range evs {
+		if evs[i].Post == 0 && e.r.gOf[i] >= 0 {
+			blocked = append(blocked, int32(i))
+		}
+	}
+	slices.SortFunc(blocked, func(a, b int32) int {
+		if evs[a].Pre < evs[b].Pre {
+			return -1
+		}
+		if evs[a].Pre > evs[b].Pre {
+			return 1
+		}
+		return 0
+	})
+	for _, i := range blocked {
+		g := e.tick(i)
+		if e.rec != nil {
+			e.record(i, g)
+		}
+		e.r.Goroutines[g].Blocked = int(i)
+		e.f.blocked = append(e.f.blocked, i)
+		ev := &evs[i]
+		switch ev.Kind {
+		case trace.KindLock, trace.KindRLock:
+			if x := e.objOf[i]; x >= 0 {
+				e.lockRequest(i, g, x, ev.Kind == trace.KindRLock, false)
+			}
+		case trace.KindChanSend, trace.KindChanRecv, trace.KindSelect:
+			if len(e.held[g]) > 0 {
+				e.f.blockedUnderLock = append(e.f.blockedUnderLock, blockedHold{ev: i, held: slices.Clone(e.held[g])})
+			}
+		}
+	}
+	for g := range e.r.Goroutines {
+		e.r.Goroutines[g].Ended = e.ended[g]
+	}
+	for x := range e.mutexes {
+		m := &e.mutexes[x]
+		if m.writer >= 0 {
+			e.f.holders[m.obj] = m.writerEv
+		} else if len(m.readers) > 0 {
+			e.f.holders[m.obj] = m.readers[len(m.readers)-1].ev
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package analysis
+
+import "github.com/goweave/goweave/analysis/trace"
+
+// Result is the happens-before analysis of one trace: the vector-clock epoch of every
+// event, the facts the engine gathered while walking the trace (concurrent pairs, select
+// partners, lock dependencies, ...), and the findings of the detectors.
+type Result struct {
+	Trace    *trace.Trace
+	Findings []Finding
+
+	// Per event (index in Trace.Events): dense goroutine index (-1: none) and the epoch
+	// (the event's own entry in its goroutine's vector clock; 0: never processed).
+	gOf   []int32
+	epoch []uint32
+
+	// Goroutines by dense index.
+	Goroutines []GoroutineInfo
+	gIndex     map[uint64]int32
+
+	facts facts
+	eng   *engine
+
+	clocks    *Clocks
+	leaksDone bool
+	leakList  []leak
+}
+
+// GoroutineInfo describes one goroutine of the trace.
+type GoroutineInfo struct {
+	ID      uint64
+	Parent  uint64
+	Spawn   int  // GoSpawn event that created it; -1 unknown (the test goroutine, std spawns)
+	Ended   bool // a GoEnd was recorded
+	Alive   bool // listed in GOROUTINES (alive when the trace was written)
+	Blocked int  // event it is blocked in forever (Post == 0); -1 none
+	Status  uint32
+	Reason  string
+}
+
+// PairKind names the operation pairs ConcurrentPairs reports.
+type PairKind string
+
+const (
+	PairOnce    PairKind = "once"    // First ran f, Second did not
+	PairTryLock PairKind = "trylock" // First acquired the mutex, Second is a TryLock that failed
+	PairLock    PairKind = "lock"    // two acquisitions of one mutex
+	PairSend    PairKind = "send"    // two completed sends on one channel
+	PairRecv    PairKind = "recv"    // two completed receives on one channel
+)
+
+// Pair is two operations on the same object, in different goroutines, that the
+// happens-before relation leaves unordered (for locks and Once: ignoring the ordering that
+// the object itself imposed). First ran first in the recorded run and succeeded; a flow
+// mutation delays First so that Second goes first.
+type Pair struct {
+	Kind          PairKind
+	First, Second int // event indices
+}
+
+// ConcurrentPairs returns the concurrent same-object pairs of the run, one per pair of
+// source positions, in the order they were found.
+func (r *Result) ConcurrentPairs() []Pair { return r.facts.pairs }
+
+// SelectCase says whether one case of a select statement had a possible communication
+// partner in the run. Cases are aggregated per select statement (position) and case index
+// over all executions of the select.
+type SelectCase struct {
+	Select  int // an execution of the select (event index): the latest one checked
+	Case    int // case index in source order
+	Chan    uint64
+	Send    bool
+	Chosen  bool // some execution took this case
+	Partner int  // an operation that could have served it (event index); -1 none
+	// Known is false when the channel was not made by recorded code (a context's Done
+	// channel, a timer): its operations are invisible, so "no partner" means nothing.
+	Known bool
+}
+
+// HasPartner reports whether the case could have been served in the run.
+func (c SelectCase) HasPartner() bool { return c.Chosen || c.Partner >= 0 }
+
+// SelectPartners returns, for every case of every select statement executed in the run,
+// whether a concurrent operation could have served it. A non-chosen case with a partner is
+// a case select fuzzing can make the select take.
+func (r *Result) SelectPartners() []SelectCase {
+	out := make([]SelectCase, 0, len(r.facts.selectOrder))
+	for _, k := range r.facts.selectOrder {
+		out = append(out, *r.facts.selects[k])
+	}
+	return out
+}
+
+// goroutine returns the info of the goroutine that performed event i.
+func (r *Result) goroutine(i int) *GoroutineInfo {
+	if g := r.gOf[i]; g >= 0 {
+		return &r.Goroutines[g]
+	}
+	return nil
+}

@@ -1,0 +1,421 @@
+package analysis
+
+import "github.com/goweave/goweave/analysis/trace"
+
+// chanState is the engine's state of one channel.
+type chanState struct {
+	obj       uint64
+	capacity  int
+	made      int32   // ChanMake event; -1: made outside recorded code
+	sendBySeq []int32 // event of the k-th completed send, at k-1 (-1: unknown)
+	recvBySeq []int32 // event of the k-th completed value receive
+
+	// Buffered channels: clocks of the last sends and receives by sequence number modulo
+	// the ring size (which is at most the capacity, and no larger than the op count).
+	ringS, ringR, wringS, wringR [][]uint32
+
+	closeEv           int32
+	closeVC, closeWVC []uint32
+
+	users    []chanUser // latest op per (goroutine, position, class)
+	userIdx  map[userKey]int32
+	pending  []pendingCase // select cases not yet known to have a partner
+	pairHits int           // concurrent pairs found (bounds the scanning on hot channels)
+}
+
+// Operation classes of chanUser.
+const (
+	classSend        uint8 = iota // completed send (statement or chosen select case)
+	classRecvValue                // completed plain v := <-c (not comma-ok)
+	classRecvOther                // completed receive that does not use the value, or comma-ok
+	classSelectValue              // chosen select receive case whose value is stored (the trace
+	// cannot tell case v := <-c from case v, ok := <-c, so these never count as receives of
+	// a closed channel's zero value)
+	classSendCase // select send case not chosen
+	classRecvCase // select receive case not chosen
+)
+
+func isRecvClass(c uint8) bool { return c != classSend && c != classSendCase }
+
+type chanUser struct {
+	g     int32
+	pos   uint32
+	class uint8
+	ev    int32
+}
+
+type userKey struct {
+	g     int32
+	pos   uint32
+	class uint8
+}
+
+type pendingCase struct {
+	key  selectKey
+	sel  int32
+	send bool
+}
+
+// count registers a completed operation with sequence number seq (prepass).
+func (c *chanState) count(send bool, seq uint64, i int32) {
+	if seq == 0 || seq > 1<<31 {
+		return
+	}
+	s := &c.recvBySeq
+	if send {
+		s = &c.sendBySeq
+	}
+	if int(seq) > len(*s)+1<<20 { // a corrupt sequence number must not allocate absurdly
+		return
+	}
+	for len(*s) < int(seq) {
+		*s = append(*s, -1)
+	}
+	(*s)[seq-1] = i
+}
+
+func (c *chanState) initRings(sl *slab) {
+	if c.capacity <= 0 {
+		return
+	}
+	ring := func(n int) [][]uint32 {
+		n = min(n, c.capacity)
+		r := make([][]uint32, n)
+		for i := range r {
+			r[i] = sl.alloc()
+		}
+		return r
+	}
+	c.ringS, c.wringS = ring(len(c.sendBySeq)), ring(len(c.sendBySeq))
+	c.ringR, c.wringR = ring(len(c.recvBySeq)), ring(len(c.recvBySeq))
+}
+
+func bySeq(s []int32, seq uint64) int32 {
+	if seq == 0 || seq > uint64(len(s)) {
+		return -1
+	}
+	return s[seq-1]
+}
+
+// Rule GoSpawn: the child starts with the parent's clocks; both tick.
+func (e *engine) goSpawn(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	c, ok := e.r.gIndex[ev.A]
+	if !ok || c == g {
+		return
+	}
+	copy(e.vc[c], e.vc[g])
+	copy(e.wvc[c], e.wvc[g])
+}
+
+// Rule GoEnd: only ticks; the goroutine's clock stays for the events it published.
+func (e *engine) goEnd(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	e.ended[g] = true
+}
+
+// Rule ChanMake (and any event that synchronizes nothing): tick.
+func (e *engine) tickOnly(i int32, ev *trace.Event) { e.tick(i) }
+
+// Rule ChanSend. A send on a closed channel panicked: no synchronization. Otherwise:
+//   - unbuffered: the k-th send and the k-th receive are one rendezvous: both take the join
+//     of both clocks (processed together when the first of the two comes up);
+//   - buffered with capacity c: the k-th send happens after the (k-c)-th receive (the slot it
+//     fills was freed by that receive); its clock is kept for the k-th receive.
+func (e *engine) chanSend(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	if ev.Flags.Has(trace.FlagClosed) {
+		e.f.sendOnClosed = append(e.f.sendOnClosed, evPair{i, e.chans[x].closeEv})
+		return
+	}
+	e.send(i, g, x, ev.A, classSend)
+}
+
+// Rule ChanRecv. A receive that saw the channel closed happens after the close. Otherwise:
+//   - unbuffered: rendezvous with the k-th send (see ChanSend);
+//   - buffered: the k-th receive happens after the k-th send; its clock is kept for the
+//     (k+c)-th send.
+func (e *engine) chanRecv(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	class := classRecvOther
+	if ev.Flags.Has(trace.FlagValueUsed) && !ev.Flags.Has(trace.FlagCommaOK) {
+		class = classRecvValue
+	}
+	if ev.Flags.Has(trace.FlagClosed) {
+		e.recvClosed(i, g, x, class)
+		return
+	}
+	e.recv(i, g, x, ev.A, class)
+}
+
+// Rule ChanClose: the closer's clock is kept; receives that return because of the close join
+// it. Closing a closed or nil channel panics and synchronizes nothing.
+func (e *engine) chanClose(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	if ev.Flags.Has(trace.FlagNilChan) || ev.Obj == 0 {
+		e.f.closeOfNil = append(e.f.closeOfNil, i)
+		return
+	}
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	ch := &e.chans[x]
+	if ev.Flags.Has(trace.FlagClosed) || ch.closeEv >= 0 {
+		e.f.closeOfClosed = append(e.f.closeOfClosed, evPair{i, ch.closeEv})
+		return
+	}
+	e.resolvePending(x, i, g, true) // a close serves receive cases
+	ch.closeEv = i
+	ch.closeVC = e.slab.clone(e.vc[g])
+	ch.closeWVC = e.slab.clone(e.wvc[g])
+	// Every send and value receive so far that is not ordered before the close races with it.
+	for _, u := range ch.users {
+		if u.g == g || !(u.class == classSend || u.class == classRecvValue) {
+			continue
+		}
+		if !e.hbAt(u.ev, g, false) {
+			e.closeRace(u.ev, i, u.class == classSend)
+		}
+	}
+}
+
+// Rule Select: the chosen case is processed as its channel operation (with the sequence
+// number in b); a select that took its default case (or none) only ticks. Every case that
+// was not chosen is checked for a possible partner.
+func (e *engine) selectOp(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	e.selectCases(i, g, ev)
+	x := e.objOf[i]
+	if x < 0 || ev.A >= uint64(len(ev.Cases)) || !ev.Flags.Has(trace.FlagSuccess) {
+		return
+	}
+	c := ev.Cases[ev.A]
+	if c.Send {
+		e.send(i, g, x, ev.B, classSend)
+		return
+	}
+	class := classRecvOther
+	if c.ValueUsed {
+		class = classSelectValue
+	}
+	if ev.Flags.Has(trace.FlagClosed) {
+		e.recvClosed(i, g, x, class)
+		return
+	}
+	e.recv(i, g, x, ev.B, class)
+}
+
+func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
+	ch := &e.chans[x]
+	if ch.capacity == 0 {
+		if p := bySeq(ch.recvBySeq, seq); p >= 0 && !e.done[p] {
+			e.rendezvous(i, g, p, x)
+			return
+		}
+		e.before(i, g, x, true)
+		e.after(i, g, x, class)
+		return
+	}
+	e.before(i, g, x, true)
+	if seq > uint64(ch.capacity) && len(ch.ringR) > 0 {
+		if r := bySeq(ch.recvBySeq, seq-uint64(ch.capacity)); r >= 0 && e.r.epoch[r] != 0 {
+			slot := (seq - uint64(ch.capacity) - 1) % uint64(len(ch.ringR))
+			join(e.vc[g], ch.ringR[slot])
+			join(e.wvc[g], ch.wringR[slot])
+		}
+	}
+	if len(ch.ringS) > 0 && seq > 0 {
+		slot := (seq - 1) % uint64(len(ch.ringS))
+		copy(ch.ringS[slot], e.vc[g])
+		copy(ch.wringS[slot], e.wvc[g])
+	}
+	e.after(i, g, x, class)
+}
+
+func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
+	ch := &e.chans[x]
+	if ch.capacity == 0 {
+		if p := bySeq(ch.sendBySeq, seq); p >= 0 && !e.done[p] {
+			e.rendezvous(p, e.r.gOf[p], i, x)
+			return
+		}
+		e.before(i, g, x, false)
+		e.after(i, g, x, class)
+		return
+	}
+	e.before(i, g, x, false)
+	if s := bySeq(ch.sendBySeq, seq); s >= 0 && e.r.epoch[s] != 0 && len(ch.ringS) > 0 {
+		e.mixedCheck(i, g, s)
+		slot := (seq - 1) % uint64(len(ch.ringS))
+		join(e.vc[g], ch.ringS[slot])
+		join(e.wvc[g], ch.wringS[slot])
+	}
+	if len(ch.ringR) > 0 && seq > 0 {
+		slot := (seq - 1) % uint64(len(ch.ringR))
+		copy(ch.ringR[slot], e.vc[g])
+		copy(ch.wringR[slot], e.wvc[g])
+	}
+	e.after(i, g, x, class)
+}
+
+// rendezvous processes the unbuffered transfer of send s and receive r together. The one of
+// the two that was not yet processed is ticked here and skipped when the walk reaches it.
+func (e *engine) rendezvous(s, gs, r, x int32) {
+	gr := e.r.gOf[r]
+	other := r
+	if e.r.epoch[s] == 0 {
+		other = s
+	}
+	if gs < 0 || gr < 0 {
+		return
+	}
+	e.tick(other)
+	e.done[other] = true
+	evs := e.t.Events
+	if evs[other].Kind == trace.KindSelect {
+		e.selectCases(other, e.r.gOf[other], &evs[other])
+	}
+	e.before(s, gs, x, true)
+	e.before(r, gr, x, false)
+	e.mixedCheck(s, gs, r)
+	e.mixedCheck(r, gr, s)
+	if e.rec != nil {
+		e.record(s, gs) // the send's clock before the rendezvous: it happens before the receive, not after
+	}
+	if gs != gr {
+		join(e.vc[gs], e.vc[gr])
+		copy(e.vc[gr], e.vc[gs])
+		join(e.wvc[gs], e.wvc[gr])
+		copy(e.wvc[gr], e.wvc[gs])
+	}
+	e.after(s, gs, x, classSend)
+	e.after(r, gr, x, e.recvClass(r))
+	if e.rec != nil {
+		e.record(r, gr)
+	}
+}
+
+func (e *engine) recvClass(i int32) uint8 {
+	ev := &e.t.Events[i]
+	if ev.Kind == trace.KindSelect {
+		if ev.A < uint64(len(ev.Cases)) && ev.Cases[ev.A].ValueUsed {
+			return classSelectValue
+		}
+		return classRecvOther
+	}
+	if ev.Flags.Has(trace.FlagValueUsed) && !ev.Flags.Has(trace.FlagCommaOK) {
+		return classRecvValue
+	}
+	return classRecvOther
+}
+
+// recvClosed handles a receive that returned because the channel is closed: it happens
+// after the close.
+func (e *engine) recvClosed(i, g, x int32, class uint8) {
+	ch := &e.chans[x]
+	e.before(i, g, x, false)
+	if ch.closeEv >= 0 {
+		join(e.vc[g], ch.closeVC)
+		join(e.wvc[g], ch.closeWVC)
+	}
+	if class == classRecvValue {
+		e.f.recvOnClosed = append(e.f.recvOnClosed, evPair{i, ch.closeEv})
+	}
+	e.userSeen(i, g, x, classRecvOther)
+}
+
+// before records the facts that need the clock of operation i before it synchronizes:
+// same-direction flow pairs and the selects it could have served.
+func (e *engine) before(i, g, x int32, send bool) {
+	ch := &e.chans[x]
+	if ch.pairHits < maxHitsPerObject {
+		kind := PairRecv
+		if send {
+			kind = PairSend
+		}
+		for _, u := range ch.users {
+			if u.g == g || isRecvClass(u.class) == send || u.class == classSendCase || u.class == classRecvCase {
+				continue
+			}
+			if !e.hbAt(u.ev, g, false) {
+				ch.pairHits++
+				e.f.pair(e.t, kind, u.ev, i)
+			}
+		}
+	}
+	e.resolvePending(x, i, g, send)
+}
+
+// maxHitsPerObject bounds the pair scanning on one hot object.
+const maxHitsPerObject = 256
+
+// after records the facts that need the clock of operation i after it synchronized.
+func (e *engine) after(i, g, x int32, class uint8) {
+	ch := &e.chans[x]
+	if ch.closeEv >= 0 && class == classRecvValue {
+		// a value received after the close in the run, yet not ordered after it
+		if !e.hbAt(ch.closeEv, g, false) {
+			e.closeRace(i, ch.closeEv, false)
+		}
+	}
+	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
+		for _, u := range ch.users {
+			if u.g != g && u.class == classRecvValue && !e.hbAt(u.ev, g, false) {
+				ch.pairHits++
+				e.f.concRecv(e.t, u.ev, i)
+			}
+		}
+	}
+	e.userSeen(i, g, x, class)
+}
+
+func (e *engine) userSeen(i, g, x int32, class uint8) {
+	ch := &e.chans[x]
+	k := userKey{g: g, pos: e.t.Events[i].Pos, class: class}
+	if ch.userIdx == nil {
+		ch.userIdx = map[userKey]int32{}
+	}
+	if j, ok := ch.userIdx[k]; ok {
+		ch.users[j].ev = i
+		return
+	}
+	ch.userIdx[k] = int32(len(ch.users))
+	ch.users = append(ch.users, chanUser{g: g, pos: k.pos, class: class, ev: i})
+}
+
+func (e *engine) closeRace(op, cl int32, send bool) {
+	f := e.f
+	k := pairKey{"close", e.t.Events[op].Pos, e.t.Events[cl].Pos}
+	if f.closeRaceSeen[k] || len(f.closeRaces) >= maxPairs {
+		return
+	}
+	f.closeRaceSeen[k] = true
+	f.closeRaces = append(f.closeRaces, closeRace{op: op, close: cl, send: send})
+}
+
+func (f *facts) pair(t *trace.Trace, kind PairKind, a, b int32) {
+	k := pairKey{string(kind), t.Events[a].Pos, t.Events[b].Pos}
+	if f.pairSeen[k] || len(f.pairs) >= maxPairs {
+		return
+	}
+	f.pairSeen[k] = true
+	f.pairs = append(f.pairs, Pair{Kind: kind, First: int(a), Second: int(b)})
+}
+
+func (f *facts) concRecv(t *trace.Trace, a, b int32) {
+	k := pairKey{"recv", t.Events[a].Pos, t.Events[b].Pos}
+	if f.concRecvSeen[k] || len(f.concRecvs) >= maxPairs {
+		return
+	}
+	f.concRecvSeen[k] = true
+	f.concRecvs = append(f.concRecvs, Pair{Kind: PairRecv, First: int(a), Second: int(b)})
+}

@@ -1,0 +1,96 @@
+package analysis
+
+import "github.com/goweave/goweave/analysis/trace"
+
+// selectCases checks, for every case of select i that was not chosen, whether an operation
+// in another goroutine could have served it: an operation of the opposite direction on the
+// same channel that does not happen before the select (checked here against the latest
+// operation of each goroutine and position), a close of the channel for a receive case, or
+// a later operation the select does not happen before (checked by resolvePending when it
+// comes). A goroutine's latest execution of a select is the one most likely concurrent with
+// later operations, so one pending entry per select case suffices.
+func (e *engine) selectCases(i, g int32, ev *trace.Event) {
+	f := e.f
+	for ci, c := range ev.Cases {
+		if c.Obj == 0 {
+			continue // a nil case never fires; setting a case's channel to nil is deliberate
+		}
+		x, ok := e.chanIdx[c.Obj]
+		if !ok {
+			continue
+		}
+		ch := &e.chans[x]
+		key := selectKey{pos: ev.Pos, cas: c.Index, chan_: c.Obj}
+		if ev.Pos == 0 {
+			key.g = g
+		}
+		sc := f.selects[key]
+		if sc == nil {
+			sc = &SelectCase{Case: c.Index, Chan: c.Obj, Send: c.Send, Partner: -1, Known: ch.made >= 0}
+			f.selects[key] = sc
+			f.selectOrder = append(f.selectOrder, key)
+		}
+		sc.Select = int(i)
+		chosen := ev.Flags.Has(trace.FlagSuccess) && uint64(ci) == ev.A
+		if chosen {
+			sc.Chosen = true
+			continue
+		}
+		class := classRecvCase
+		if c.Send {
+			class = classSendCase
+		}
+		e.resolvePending(x, i, g, c.Send)
+		if !sc.HasPartner() {
+			if !c.Send && ch.closeEv >= 0 {
+				sc.Partner = int(ch.closeEv)
+			} else {
+				for _, u := range ch.users {
+					if u.g == g || isRecvClass(u.class) != c.Send {
+						continue
+					}
+					if !e.hbAt(u.ev, g, false) {
+						sc.Partner = int(u.ev)
+						break
+					}
+				}
+			}
+			if !sc.HasPartner() {
+				e.addPending(ch, key, i, c.Send)
+			}
+		}
+		e.userSeen(i, g, x, class)
+	}
+}
+
+func (e *engine) addPending(ch *chanState, key selectKey, i int32, send bool) {
+	for k := range ch.pending {
+		if ch.pending[k].key == key {
+			ch.pending[k].sel = i
+			return
+		}
+	}
+	ch.pending = append(ch.pending, pendingCase{key: key, sel: i, send: send})
+}
+
+// resolvePending gives a partner to the pending select cases on channel x that operation i
+// of goroutine g could have served: opposite direction (send: i is a send or a close),
+// another goroutine, and the select does not happen before i.
+func (e *engine) resolvePending(x, i, g int32, send bool) {
+	ch := &e.chans[x]
+	for k := 0; k < len(ch.pending); k++ {
+		p := ch.pending[k]
+		if p.send == send || e.r.gOf[p.sel] == g {
+			continue
+		}
+		if e.hbAt(p.sel, g, false) {
+			continue
+		}
+		if sc := e.f.selects[p.key]; sc != nil && !sc.HasPartner() {
+			sc.Partner = int(i)
+		}
+		ch.pending[k] = ch.pending[len(ch.pending)-1]
+		ch.pending = ch.pending[:len(ch.pending)-1]
+		k--
+	}
+}

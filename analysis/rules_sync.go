@@ -1,0 +1,451 @@
+package analysis
+
+import (
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// mutexState is the engine's state of one Mutex or RWMutex.
+type mutexState struct {
+	obj        uint64
+	wrel, rrel []uint32 // clock of the last Unlock; merged clocks of all RUnlocks
+	writer     int32    // goroutine holding the write lock; -1 none
+	writerEv   int32
+	readers    []heldRead
+	lastUnlock int32
+	lastAcq    []int32 // per goroutine: latest acquisition (any mode); nil until used
+	lastWrite  []int32 // per goroutine: latest write request
+	recursive  []int32 // recursive RLocks, for writers that come later
+	outer      []int32 // the read lock each of them already held
+	pairHits   int
+}
+
+type heldRead struct{ g, ev int32 }
+
+func (e *engine) perG(s *[]int32) []int32 {
+	if *s == nil {
+		*s = make([]int32, e.ng)
+		for i := range *s {
+			(*s)[i] = -1
+		}
+	}
+	return *s
+}
+
+// Rule Lock (write): the acquisition happens after the last Unlock and after every RUnlock
+// so far (strong clock only: the weak clock ignores mutex edges).
+func (e *engine) lock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	e.lockRequest(i, g, x, false, true)
+	e.acquire(i, g, x, false)
+}
+
+// Rule TryLock: a TryLock that acquired is a Lock; a failed one only ticks (it waited for
+// nothing and learned nothing).
+func (e *engine) tryLock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	if ev.Flags.Has(trace.FlagSuccess) {
+		e.acquire(i, g, x, false)
+		return
+	}
+	e.tryFailed(i, g, x)
+}
+
+// Rule RLock: a read acquisition happens after the last write Unlock.
+func (e *engine) rlock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	e.lockRequest(i, g, x, true, true)
+	e.acquire(i, g, x, true)
+}
+
+// Rule TryRLock: like RLock when it acquired; a failed one only ticks.
+func (e *engine) tryRLock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	if ev.Flags.Has(trace.FlagSuccess) {
+		e.acquire(i, g, x, true)
+		return
+	}
+	e.tryFailed(i, g, x)
+}
+
+// Rule Unlock: publishes the unlocker's clock as the mutex's release clock (overwriting: the
+// next Lock acquires after this one, which already happened after the previous ones).
+func (e *engine) unlock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	m := &e.mutexes[x]
+	if m.writer < 0 {
+		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})
+	} else {
+		e.release(i, g, m.writer, m.writerEv, x, false)
+		m.writer = -1
+	}
+	if m.wrel == nil {
+		m.wrel = e.slab.alloc()
+	}
+	copy(m.wrel, e.vc[g])
+	m.lastUnlock = i
+}
+
+// Rule RUnlock: MERGES the reader's clock into the read-release clock (readers release
+// concurrently; a writer that acquires next happens after all of them, so overwriting
+// would lose the earlier readers).
+func (e *engine) runlock(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	m := &e.mutexes[x]
+	k := -1
+	for j := len(m.readers) - 1; j >= 0; j-- {
+		if m.readers[j].g == g {
+			k = j
+			break
+		}
+	}
+	if k < 0 && len(m.readers) > 0 {
+		k = len(m.readers) - 1 // released by another goroutine than the one that acquired it
+	}
+	if k < 0 {
+		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})
+	} else {
+		r := m.readers[k]
+		m.readers = slices.Delete(m.readers, k, k+1)
+		e.release(i, g, r.g, r.ev, x, true)
+	}
+	if m.rrel == nil {
+		m.rrel = e.slab.alloc()
+	}
+	join(m.rrel, e.vc[g])
+	m.lastUnlock = i
+}
+
+func (e *engine) acquire(i, g, x int32, read bool) {
+	m := &e.mutexes[x]
+	if m.wrel != nil {
+		join(e.vc[g], m.wrel)
+	}
+	if !read && m.rrel != nil {
+		join(e.vc[g], m.rrel)
+	}
+	if read {
+		m.readers = append(m.readers, heldRead{g, i})
+	} else {
+		m.writer, m.writerEv = g, i
+	}
+	e.perG(&m.lastAcq)[g] = i
+	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
+}
+
+// release drops the lock acquired by acq (in goroutine holder) from the holder's lockset;
+// an unlock in another goroutine that is not ordered after the acquisition could run first.
+func (e *engine) release(i, g, holder, acq, x int32, read bool) {
+	if holder != g && !e.hbAt(acq, g, false) {
+		e.f.unorderedUnlocks = append(e.f.unorderedUnlocks, evPair{i, acq})
+	}
+	h := e.held[holder]
+	for j := len(h) - 1; j >= 0; j-- {
+		if h[j].mutex == x && h[j].read == read {
+			e.held[holder] = slices.Delete(h, j, j+1)
+			return
+		}
+	}
+}
+
+// tryFailed records the flow pairs of a failed TryLock: acquisitions by other goroutines
+// that are weakly concurrent with it could have come after it.
+func (e *engine) tryFailed(i, g, x int32) {
+	m := &e.mutexes[x]
+	if m.lastAcq == nil || m.pairHits >= maxHitsPerObject {
+		return
+	}
+	for h, a := range m.lastAcq {
+		if a >= 0 && int32(h) != g && !e.hbAt(a, g, true) {
+			m.pairHits++
+			e.f.pair(e.t, PairTryLock, a, i)
+		}
+	}
+}
+
+// lockRequest records what a blocking acquisition request means for deadlock prediction:
+// a lock dependency when the goroutine already holds locks, the recursive read-locking of
+// an RWMutex against concurrent writers, and lock flow pairs.
+func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
+	m := &e.mutexes[x]
+	f := e.f
+	if h := e.held[g]; len(h) > 0 && len(f.deps) < maxDeps {
+		f.deps = append(f.deps, lockDep{ev: i, g: g, mutex: x, read: read, held: slices.Clone(h), wvc: e.slab.clone(e.wvc[g])})
+	}
+	if read {
+		outer := int32(-1)
+		for _, r := range m.readers {
+			if r.g == g {
+				outer = r.ev
+				break
+			}
+		}
+		if outer >= 0 {
+			if m.lastWrite != nil {
+				for h, w := range m.lastWrite {
+					if w >= 0 && int32(h) != g && !e.hbAt(w, g, true) {
+						f.rw(e.t, rwFact{inner: i, outer: outer, writer: w})
+					}
+				}
+			}
+			if len(m.recursive) < 64 {
+				m.recursive = append(m.recursive, i)
+				m.outer = append(m.outer, outer)
+			}
+		}
+	} else {
+		e.perG(&m.lastWrite)[g] = i
+		for k, r := range m.recursive {
+			if gr := e.r.gOf[r]; gr != g && !e.hbAt(r, g, true) {
+				f.rw(e.t, rwFact{inner: r, outer: m.outer[k], writer: i})
+			}
+		}
+	}
+	if completed && m.lastAcq != nil && m.pairHits < maxHitsPerObject {
+		for h, a := range m.lastAcq {
+			if a < 0 || int32(h) == g || (read && e.t.Events[a].Kind != trace.KindLock && e.t.Events[a].Kind != trace.KindTryLock) {
+				continue
+			}
+			if !e.hbAt(a, g, true) {
+				m.pairHits++
+				f.pair(e.t, PairLock, a, i)
+			}
+		}
+	}
+}
+
+// maxDeps bounds the lock dependencies kept for cycle search.
+const maxDeps = 100000
+
+// mixedCheck: operation o of goroutine g communicates with partner p. If g holds a lock L
+// that p's goroutine acquired before p (and released), and that acquisition is not ordered
+// before o (weak clock: ignoring the lock itself), then g could hold L at o while p's
+// goroutine waits for L before reaching p: a lock/channel deadlock.
+func (e *engine) mixedCheck(o, g, p int32) {
+	held := e.held[g]
+	if len(held) == 0 {
+		return
+	}
+	gp := e.r.gOf[p]
+	if gp == g || gp < 0 {
+		return
+	}
+	for _, hl := range held {
+		m := &e.mutexes[hl.mutex]
+		if m.lastAcq == nil {
+			continue
+		}
+		lh := m.lastAcq[gp]
+		if lh < 0 || m.writer == gp {
+			continue
+		}
+		if hl.read && e.t.Events[lh].Kind == trace.KindRLock {
+			continue // two readers do not exclude each other
+		}
+		if !e.hbAt(lh, g, true) {
+			k := pairKey{"mixed", e.t.Events[o].Pos, e.t.Events[lh].Pos}
+			if !e.f.mixedSeen[k] {
+				e.f.mixedSeen[k] = true
+				e.f.mixed = append(e.f.mixed, mixedFact{op: o, held: hl.ev, partner: p, partnerLock: lh})
+			}
+		}
+	}
+}
+
+// onceState is the engine's state of one sync.Once.
+type onceState struct {
+	runner  int32 // the Do that ran f (prepass); -1 none
+	vc, wvc []uint32
+	done    bool
+	early   []int32 // Dos that returned before the runner's Do was processed
+}
+
+// Rule OnceDo: the Do that ran f publishes its clock when it returns; every other Do
+// returned after f completed and joins it. (When a non-running Do is processed before the
+// running one, the runner's goroutine has already done everything f did, so its current
+// clock is joined.)
+func (e *engine) onceDo(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	o := &e.onces[x]
+	if ev.Flags.Has(trace.FlagSuccess) {
+		o.vc, o.wvc, o.done = e.slab.clone(e.vc[g]), e.slab.clone(e.wvc[g]), true
+		for _, n := range o.early {
+			if !e.hbAt(n, g, false) {
+				e.f.pair(e.t, PairOnce, i, n)
+			}
+		}
+		o.early = nil
+		return
+	}
+	switch {
+	case o.done:
+		if !e.hbAt(o.runner, g, false) {
+			e.f.pair(e.t, PairOnce, o.runner, i)
+		}
+		join(e.vc[g], o.vc)
+		join(e.wvc[g], o.wvc)
+	case o.runner >= 0:
+		gr := e.r.gOf[o.runner]
+		join(e.vc[g], e.vc[gr])
+		join(e.wvc[g], e.wvc[gr])
+		if len(o.early) < 64 {
+			o.early = append(o.early, i)
+		}
+	}
+}
+
+// wgState is the engine's state of one WaitGroup.
+type wgState struct {
+	obj     uint64
+	vc, wvc []uint32
+	adders  []int32 // goroutines that Add a positive delta (prepass)
+	facts   *wgFacts
+	last    int32
+}
+
+// wgFacts is what negative-waitgroup matching needs: every Add and Done, and for each
+// Done the clock entries of the adding goroutines.
+type wgFacts struct {
+	obj    uint64
+	adders []int32
+	adds   []int32  // events with a positive delta
+	dones  []int32  // events with a negative delta
+	proj   []uint32 // len(dones) x len(adders)
+}
+
+func (w *wgState) addAdder(g int32) {
+	if !slices.Contains(w.adders, g) {
+		w.adders = append(w.adders, g)
+	}
+}
+
+// Rule WgAdd / WgDone: the counter change is merged into the group's clock (a Wait that
+// returns happens after every Add and Done before it).
+func (e *engine) wgAdd(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	w := &e.wgs[x]
+	if w.vc == nil {
+		w.vc, w.wvc = e.slab.alloc(), e.slab.alloc()
+		w.facts = &wgFacts{obj: w.obj, adders: w.adders}
+		e.f.wgs = append(e.f.wgs, w.facts)
+	}
+	if int64(ev.B) < 0 {
+		e.f.negativeWG = append(e.f.negativeWG, evPair{i, w.last})
+	}
+	join(w.vc, e.vc[g])
+	join(w.wvc, e.wvc[g])
+	wf := w.facts
+	switch delta := int64(ev.A); {
+	case delta > 0:
+		wf.adds = append(wf.adds, i)
+	case delta < 0:
+		wf.dones = append(wf.dones, i)
+		for _, a := range wf.adders {
+			wf.proj = append(wf.proj, e.vc[g][a])
+		}
+	}
+	w.last = i
+}
+
+// Rule WgWait: a Wait that returned happens after every Add and Done merged so far.
+func (e *engine) wgWait(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 || e.wgs[x].vc == nil {
+		return
+	}
+	join(e.vc[g], e.wgs[x].vc)
+	join(e.wvc[g], e.wgs[x].wvc)
+}
+
+// condState is the engine's state of one sync.Cond.
+type condState struct {
+	obj   uint64
+	wakes []condWake
+	last  int32 // latest Signal/Broadcast
+}
+
+type condWake struct {
+	lo, hi  uint64 // tickets woken: [lo, hi)
+	vc, wvc []uint32
+}
+
+// Rule CondSignal / CondBroadcast: the signaller's clock is kept for the tickets it woke
+// (Signal: ticket a; Broadcast: tickets a..b-1). Waking nobody synchronizes nothing.
+func (e *engine) condSignal(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	c := &e.conds[x]
+	c.last = i
+	if ev.A >= ev.B {
+		return
+	}
+	hi := ev.A + 1
+	if ev.Kind == trace.KindCondBroadcast {
+		hi = ev.B
+	}
+	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.slab.clone(e.vc[g]), wvc: e.slab.clone(e.wvc[g])})
+}
+
+// Rule CondWait: a Wait that returned happens after the Signal or Broadcast that woke its
+// ticket (the Unlock/Lock of L inside Wait are recorded as their own events).
+func (e *engine) condWait(i int32, ev *trace.Event) {
+	g := e.tick(i)
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	c := &e.conds[x]
+	for k := len(c.wakes) - 1; k >= 0; k-- {
+		if w := c.wakes[k]; w.lo <= ev.A && ev.A < w.hi {
+			join(e.vc[g], w.vc)
+			join(e.wvc[g], w.wvc)
+			return
+		}
+	}
+}
+
+func (f *facts) rw(t *trace.Trace, r rwFact) {
+	k := pairKey{"rw", t.Events[r.inner].Pos, t.Events[r.writer].Pos}
+	if f.rwSeen[k] || len(f.rwRecursion) >= maxPairs {
+		return
+	}
+	f.rwSeen[k] = true
+	f.rwRecursion = append(f.rwRecursion, r)
+}
