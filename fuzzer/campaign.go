@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
 )
 
@@ -149,6 +150,23 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		return jobResult{job: j, err: err}
 	}
 	ar := &AnalyzedRun{Run: r, Index: j.index, Request: j.request}
+	strategy := "record"
+	if j.request != nil {
+		strategy = j.request.Strategy
+	}
+	found := func(fs []analysis.Finding) {
+		for _, f := range fs {
+			f.Package, f.Test = t.bin.Package, t.name
+			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: j.index, Strategy: strategy, Trace: r.Trace}
+			if j.request != nil {
+				ff.Replay = opts.Schedule
+			}
+			ar.Findings = append(ar.Findings, ff)
+		}
+	}
+	if c.analyze {
+		found(raceFindings(r.Races, t.bin.Module))
+	}
 	if r.Trace == "" {
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
 		return jobResult{job: j, run: ar}
@@ -163,23 +181,12 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	ar.Signature = signature(tr)
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if c.analyze {
-		strategy := "record"
-		if j.request != nil {
-			strategy = j.request.Strategy
-		}
-		found, err := analyzeTrace(tr)
+		fs, err := analyzeTrace(tr)
 		if err != nil {
 			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
 			return jobResult{job: j, run: ar}
 		}
-		for _, f := range found {
-			f.Package, f.Test = t.bin.Package, t.name
-			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: j.index, Strategy: strategy, Trace: r.Trace}
-			if j.request != nil {
-				ff.Replay = opts.Schedule
-			}
-			ar.Findings = append(ar.Findings, ff)
-		}
+		found(fs)
 	}
 	return jobResult{job: j, run: ar}
 }

@@ -29,7 +29,16 @@ type outputMarkers struct {
 	Fatal            string // the first "fatal error: ..." line, without the prefix
 	DataRace         bool   // "WARNING: DATA RACE"
 	NoTests          bool   // "testing: warning: no tests to run"
+	// Races are the race detector's reports, the lines after each "WARNING: DATA RACE" up
+	// to the closing "==================", capped in number and length.
+	Races  [][]string
+	inRace bool
 }
+
+const (
+	maxRaceReports = 32
+	maxRaceLines   = 200
+)
 
 const maxMarkerLine = 512
 
@@ -81,6 +90,16 @@ func (c *cappedOutput) scan(p []byte) {
 
 func (m *outputMarkers) note(line []byte) {
 	line = bytes.TrimRight(line, "\r")
+	if m.inRace {
+		if bytes.HasPrefix(line, []byte("==================")) {
+			m.inRace = false
+			return
+		}
+		if r := m.Races[len(m.Races)-1]; len(r) < maxRaceLines {
+			m.Races[len(m.Races)-1] = append(r, string(line))
+		}
+		return
+	}
 	trimmed := bytes.TrimLeft(line, " \t")
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("--- PASS: ")):
@@ -96,6 +115,10 @@ func (m *outputMarkers) note(line []byte) {
 		m.Deadlock = strings.HasPrefix(m.Fatal, "all goroutines are asleep")
 	case bytes.Equal(line, []byte("WARNING: DATA RACE")):
 		m.DataRace = true
+		if len(m.Races) < maxRaceReports {
+			m.Races = append(m.Races, nil)
+			m.inRace = true
+		}
 	case bytes.HasPrefix(line, []byte("testing: warning: no tests to run")):
 		m.NoTests = true
 	}

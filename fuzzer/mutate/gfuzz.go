@@ -36,7 +36,7 @@ type GFuzzFeatures struct {
 	FillSum      int             // sum over channels of each channel's largest buffer fill
 	Chosen       map[string]bool // "select position#case" chosen in this run (-1 = default)
 	PartnerCases int             // non-chosen select cases (over all executions) with a possible partner
-	Selects      []selectExec    // select executions in request order
+	selects      []selectExec    // select executions in request order
 }
 
 type selectExec struct {
@@ -152,7 +152,7 @@ func ExtractGFuzz(r *Run) *GFuzzFeatures {
 		if e.Flags.Has(trace.FlagNonBlocking) && x.chosen != schedule.CaseDefault {
 			x.options = append(x.options, schedule.CaseDefault)
 		}
-		f.Selects = append(f.Selects, x)
+		f.selects = append(f.selects, x)
 	}
 	return f
 }
@@ -346,7 +346,7 @@ func (g *GFuzz) Next(r *Run) []Mutation {
 		return nil
 	}
 	var flippable []int
-	for i, x := range f.Selects {
+	for i, x := range f.selects {
 		if len(x.options) > 0 {
 			flippable = append(flippable, i)
 		}
@@ -383,7 +383,7 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) *schedule.S
 	}
 	lists := map[schedule.Pos][]int{}
 	var order []schedule.Pos
-	for i, x := range f.Selects {
+	for i, x := range f.selects {
 		c := x.chosen
 		if flip[i] {
 			c = pickCase(g.Rand, x.options, x.partners)
