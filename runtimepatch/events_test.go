@@ -304,3 +304,28 @@ func TestRaceBuildRecords(t *testing.T) {
 		t.Errorf("-race build: send seq %d post %d, recv seq %d post %d", send.A, send.Post, recv.A, recv.Post)
 	}
 }
+
+// Timer channels are filled by the runtime, sometimes from inside the
+// receiving goroutine's own receive or select (time.sendTime nested in
+// maybeRunChan): that send must not complete the user's operation.
+func TestTimerChannelEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestTimerChannels", nil).tr
+	recv := one(t, tr, trace.KindChanRecv, "timer.after")
+	if recv.Post == 0 || recv.A != 1 || recv.Obj == 0 || recv.Flags.Has(trace.FlagClosed) {
+		t.Errorf("receive from time.After: post %d seq %d obj %d flags %s, want completed, seq 1", recv.Post, recv.A, recv.Obj, recv.Flags)
+	}
+	sel := one(t, tr, trace.KindSelect, "timer.select")
+	if sel.A != 0 || sel.B != 1 || sel.Post == 0 || sel.Cases[0].Obj == 0 {
+		t.Errorf("select on a timer: chose %d seq %d post %d, want case 0 seq 1", int64(sel.A), sel.B, sel.Post)
+	}
+}
+
+// A deferred call is attributed to its defer statement, also when the defer
+// is not open-coded (in a loop).
+func TestDeferredCallPosition(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestDeferredClose", nil).tr
+	closes := at(t, tr, trace.KindChanClose, "defer.close")
+	if len(closes) != 2 {
+		t.Fatalf("%d closes at the defer statement, want 2\n%s", len(closes), dump(tr))
+	}
+}

@@ -103,12 +103,12 @@ func record(t *testing.T, bin, name string, sig os.Signal) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
 	cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t))
-	var output bytes.Buffer
+	var output, stderr bytes.Buffer
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = &output
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +123,7 @@ func record(t *testing.T, bin, name string, sig os.Signal) result {
 		}
 	}
 	runErr := cmd.Wait()
+	output.Write(stderr.Bytes())
 	if ctx.Err() != nil {
 		t.Fatalf("%s did not end: %s", name, output.String())
 	}

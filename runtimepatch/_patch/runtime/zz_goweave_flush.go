@@ -183,6 +183,7 @@ func goweaveWriteTrace() {
 		goweavePut32(uint32(2 + nwr + 2*i))
 	}
 
+	goweaveSanitize(nev)
 	goweaveSection(4, nev*uint64(unsafe.Sizeof(goweaveEvent{})))
 	goweaveOutFlush()
 	goweaveWriteAll(goweaveEvents, nev*uint64(unsafe.Sizeof(goweaveEvent{})))
@@ -196,6 +197,33 @@ func goweaveWriteTrace() {
 	goweavePut64(ng)
 	goweaveOutFlush()
 	closefd(goweaveFD)
+}
+
+// goweaveSanitize blanks (kind 0) what a goroutine still writing when the
+// trace is written can leave half-done: a Select not followed by all of its
+// cases, and cases without their Select.
+//
+//go:nowritebarrierrec
+func goweaveSanitize(n uint64) {
+	for h := uint64(1); h <= n; h++ {
+		e := goweaveRec(h)
+		switch e.kind {
+		case goweaveKSelect:
+			k := uint64(e.aux)
+			ok := h+k <= n
+			for i := uint64(1); ok && i <= k; i++ {
+				c := goweaveRec(h + i)
+				ok = c.kind == goweaveKSelectCase && c.g == e.g
+			}
+			if ok {
+				h += k
+			} else {
+				e.kind = 0
+			}
+		case goweaveKSelectCase:
+			e.kind = 0
+		}
+	}
 }
 
 func goweavePositionAt(i uint64) *goweavePosition {

@@ -116,3 +116,24 @@ func waitBlocked(t *testing.T, reason string) {
 	}
 	t.Fatalf("no goroutine blocked in %s", reason)
 }
+
+func TestTimerChannels(t *testing.T) {
+	<-time.After(time.Millisecond) // @timer.after
+	tm := time.NewTimer(time.Millisecond)
+	never := make(chan int)
+	select { // @timer.select
+	case <-tm.C:
+	case <-never:
+	}
+}
+
+func TestDeferredClose(t *testing.T) {
+	for i := 0; i < 2; i++ {
+		func() {
+			c := make(chan int, 1)
+			for j := 0; j < 1; j++ {
+				defer close(c) // @defer.close
+			}
+		}()
+	}
+}
