@@ -379,6 +379,7 @@ func (e *engine) finishBlocked() {
 				e.lockRequest(i, g, x, ev.Kind == trace.KindRLock, false)
 			}
 		case trace.KindChanSend, trace.KindChanRecv, trace.KindSelect:
+			e.blockedChanOp(i, g, ev)
 			if len(e.held[g]) > 0 {
 				e.f.blockedUnderLock = append(e.f.blockedUnderLock, blockedHold{ev: i, held: slices.Clone(e.held[g])})
 			}
@@ -395,4 +396,26 @@ func (e *engine) finishBlocked() {
 			e.f.holders[m.obj] = m.readers[len(m.readers)-1].ev
 		}
 	}
+}
+
+// blockedChanOp lets an operation blocked forever count as a possible partner of select
+// cases: it was requested, and a select case could have served it.
+func (e *engine) blockedChanOp(i, g int32, ev *trace.Event) {
+	if ev.Kind == trace.KindSelect {
+		e.selectCases(i, g, ev)
+		return
+	}
+	x := e.objOf[i]
+	if x < 0 {
+		return
+	}
+	send := ev.Kind == trace.KindChanSend
+	e.resolvePending(x, i, g, send)
+	class := classRecvOther
+	if send {
+		class = classSendCase // a potential send, like a select case that was not taken
+	} else {
+		class = classRecvCase
+	}
+	e.userSeen(i, g, x, class)
 }

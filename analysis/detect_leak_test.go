@@ -1,0 +1,179 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// leak_chan_timeout, bad schedule: the select took ctx.Done(); the lookup's send on the
+// unbuffered result channel blocks forever.
+func TestLeakChan(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	ctxDone := b.ForeignChan(0)
+	res := m.MakeChan(0, "l.go:16")
+	w := m.Go("l.go:17")
+	w.Pending().Send(res, "l.go:18")
+	b.CloseForeign(ctxDone)
+	m.Select("l.go:20", 1, tracetest.RecvValueCase(res), tracetest.RecvCase(ctxDone))
+	m.End()
+	r := analyze(t, b)
+	f := want(t, r, "leak-chan", Actual, "l.go:18", "partner=l.go:20")
+	if f.Goroutines[0].Spawn != "l.go:17" {
+		t.Errorf("goroutines %+v", f.Goroutines)
+	}
+	if len(r.Findings) != 1 {
+		t.Errorf("findings %v", summaries(r))
+	}
+}
+
+// A blocked goroutine whose partner goroutine is still alive and not blocked (sleeping,
+// computing) may yet be served: lingering, not a leak. Without it, the same is a leak.
+func TestLingeringIsNotALeak(t *testing.T) {
+	for _, partnerAlive := range []bool{true, false} {
+		b := tracetest.New()
+		m := b.Main()
+		c := m.MakeChan(0, "l.go:5")
+		w := m.Go("l.go:6")
+		p := m.Go("l.go:7")
+		p.Send(c, "l.go:20")
+		m.Recv(c, "l.go:8")
+		w.Pending().Recv(c, "l.go:9")
+		if partnerAlive {
+			p.State(4, "sleep")
+		} else {
+			p.End()
+		}
+		m.End()
+		r := analyze(t, b)
+		if partnerAlive {
+			wantNo(t, r)
+		} else {
+			want(t, r, "leak-chan", Actual, "l.go:9", "partner=l.go:20")
+		}
+	}
+}
+
+// leak_mutex, bad schedule: pop returned holding the lock; push blocks forever.
+func TestLeakMutex(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	mu := b.Mutex()
+	p := m.Go("q.go:37")
+	m.Lock(mu, "q.go:25")
+	p.Pending().Lock(mu, "q.go:19")
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-mutex", Actual, "q.go:19", "held lock=q.go:25")
+}
+
+// leak_cond, bad schedule: the Signal came before the Wait; the waiter sleeps forever.
+func TestLeakCond(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	mu := b.Mutex()
+	cond := b.Cond(mu)
+	await := m.Go("c.go:48")
+	load := m.Go("c.go:49")
+	load.Lock(mu, "c.go:22")
+	load.Signal(cond, "c.go:24")
+	load.Unlock(mu, "c.go:25")
+	load.End()
+	await.Lock(mu, "c.go:29")
+	await.CondWait(cond, "c.go:30")
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-cond", Actual, "c.go:30", "signal=c.go:24")
+	if len(r.Findings) != 1 {
+		t.Errorf("findings %v", summaries(r))
+	}
+}
+
+// A Signal that wakes the waiter: the waiter's return happens after the Signal.
+func TestCondSignalSynchronizes(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	mu := b.Mutex()
+	cond := b.Cond(mu)
+	w := m.Go("c.go:48")
+	w.Lock(mu, "c.go:29")
+	wait := w.CondWait(cond, "c.go:30")
+	m.Lock(mu, "c.go:22")
+	sig := m.Signal(cond, "c.go:24")
+	m.Unlock(mu, "c.go:25")
+	wait.Complete()
+	w.Unlock(mu, "c.go:32")
+	r := analyze(t, b)
+	wantNo(t, r)
+	if !r.Clocks().HappensBefore(sig.Index, wait.Index) {
+		t.Error("Signal should happen before the Wait it woke returns")
+	}
+}
+
+func TestLeakWaitGroupAndNilChan(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	wg := b.WaitGroup()
+	m.Add(wg, 2, "w.go:34")
+	u := m.Go("w.go:36")
+	u.Done(wg, "w.go:29")
+	u.End()
+	committer := m.Go("w.go:38")
+	committer.Pending().Wait(wg, "w.go:39")
+	mon := m.Go("w.go:33")
+	mon.Pending().RecvOK(tracetest.NilChan, "w.go:50")
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-waitgroup", Actual, "w.go:39", "add=w.go:34")
+	want(t, r, "leak-nil-chan", Actual, "w.go:50")
+	if len(r.Findings) != 2 {
+		t.Errorf("findings %v", summaries(r))
+	}
+}
+
+func TestLeakSelect(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	updates := m.MakeChan(1, "s.go:50")
+	stop := m.MakeChan(0, "s.go:49")
+	w := m.Go("s.go:51")
+	u := m.Go("s.go:52")
+	u.Send(updates, "s.go:52")
+	u.End()
+	w.Select("s.go:28", 0, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+	w.Pending().Select("s.go:28", 0, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-select", Actual, "s.go:28")
+	wantNo(t, r, "leak-chan", "deadlock")
+}
+
+// A process that crashed for another reason: goroutines blocked at that moment were cut
+// short, not leaked.
+func TestNoLeaksAfterCrash(t *testing.T) {
+	b := tracetest.New().Meta("exit", "panic").Meta("message", "boom")
+	m := b.Main()
+	c := m.MakeChan(0, "x.go:1")
+	w := m.Go("x.go:2")
+	w.Pending().Recv(c, "x.go:3")
+	wantNo(t, analyze(t, b))
+}
+
+// The runtime's deadlock check: every blocked operation is a deadlock finding with the
+// others as related positions.
+func TestDeadlockActual(t *testing.T) {
+	b := tracetest.New().Meta("exit", "deadlock").Meta("message", "all goroutines are asleep - deadlock!")
+	m := b.Main()
+	mu := b.Mutex()
+	events := m.MakeChan(0, "d.go:34")
+	sub := m.Go("d.go:36")
+	m.Lock(mu, "d.go:21")
+	m.Pending().Send(events, "d.go:23")
+	sub.Pending().Lock(mu, "d.go:28")
+	r := analyze(t, b)
+	want(t, r, "deadlock", Actual, "d.go:23", "also blocked=d.go:28")
+	want(t, r, "deadlock", Actual, "d.go:28", "also blocked=d.go:23")
+	want(t, r, "mixed-deadlock", Actual, "d.go:23", "partner's lock=d.go:28")
+	wantNo(t, r, "leak-chan", "leak-mutex")
+}
