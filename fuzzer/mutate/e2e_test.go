@@ -15,23 +15,6 @@ import (
 	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
-// programOrder is the weakest sound happens-before: program order and spawns. Enough to check
-// that strategies turn a real trace into schedules that name its operations; the campaign
-// passes the analysis' relation instead.
-type programOrder struct{ t *trace.Trace }
-
-func (p programOrder) HappensBefore(i, j int) bool {
-	a, b := &p.t.Events[i], &p.t.Events[j]
-	if a.G == b.G {
-		return a.Pre < b.Pre
-	}
-	return a.Kind == trace.KindGoSpawn && a.A == b.G
-}
-
-func (p programOrder) Concurrent(i, j int) bool {
-	return i != j && !p.HappensBefore(i, j) && !p.HappensBefore(j, i)
-}
-
 // lineOf returns the 1-based line of the first line of file containing s.
 func lineOf(t *testing.T, file, s string) int {
 	b, err := os.ReadFile(file)
@@ -96,7 +79,21 @@ func TestRecordedTrace(t *testing.T) {
 		}
 	}
 
-	run := func() *mutate.Run { return &mutate.Run{Trace: rec, HB: programOrder{rec}} }
+	hb := newVCHB(rec)
+	// Sanity of the test's happens-before: the first worker's Unlock precedes the other's Lock.
+	var locks, unlocks []int
+	for i, op := range names.Ops {
+		if op.Pos.Line == lockLine && op.Kind == trace.KindLock {
+			locks = append(locks, i)
+		}
+		if op.Kind == trace.KindUnlock && op.G != schedule.TestGoroutine {
+			unlocks = append(unlocks, i)
+		}
+	}
+	if len(locks) != 2 || len(unlocks) != 2 || !hb.HappensBefore(unlocks[0], locks[1]) || hb.HappensBefore(locks[1], locks[0]) {
+		t.Fatalf("locks %v unlocks %v: vector clocks disagree with the recorded order", locks, unlocks)
+	}
+	run := func() *mutate.Run { return &mutate.Run{Trace: rec, HB: hb} }
 	if a, b := mutate.Signature(run()), mutate.Signature(run()); a != b || len(a) != 32 {
 		t.Errorf("signatures %q, %q", a, b)
 	}
@@ -127,6 +124,21 @@ func TestRecordedTrace(t *testing.T) {
 					t.Errorf("%s: schedule names %v, which the trace does not have", s.Name(), op)
 				}
 			}
+			// No order admits an operation before one that must happen before it.
+			if o := m.Schedule.Order; o != nil {
+				for a := range o.Ops {
+					for b := a + 1; b < len(o.Ops); b++ {
+						ea, _ := names.Event(o.Ops[a])
+						eb, _ := names.Event(o.Ops[b])
+						if hb.HappensBefore(eb, ea) {
+							t.Errorf("%s: order puts %v before %v, which happens before it", s.Name(), o.Ops[a], o.Ops[b])
+						}
+					}
+				}
+			}
+		}
+		if g, ok := s.(*mutate.GoPie); ok {
+			t.Logf("gopie: %d proposed, %d pruned by happens-before", g.Proposed, g.Pruned)
 		}
 		switch s.Name() {
 		case "gfuzz": // the only select flips to its other case, the timer

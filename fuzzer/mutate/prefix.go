@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -96,6 +97,9 @@ func (p *Prefix) Next(r *Run) []Mutation {
 		if !ok {
 			continue
 		}
+		if err := validDecision(r, lin, d); err != nil {
+			continue
+		}
 		events := append(slices.Clone(lin[:d.Prefix]), d.Then...)
 		var override map[int]int
 		if d.Select >= 0 {
@@ -127,6 +131,26 @@ func randomDecision(r *Run, lin []int, rnd *rand.Rand) (Decision, bool) {
 	default:
 		return selectDecision(r, lin, rnd)
 	}
+}
+
+// validDecision checks that d's operations can be admitted in its order: each is admitted
+// once, none must happen before an operation admitted earlier (in the prefix, or earlier in
+// Then).
+func validDecision(r *Run, lin []int, d Decision) error {
+	if d.Prefix < 0 || d.Prefix > len(lin) || len(d.Then) == 0 {
+		return fmt.Errorf("empty decision")
+	}
+	for k, x := range d.Then {
+		if slices.Contains(lin[:d.Prefix], x) || slices.Contains(d.Then[:k], x) {
+			return fmt.Errorf("event %d admitted twice", x)
+		}
+		for _, p := range lin[:d.Prefix] {
+			if r.HB.HappensBefore(x, p) {
+				return fmt.Errorf("event %d must happen before event %d of the prefix", x, p)
+			}
+		}
+	}
+	return consistent(r.HB, d.Then)
 }
 
 // enabledAt reports whether event y may be admitted right after lin[:at]: nothing it must
@@ -195,7 +219,7 @@ func MatchDecisions(r *Run, lin []int, recv int) []Decision {
 	}
 	var out []Decision
 	for _, s2 := range others {
-		if t.Events[s2].G == t.Events[send].G || !r.HB.Concurrent(send, s2) || r.HB.HappensBefore(recv, s2) ||
+		if slices.Contains(lin[:at], s2) || t.Events[s2].G == t.Events[send].G || !r.HB.Concurrent(send, s2) || r.HB.HappensBefore(recv, s2) ||
 			!enabledAt(r, lin, at, s2) {
 			continue
 		}

@@ -73,7 +73,7 @@ func TestCoverage(t *testing.T) {
 }
 
 func TestReorderAndMatchDecisions(t *testing.T) {
-	r, s3, s4, r1, _ := sendsRun()
+	r, s3, s4, r1, r2 := sendsRun()
 	r.Prepare()
 	lin := linear(r)
 	// At the first decision (s3 next), s4 could go instead; r1 and r2 happen after s3.
@@ -84,7 +84,17 @@ func TestReorderAndMatchDecisions(t *testing.T) {
 	if got := MatchDecisions(r, lin, r1); !reflect.DeepEqual(got, []Decision{{What: "match", Prefix: 0, Then: []int{s4, r1}, Select: -1}}) {
 		t.Errorf("match of r1: %+v", got)
 	}
-	_ = s3
+	// r2 got s4's value; the only other send, s3, is already in the prefix before s4.
+	if got := MatchDecisions(r, lin, r2); len(got) != 0 {
+		t.Errorf("match of r2: %+v", got)
+	}
+	// validDecision refuses to admit an event twice or before its prerequisites.
+	if validDecision(r, lin, Decision{Prefix: 1, Then: []int{s3}}) == nil {
+		t.Error("admitting s3 twice was accepted")
+	}
+	if validDecision(r, lin, Decision{Prefix: 0, Then: []int{r1, s3}}) == nil {
+		t.Error("r1 before s3, which happens before it, was accepted")
+	}
 }
 
 func TestSelectDecisions(t *testing.T) {

@@ -1,6 +1,7 @@
 package mutate_test
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -45,7 +46,7 @@ func newVCHB(t *trace.Trace) *vcHB {
 		}
 		return 1<<63 + t.Events[i].Pre
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return int(int64(key(a) - key(b))) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(key(a), key(b)) })
 	release := map[uint64][]uint32{}
 	sends := map[[2]uint64][]uint32{}
 	for _, i := range order {
