@@ -19,7 +19,14 @@ func TestMutex(t *testing.T) {
 	var l sync.Locker = &mu
 	l.Lock() // @mutex.iface
 	l.Unlock()
+	lock := mu.Lock
+	lock() // @mutex.methodvalue
+	mu.Unlock()
+	var e sync.Locker = &embeds{}
+	e.Lock() // @mutex.embedded
 }
+
+type embeds struct{ sync.Mutex }
 
 func deferred(mu *sync.Mutex) {
 	mu.Lock()
