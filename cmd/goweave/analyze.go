@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+func init() {
+	register(command{name: "analyze", summary: "report the concurrency bugs a recorded trace shows or predicts", run: runAnalyze})
+}
+
+func runAnalyze(args []string) int {
+	return analyzeMain(args, os.Stdout, os.Stderr)
+}
+
+// analyzeMain is runAnalyze with its output streams, for tests.
+func analyzeMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: goweave analyze [-json] [-kinds] TRACE...\n\n"+
+			"Runs the happens-before analysis over each recorded trace and reports every concurrency\n"+
+			"bug that happened in the run and every one another schedule would show.\n"+
+			"Exit status: 0 no findings, 1 findings, 2 error.\n\n")
+		fs.PrintDefaults()
+	}
+	asJSON := fs.Bool("json", false, "print {\"findings\": [...]} as JSON")
+	listKinds := fs.Bool("kinds", false, "list the bug kinds with their documentation and exit")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *listKinds {
+		for _, d := range analysis.Detectors {
+			fmt.Fprintf(stdout, "%s\n\t%s\n\n", d.Name, strings.ReplaceAll(d.Doc, "\n", "\n\t"))
+		}
+		return 0
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	cwd, _ := os.Getwd()
+	findings := []analysis.Finding{}
+	seen := map[string]bool{}
+	failed := false
+	for _, path := range fs.Args() {
+		t, err := trace.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "goweave analyze: %v\n", err)
+			failed = true
+			continue
+		}
+		if n := t.Meta["dropped"]; n != "" && n != "0" {
+			fmt.Fprintf(stderr, "goweave analyze: %s: warning: the recorder dropped %s events (buffer full); the analysis is incomplete\n", path, n)
+		}
+		for _, f := range analysis.Analyze(t).Findings {
+			if !seen[f.Fingerprint] {
+				seen[f.Fingerprint] = true
+				findings = append(findings, f)
+			}
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(struct {
+			Findings []analysis.Finding `json:"findings"`
+		}{findings})
+	} else {
+		for _, f := range findings {
+			primary := analysis.Position{}
+			if len(f.Positions) > 0 {
+				primary = f.Positions[0]
+			}
+			fmt.Fprintf(stdout, "%s: %s: %s\n", positionString(primary, cwd), f.Kind, f.Message)
+			for _, p := range f.Positions[min(1, len(f.Positions)):] {
+				fmt.Fprintf(stdout, "\t%s: %s\n", positionString(p, cwd), p.Role)
+			}
+		}
+	}
+	switch {
+	case failed:
+		return 2
+	case len(findings) > 0:
+		return 1
+	}
+	return 0
+}
