@@ -181,12 +181,13 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	ar.Signature = signature(tr)
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if c.analyze {
-		fs, err := analyzeTrace(tr)
+		res, err := analyzeTrace(tr)
 		if err != nil {
 			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
 			return jobResult{job: j, run: ar}
 		}
-		found(fs)
+		ar.Analysis = res
+		found(res.Findings)
 	}
 	return jobResult{job: j, run: ar}
 }
@@ -253,7 +254,7 @@ func (c *campaign) finish(res jobResult) {
 		c.onRun(ar)
 	}
 	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
-	ar.Recorded = nil
+	ar.Recorded, ar.Analysis = nil, nil
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
 		t.enough = true
 	}

@@ -18,13 +18,13 @@ import (
 // finding, standing in for the real analysis.
 func fakeAnalysis(t *testing.T) {
 	old := analyzeTrace
-	analyzeTrace = func(tr *trace.Trace) ([]analysis.Finding, error) {
-		fp := tr.Meta["finding"]
-		if fp == "" {
-			return nil, nil
+	analyzeTrace = func(tr *trace.Trace) (*analysis.Result, error) {
+		res := &analysis.Result{Trace: tr}
+		if fp := tr.Meta["finding"]; fp != "" {
+			res.Findings = []analysis.Finding{{Kind: "fake", Fingerprint: fp, Message: "found " + fp,
+				Positions: []analysis.Position{{Role: "here", File: "/x/" + fp + ".go", Line: 1}}}}
 		}
-		return []analysis.Finding{{Kind: "fake", Fingerprint: fp, Message: "found " + fp,
-			Positions: []analysis.Position{{Role: "here", File: "/x/" + fp + ".go", Line: 1}}}}, nil
+		return res, nil
 	}
 	t.Cleanup(func() { analyzeTrace = old })
 }

@@ -2,6 +2,7 @@ package fuzzer
 
 import (
 	"fmt"
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
 	"slices"
 )
@@ -36,9 +37,11 @@ type AnalyzedRun struct {
 	Signature string      // hash of the order of operations: equal signatures, same interleaving
 	TraceErr  error       // why the trace could not be read, if it could not
 	Findings  []Finding   // what the analysis found in this run (before deduplication)
-	// Recorded is the decoded trace (nil when it could not be read). It is large: the
-	// campaign drops it once the strategy has seen the run.
+	// Recorded is the decoded trace (nil when it could not be read) and Analysis its
+	// happens-before analysis (nil for Record, which does not analyze). They are large: the
+	// campaign drops them once the strategy has seen the run.
 	Recorded *trace.Trace
+	Analysis *analysis.Result
 }
 
 // recordStrategy never steers: every run is a plain recorded run, and the variety comes

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,8 +142,9 @@ func TestSARIF(t *testing.T) {
 	}
 }
 
-// goweave fuzz over the examples: JSON with a test entry per example test, findings only on
-// annotated lines, and the exit status saying whether there are findings.
+// goweave fuzz over the examples: JSON with a test entry per example test, every bug found
+// on its annotated line (the actual deadlock only when a run got stuck), nothing elsewhere,
+// exit status 1, and SARIF with the same findings.
 func TestFuzzCommandExamples(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and fuzzes the examples")
@@ -162,19 +164,29 @@ func TestFuzzCommandExamples(t *testing.T) {
 			t.Errorf("%s: %d runs, want 3", tr.Test, tr.Runs)
 		}
 	}
-	wantCode := 0
-	if len(rep.Findings) > 0 {
-		wantCode = 1
+	if code != 1 {
+		t.Errorf("exit %d with %d findings, want 1; stderr:\n%s", code, len(rep.Findings), stderr)
 	}
-	if code != wantCode {
-		t.Errorf("exit %d with %d findings; stderr:\n%s", code, len(rep.Findings), stderr)
+	for _, m := range checkAgainstWants(t, dir, rep.Findings) {
+		if m.Kind != "deadlock" {
+			t.Errorf("missing %s", m)
+		}
 	}
-	checkAgainstWants(t, dir, rep.Findings)
+	data, err := os.ReadFile(sarif)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct{ Results []json.RawMessage }
+	}
+	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != len(rep.Findings) {
+		t.Errorf("SARIF has %v results for %d findings (err %v)", log.Runs, len(rep.Findings), err)
+	}
 }
 
 // checkAgainstWants matches findings against the `// want` annotations of every package
 // directory below root: nothing may be reported off an annotated line.
-func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (missing int) {
+func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (missing []wants.Expectation) {
 	t.Helper()
 	var reports []wants.Report
 	for _, f := range findings {
@@ -198,7 +210,7 @@ func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (mi
 		for _, u := range res.Unexpected {
 			t.Errorf("unexpected %s at %s:%d", u.Kind, filepath.Base(u.File), u.Line)
 		}
-		missing += len(res.Missing)
+		missing = append(missing, res.Missing...)
 	}
 	return missing
 }

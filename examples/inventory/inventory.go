@@ -31,7 +31,7 @@ func (s *Store) AddProduct(id, name string) {
 	s.Catalog.mu.Lock()
 	defer s.Catalog.mu.Unlock()
 	s.Catalog.names[id] = name
-	s.Warehouse.mu.Lock() // related "cyclic-deadlock"
+	s.Warehouse.mu.Lock() // related "cyclic-deadlock" "deadlock"
 	s.Warehouse.stock[id] += 0
 	s.Warehouse.mu.Unlock()
 }
@@ -44,7 +44,7 @@ func (s *Store) Restock(id string, units int) {
 	s.Warehouse.mu.Lock()
 	defer s.Warehouse.mu.Unlock()
 	s.Warehouse.stock[id] += units
-	s.Catalog.mu.Lock() // want "cyclic-deadlock"
+	s.Catalog.mu.Lock() // want "cyclic-deadlock" "deadlock"
 	if _, ok := s.Catalog.names[id]; !ok {
 		s.Catalog.names[id] = "unnamed " + id
 	}

@@ -17,7 +17,7 @@ func TestAddAndRestockConcurrently(t *testing.T) {
 		defer wg.Done()
 		s.Restock("p1", 5)
 	}()
-	wg.Wait()
+	wg.Wait() // related "deadlock"
 	if got := s.Units("p1"); got != 5 {
 		t.Errorf("units = %d, want 5", got)
 	}
