@@ -335,3 +335,14 @@ func TestDeferredCallPosition(t *testing.T) {
 		t.Fatalf("%d closes at the defer statement, want 2\n%s", len(closes), dump(tr))
 	}
 }
+
+// A full event buffer drops events, counts them, and still writes a valid trace.
+func TestFullBufferDropsEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestChanBuffered", nil, EnvEvents+"=4").tr
+	if len(tr.Events) != 4 {
+		t.Errorf("%d events, want the buffer's 4", len(tr.Events))
+	}
+	if tr.Meta["dropped"] == "0" || tr.Meta["dropped"] == "" {
+		t.Errorf("dropped = %q, want > 0", tr.Meta["dropped"])
+	}
+}

@@ -96,13 +96,14 @@ type result struct {
 
 // record runs test name of bin with recording on. If sig is not nil, the
 // signal is sent once the program prints READY.
-func record(t *testing.T, bin, name string, sig os.Signal) result {
+func record(t *testing.T, bin, name string, sig os.Signal, env ...string) result {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "trace.gwt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
 	cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t))
+	cmd.Env = append(cmd.Env, env...)
 	var output, stderr bytes.Buffer
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

@@ -26,6 +26,10 @@ const (
 	// EnvModule is the module root directory: only operations attributed to
 	// files under it are recorded. When unset, everything outside GOROOT is.
 	EnvModule = "GOWEAVE_MODULE"
+	// EnvEvents optionally sets the capacity of the event buffer, in events
+	// (default 4194304, at most 67108864). Events beyond it are counted in
+	// META "dropped" and lost.
+	EnvEvents = "GOWEAVE_EVENTS"
 )
 
 // SupportedVersions names the toolchains Prepare accepts.

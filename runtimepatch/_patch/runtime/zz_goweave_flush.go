@@ -132,8 +132,8 @@ func goweaveFlush() {
 //go:nowritebarrierrec
 func goweaveWriteTrace() {
 	nev := goweaveSlots.Load()
-	if nev > goweaveMaxEvents {
-		nev = goweaveMaxEvents
+	if nev > goweaveCapacity {
+		nev = goweaveCapacity
 	}
 	npos := uint64(goweaveNPos.Load())
 	if npos > goweaveMaxPositions {

@@ -69,7 +69,8 @@ const (
 )
 
 const (
-	goweaveMaxEvents     = 1 << 22 // 256 MiB of address space, committed as used
+	goweaveDefaultEvents = 1 << 22 // 256 MiB of address space, committed as used
+	goweaveMaxEvents     = 1 << 26
 	goweaveMaxPositions  = 1 << 16
 	goweaveMaxGoroutines = 1 << 16
 	goweavePCBits        = 16
@@ -115,19 +116,20 @@ type goweavePCEntry struct {
 }
 
 var (
-	goweaveOn      bool    // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
-	goweaveModule  string  // user code root, with a trailing slash ("" = everything outside GOROOT)
-	goweaveGOROOT  string  // GOROOT/src/ prefix excluded when goweaveModule is empty
-	goweaveFD      int32   = -1
-	goweaveEvents  uintptr // [goweaveMaxEvents]goweaveEvent, mmap'd
-	goweavePos     uintptr // [goweaveMaxPositions]goweavePosition, mmap'd
-	goweavePCTab   uintptr // [1<<goweavePCBits]goweavePCEntry, mmap'd
-	goweaveGBuf    uintptr // [goweaveMaxGoroutines][32]byte, mmap'd, used by the flush
-	goweaveSlots   atomic.Uint64
-	goweaveStamp   atomic.Uint64
-	goweaveObjects atomic.Uint64
-	goweaveDropped atomic.Uint64
-	goweaveNPos    atomic.Uint32
+	goweaveOn       bool    // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
+	goweaveModule   string  // user code root, with a trailing slash ("" = everything outside GOROOT)
+	goweaveGOROOT   string  // GOROOT/src/ prefix excluded when goweaveModule is empty
+	goweaveFD       int32   = -1
+	goweaveEvents   uintptr // [goweaveCapacity]goweaveEvent, mmap'd
+	goweaveCapacity uint64  = goweaveDefaultEvents
+	goweavePos      uintptr // [goweaveMaxPositions]goweavePosition, mmap'd
+	goweavePCTab    uintptr // [1<<goweavePCBits]goweavePCEntry, mmap'd
+	goweaveGBuf     uintptr // [goweaveMaxGoroutines][32]byte, mmap'd, used by the flush
+	goweaveSlots    atomic.Uint64
+	goweaveStamp    atomic.Uint64
+	goweaveObjects  atomic.Uint64
+	goweaveDropped  atomic.Uint64
+	goweaveNPos     atomic.Uint32
 )
 
 // goweaveSetup turns recording on. It runs from the runtime's package
@@ -145,11 +147,11 @@ func goweaveSetup(path, module string) {
 		return
 	}
 	goweaveFD = fd
-	goweaveEvents = goweaveMap(goweaveMaxEvents * unsafe.Sizeof(goweaveEvent{}))
+	goweaveEvents = goweaveMap(uintptr(goweaveCapacity) * unsafe.Sizeof(goweaveEvent{}))
 	if goweaveEvents != 0 {
 		// One fault per 2 MiB instead of per 4 KiB: first touches of the
 		// buffer are a large part of the cost of an event.
-		madvise(unsafe.Pointer(goweaveEvents), goweaveMaxEvents*unsafe.Sizeof(goweaveEvent{}), _MADV_HUGEPAGE)
+		madvise(unsafe.Pointer(goweaveEvents), uintptr(goweaveCapacity)*unsafe.Sizeof(goweaveEvent{}), _MADV_HUGEPAGE)
 	}
 	goweavePos = goweaveMap(goweaveMaxPositions * unsafe.Sizeof(goweavePosition{}))
 	goweavePCTab = goweaveMap((1 << goweavePCBits) * unsafe.Sizeof(goweavePCEntry{}))
@@ -192,7 +194,24 @@ func init() {
 		}
 	}
 	envs = kept
+	if n, ok := goweaveParseCount(gogetenv("GOWEAVE_EVENTS")); ok && n > 0 && n <= goweaveMaxEvents {
+		goweaveCapacity = n
+	}
 	goweaveSetup(path, gogetenv("GOWEAVE_MODULE"))
+}
+
+func goweaveParseCount(s string) (uint64, bool) {
+	if s == "" || len(s) > 12 {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(s[i]-'0')
+	}
+	return n, true
 }
 
 func goweaveRec(h uint64) *goweaveEvent {
@@ -203,7 +222,7 @@ func goweaveRec(h uint64) *goweaveEvent {
 // (slot index + 1) of the first, or 0 when the buffer is full.
 func goweaveReserve(n uint64) uint64 {
 	end := goweaveSlots.Add(int64(n))
-	if end > goweaveMaxEvents {
+	if end > goweaveCapacity {
 		goweaveDropped.Add(int64(n))
 		return 0
 	}
