@@ -165,12 +165,36 @@ local function run()
   end)
   check(true, "diagnostic republished as confirmed")
 
-  -- Stopping the client sends shutdown and exit; the server must exit with status 0.
-  vim.lsp.stop_client(client.id)
+  -- :GoweaveTimeline runs the "Show timeline" action; the server writes an HTML page and
+  -- asks the editor to open it (window/showDocument, handled by the plugin).
+  vim.cmd("GoweaveTimeline")
+  local shown = wait_for("the timeline page to be shown", 60000, function()
+    return opened[1]
+  end)
+  local result = wait_for("the show_timeline result", 10000, function()
+    return goweave.last.timeline_result
+  end)
+  check(result.opened == true and shown == vim.uri_from_fname(result.path), "the server's page was opened: " .. shown)
+  local html = table.concat(vim.fn.readfile(result.path), "\n")
+  check(html:lower():find("<html", 1, true) ~= nil and html:find("send-on-closed", 1, true) ~= nil,
+    "the timeline page is HTML and names the bug kind")
+
+  -- Quit as Neovim does (shutdown, then exit), but check the shutdown reply ourselves:
+  -- vim.lsp.stop_client would hide a server that dies instead of answering.
+  local answer
+  client.request("shutdown", nil, function(err)
+    answer = { err = err }
+  end, buf)
+  wait_for("the shutdown reply", 10000, function()
+    return answer or goweave.last.exit
+  end)
+  check(answer ~= nil, "server answered shutdown (it exited without a reply: " .. vim.inspect(goweave.last.exit) .. ")")
+  check(answer.err == nil, "shutdown succeeded: " .. vim.inspect(answer.err))
+  client.notify("exit")
   local exit = wait_for("the server to exit", 10000, function()
     return goweave.last.exit
   end)
-  check(exit.code == 0 and exit.signal == 0, "server exited cleanly: " .. vim.inspect(exit))
+  check(exit.code == 0 and exit.signal == 0, "server exited cleanly after exit: " .. vim.inspect(exit))
 end
 
 local ok, err = pcall(run)

@@ -5,16 +5,8 @@
 export type Presentation =
   | { kind: 'none' }
   | { kind: 'log'; text: string }
-  | { kind: 'document'; text: string };
-
-function field(o: Record<string, unknown>, ...names: string[]): unknown {
-  for (const n of names) {
-    if (o[n] !== undefined && o[n] !== null) {
-      return o[n];
-    }
-  }
-  return undefined;
-}
+  | { kind: 'document'; text: string }
+  | { kind: 'openExternal'; path: string };
 
 /** Turns the result of executing command into what the user should see. */
 export function presentResult(command: string, result: unknown): Presentation {
@@ -23,14 +15,16 @@ export function presentResult(command: string, result: unknown): Presentation {
   }
   switch (command) {
     case 'goweave.show_timeline': {
+      // The server writes an HTML page and asks the client to open it (window/showDocument,
+      // external); when that did not happen, the client opens the file itself.
+      if (typeof result === 'object') {
+        const r = result as Record<string, unknown>;
+        if (typeof r.path === 'string' && r.path !== '') {
+          return r.opened === true ? { kind: 'log', text: `timeline: ${r.path}` } : { kind: 'openExternal', path: r.path };
+        }
+      }
       if (typeof result === 'string') {
         return { kind: 'document', text: result };
-      }
-      if (typeof result === 'object') {
-        const text = field(result as Record<string, unknown>, 'timeline', 'text');
-        if (typeof text === 'string') {
-          return { kind: 'document', text };
-        }
       }
       return { kind: 'document', text: JSON.stringify(result, null, 2) };
     }

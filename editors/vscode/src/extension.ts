@@ -182,6 +182,10 @@ async function present(command: string, result: unknown): Promise<void> {
     case 'log':
       output.info(p.text);
       break;
+    case 'openExternal':
+      output.info(`timeline: ${p.path}`);
+      await vscode.env.openExternal(vscode.Uri.file(p.path));
+      break;
     case 'document': {
       const doc = await vscode.workspace.openTextDocument({ content: p.text, language: 'plaintext' });
       await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });

@@ -319,10 +319,9 @@ end
 function M.timeline()
   with_finding_action("goweave.show_timeline", function(result)
     M.last.timeline_result = result
-    local uri = type(result) == "table" and (result.uri or result.path) or nil
-    if uri and M.last.timeline ~= uri and M.last.timeline ~= "file://" .. uri then
-      -- The server did not (or could not) ask us to show it.
-      on_show_document(nil, { uri = uri:match("^%a+:") and uri or vim.uri_from_fname(uri), external = true })
+    if type(result) == "table" and type(result.path) == "string" and result.opened ~= true then
+      -- The server could not have us open it (no window/showDocument): open it ourselves.
+      on_show_document(nil, { uri = vim.uri_from_fname(result.path), external = true })
     end
   end)
 end

@@ -207,6 +207,34 @@ test('goweave serve end to end: lenses, fuzzing, diagnostics, replay, exit', { t
     );
   });
 
+  await t.test('the "Show timeline" code action writes the page and asks the editor to open it', async () => {
+    assert.ok(bug, 'needs the diagnostic of the earlier step');
+    const id = (bug.data as { id: string }).id;
+    const actions: (CodeAction | Command)[] =
+      (await c.sendRequest('textDocument/codeAction', {
+        textDocument: { uri: fileUri },
+        range: bug.range,
+        context: { diagnostics: [bug], triggerKind: 1 },
+      })) ?? [];
+    const timeline = actions
+      .map((a) => (typeof (a as Command).command === 'string' ? (a as Command) : (a as CodeAction).command))
+      .find((cmd) => cmd?.command === 'goweave.show_timeline');
+    assert.ok(timeline, 'a goweave.show_timeline action');
+    const result = (await c.sendRequest('workspace/executeCommand', {
+      command: timeline.command,
+      arguments: timeline.arguments,
+    })) as { path?: string; opened?: boolean } | null;
+    assert.ok(result?.path, `show_timeline result: ${JSON.stringify(result)}`);
+    assert.equal(result.opened, true);
+    const shown = session.shownDocuments.find((d) => d.uri === pathToFileURL(result.path!).toString());
+    assert.ok(shown, `window/showDocument for ${result.path}: ${JSON.stringify(session.shownDocuments)}`);
+    assert.equal(shown.external, true, 'an HTML page opens outside the editor');
+    const html = fs.readFileSync(result.path, 'utf8');
+    assert.match(html, /<html/i);
+    assert.ok(html.includes('send-on-closed'), 'the page names the bug kind');
+    assert.ok(html.includes(id) || html.includes('readings_test.go'), 'the page is about this finding');
+  });
+
   await t.test('shutdown and exit end the server with status 0', async () => {
     const code = await session.shutdown(10_000);
     assert.equal(code, 0, `exit code; stderr tail:\n${session.stderr.slice(-2000)}`);

@@ -61,6 +61,7 @@ export class Session {
   readonly progress: ProgressEvent[] = [];
   readonly messages: { type: number; message: string }[] = [];
   readonly createdTokens: (string | number)[] = [];
+  readonly shownDocuments: { uri: string; external?: boolean; takeFocus?: boolean }[] = [];
   stderr = '';
   exitCode: number | null | undefined;
   private readonly exited: Promise<number | null>;
@@ -107,8 +108,8 @@ export class Session {
     c.onRequest('client/unregisterCapability', () => null);
     c.onRequest('workspace/codeLens/refresh', () => null);
     c.onRequest('workspace/diagnostic/refresh', () => null);
-    c.onRequest('window/showDocument', (p: unknown) => {
-      this.messages.push({ type: 0, message: JSON.stringify(p) });
+    c.onRequest('window/showDocument', (p: { uri: string; external?: boolean; takeFocus?: boolean }) => {
+      this.shownDocuments.push(p);
       return { success: true };
     });
     c.listen();
@@ -161,13 +162,21 @@ export class Session {
 
   /** Sends shutdown and exit and resolves with the exit code (kills the server after timeoutMs). */
   async shutdown(timeoutMs: number): Promise<number | null> {
-    await this.connection.sendRequest('shutdown');
-    await this.connection.sendNotification('exit');
     const timer = setTimeout(() => this.proc.kill('SIGKILL'), timeoutMs);
-    const code = await this.exited;
-    clearTimeout(timer);
-    this.connection.dispose();
-    return code;
+    try {
+      // A server that dies instead of answering must fail the test, not hang it.
+      await Promise.race([
+        this.connection.sendRequest('shutdown'),
+        this.exited.then((code) => {
+          throw new Error(`goweave serve exited (code ${code}) without answering shutdown; stderr tail:\n${this.stderr.slice(-2000)}`);
+        }),
+      ]);
+      await this.connection.sendNotification('exit');
+      return await this.exited;
+    } finally {
+      clearTimeout(timer);
+      this.connection.dispose();
+    }
   }
 
   kill(): void {

@@ -8,9 +8,11 @@ test('fuzzing commands show nothing (they report through progress)', () => {
   assert.deepEqual(presentResult('goweave.replay', null), { kind: 'none' });
 });
 
-test('timeline results open as a document', () => {
-  assert.deepEqual(presentResult('goweave.show_timeline', 'g1: send\ng2: close'), { kind: 'document', text: 'g1: send\ng2: close' });
-  assert.deepEqual(presentResult('goweave.show_timeline', { timeline: 'T' }), { kind: 'document', text: 'T' });
+test('timeline: opened by the server is only logged, else the client opens the page', () => {
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html', opened: true }), { kind: 'log', text: 'timeline: /c/t/f1.html' });
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html', opened: false }), { kind: 'openExternal', path: '/c/t/f1.html' });
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html' }), { kind: 'openExternal', path: '/c/t/f1.html' });
+  assert.deepEqual(presentResult('goweave.show_timeline', 'g1: send'), { kind: 'document', text: 'g1: send' });
   assert.deepEqual(presentResult('goweave.show_timeline', { events: [1] }), { kind: 'document', text: '{\n  "events": [\n    1\n  ]\n}' });
 });
 
