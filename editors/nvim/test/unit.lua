@@ -185,6 +185,21 @@ test("setup without a binary explains how to install, and creates the commands",
   end
 end)
 
+test("help file: tags build and every command is documented", function()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  vim.fn.writefile(vim.fn.readfile(here .. "/doc/goweave.txt"), dir .. "/goweave.txt")
+  vim.cmd("helptags " .. vim.fn.fnameescape(dir)) -- errors (duplicate tags) raise
+  local tags = table.concat(vim.fn.readfile(dir .. "/tags"), "\n")
+  vim.fn.delete(dir, "rf")
+  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline", "GoweaveClear" }) do
+    assert(tags:find(":" .. c .. "\t", 1, true), c .. " has no help tag")
+  end
+  for name in pairs(config.server_defaults) do
+    assert(table.concat(vim.fn.readfile(here .. "/doc/goweave.txt"), "\n"):find("  " .. name .. " ", 1, true), name .. " is not documented")
+  end
+end)
+
 io.stdout:write(string.format("nvim unit: %d passed, %d failed\n", passed, failures))
 if failures > 0 then
   vim.cmd("cq")
