@@ -30,6 +30,7 @@ type campaign struct {
 
 	tests     []*testState
 	findings  map[string]*Finding // by fingerprint
+	byPrimary map[string]*Finding // by kind and primary line, see merge
 	traceRefs map[string]int      // findings that point at each trace
 	runs      int
 	start     time.Time
@@ -232,19 +233,12 @@ func (c *campaign) finish(res jobResult) {
 	if ar.Signature != "" {
 		t.signatures[ar.Signature] = true
 	}
-	for i := range ar.Findings {
-		f := &ar.Findings[i]
-		old := c.findings[f.Fingerprint]
-		switch {
-		case old == nil:
-			nf := *f
-			c.findings[f.Fingerprint] = &nf
-			t.found = append(t.found, &nf)
-			c.traceRefs[nf.Trace]++
-		case old.Package == f.Package && old.Test == f.Test && f.Run < old.Run:
-			c.release(old.Trace)
-			*old = *f
-			c.traceRefs[old.Trace]++
+	// Trace findings first: a race-detector finding of the same bug then adds nothing.
+	for _, fromRaces := range []bool{false, true} {
+		for i := range ar.Findings {
+			if f := &ar.Findings[i]; isRaceFinding(f) == fromRaces {
+				c.merge(t, f)
+			}
 		}
 	}
 	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
@@ -262,6 +256,53 @@ func (c *campaign) finish(res jobResult) {
 		t.done = true
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})
+}
+
+// merge adds a finding of a run of t, unless the campaign has it already from an earlier
+// run. The race detector and the trace can both see a send racing a close: the trace's
+// finding, which says more, replaces the race detector's of the same kind and line.
+func (c *campaign) merge(t *testState, f *Finding) {
+	key := primaryKey(f)
+	if prev := c.byPrimary[key]; prev != nil && prev.Fingerprint != f.Fingerprint {
+		if isRaceFinding(f) {
+			return
+		}
+		if isRaceFinding(prev) {
+			c.drop(prev)
+		}
+	}
+	old := c.findings[f.Fingerprint]
+	switch {
+	case old == nil:
+		nf := *f
+		c.findings[f.Fingerprint] = &nf
+		if c.byPrimary[key] == nil {
+			c.byPrimary[key] = &nf
+		}
+		t.found = append(t.found, &nf)
+		c.traceRefs[nf.Trace]++
+	case old.Package == f.Package && old.Test == f.Test && f.Run < old.Run:
+		c.release(old.Trace)
+		*old = *f
+		c.traceRefs[old.Trace]++
+	}
+}
+
+// drop removes a finding from the campaign.
+func (c *campaign) drop(f *Finding) {
+	delete(c.findings, f.Fingerprint)
+	if key := primaryKey(f); c.byPrimary[key] == f {
+		delete(c.byPrimary, key)
+	}
+	for _, t := range c.tests {
+		t.found = slices.DeleteFunc(t.found, func(g *Finding) bool { return g == f })
+	}
+	c.release(f.Trace)
+}
+
+func primaryKey(f *Finding) string {
+	file, line, _ := primary(*f)
+	return fmt.Sprintf("%s\x00%s\x00%d", f.Kind, file, line)
 }
 
 func (c *campaign) release(tracePath string) {

@@ -124,6 +124,11 @@ func raceFindings(reports [][]string, module string) []analysis.Finding {
 	return out
 }
 
+// isRaceFinding reports whether f came from a race report rather than a trace.
+func isRaceFinding(f *Finding) bool { return strings.HasPrefix(f.Fingerprint, racePrefix) }
+
+const racePrefix = "race:"
+
 func isRuntime(function string) bool { return strings.HasPrefix(function, "runtime.") }
 
 // chanRace classifies a race between channel operations: a send (chansend) against a close
@@ -161,5 +166,5 @@ func raceFingerprint(f analysis.Finding) string {
 	if f.Kind == "data-race" && b < a {
 		a, b = b, a
 	}
-	return "race:" + f.Kind + ":" + a + ":" + b
+	return racePrefix + f.Kind + ":" + a + ":" + b
 }

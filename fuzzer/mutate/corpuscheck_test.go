@@ -31,6 +31,19 @@ func TestCorpusInvariants(t *testing.T) {
 		for _, s := range []mutate.Strategy{mutate.NewGFuzz(1), mutate.NewGoPie(1), mutate.NewFlow(), mutate.NewPrefix(1, nil)} {
 			muts := s.Next(&mutate.Run{Trace: rec, HB: hb})
 			total += len(muts)
+			if s.Name() == "flow" && (name[:4] == "once" || name[:4] == "chan") {
+				for _, m := range muts {
+					t.Logf("%s flow: %+v", name, m.Schedule.Delays)
+				}
+				for _, p := range mutate.FlowPairs(&mutate.Run{Trace: rec, HB: hb}) {
+					t.Logf("pair %v", p)
+				}
+				for i, op := range names.Ops {
+					if op.Kind == trace.KindOnceDo {
+						t.Logf("once %d %v %v", i, op, rec.Events[i].Flags)
+					}
+				}
+			}
 			for _, m := range muts {
 				if _, err := schedule.Marshal(m.Schedule); err != nil {
 					t.Errorf("%s %s: %v", name, s.Name(), err)

@@ -146,10 +146,17 @@ func TestRecordedTrace(t *testing.T) {
 			if len(muts) != 1 || !reflect.DeepEqual(muts[0].Schedule.Selects, []schedule.SelectPreference{want}) {
 				t.Errorf("gfuzz: %+v", muts)
 			}
-		case "flow": // the workers' sends are concurrent: delay the first
-			d := muts[0].Schedule.Delays[0]
-			if d.Op.Pos.Line != sendLine || d.Until.Pos.Line != sendLine || d.Op.G == d.Until.G {
-				t.Errorf("flow: %+v", d)
+		case "flow": // the workers' Locks race (only the mutex orders them), so do their sends
+			lines := map[int]bool{}
+			for _, m := range muts {
+				d := m.Schedule.Delays[0]
+				if d.Op.Pos.Line != d.Until.Pos.Line || d.Op.G == d.Until.G {
+					t.Errorf("flow: %+v", d)
+				}
+				lines[d.Op.Pos.Line] = true
+			}
+			if len(muts) != 2 || !lines[lockLine] || !lines[sendLine] {
+				t.Errorf("flow: %+v", muts)
 			}
 		}
 	}

@@ -59,9 +59,13 @@ func flowClass(e *trace.Event) int {
 }
 
 // FlowPairs returns r.FlowPairs (those whose operations can be named in a schedule) or, when
-// the run has none, finds the pairs from HB, most promising first: pairs where the second operation failed
-// (Once.Do that did not run, failed TryLock) before pairs of sends or receives, each group in
-// recorded order.
+// the run has none, finds the pairs from HB, most promising first: pairs whose second
+// operation lost (a Once.Do that did not run f, a failed TryLock), then two Locks, then sends,
+// then receives, each group in recorded order.
+//
+// A Once.Do that did not run, or a Lock, happens after the operation it lost to because of
+// the object itself; such a pair still counts as concurrent when the first operation does
+// not happen before the second's goroutine reached it (its previous operation, or its spawn).
 func FlowPairs(r *Run) []FlowPair {
 	r.Prepare()
 	if r.FlowPairs != nil {
@@ -81,7 +85,8 @@ func FlowPairs(r *Run) []FlowPair {
 			byObj[object(e)] = append(byObj[object(e)], i)
 		}
 	}
-	var lost, reorder []FlowPair
+	before := goroutinePredecessors(t)
+	var lost, locks, sends, recvs []FlowPair
 	objs := make([]uint64, 0, len(byObj))
 	for o := range byObj {
 		objs = append(objs, o)
@@ -97,23 +102,79 @@ func FlowPairs(r *Run) []FlowPair {
 			}
 			for _, j := range ops[x+1:] {
 				second := &t.Events[j]
-				if second.G == first.G || flowClass(second) != flowClass(first) || !r.HB.Concurrent(i, j) {
+				if second.G == first.G || flowClass(second) != flowClass(first) {
 					continue
 				}
 				switch flowClass(first) {
 				case 1: // Once.Do: only the first ran f
-					lost = append(lost, FlowPair{i, j})
-				case 2: // the second is a TryLock that failed
-					if second.Kind == trace.KindTryLock && !second.Flags.Has(trace.FlagSuccess) {
+					if concurrentBefore(r.HB, i, j, before[j]) {
 						lost = append(lost, FlowPair{i, j})
 					}
-				default:
-					reorder = append(reorder, FlowPair{i, j})
+				case 2:
+					switch {
+					case second.Kind == trace.KindTryLock && !second.Flags.Has(trace.FlagSuccess):
+						if concurrentBefore(r.HB, i, j, before[j]) {
+							lost = append(lost, FlowPair{i, j})
+						}
+					case second.Kind == trace.KindLock && second.Completed():
+						if concurrentBefore(r.HB, i, j, before[j]) {
+							locks = append(locks, FlowPair{i, j})
+						}
+					}
+				case 3:
+					if r.HB.Concurrent(i, j) {
+						sends = append(sends, FlowPair{i, j})
+					}
+				case 4:
+					if r.HB.Concurrent(i, j) {
+						recvs = append(recvs, FlowPair{i, j})
+					}
 				}
 			}
 		}
 	}
-	return append(lost, reorder...)
+	return slices.Concat(lost, locks, sends, recvs)
+}
+
+// concurrentBefore reports whether i and j are concurrent, or i happens before j only through
+// j itself: i does not happen before prev, the event j's goroutine performed just before j.
+func concurrentBefore(hb HB, i, j, prev int) bool {
+	if hb.Concurrent(i, j) {
+		return true
+	}
+	if hb.HappensBefore(j, i) {
+		return false
+	}
+	return prev < 0 || (prev != i && !hb.HappensBefore(i, prev))
+}
+
+// goroutinePredecessors maps each event to the event its goroutine performed just before it
+// (its spawn for the first one; -1 if unknown).
+func goroutinePredecessors(t *trace.Trace) []int {
+	order := make([]int, len(t.Events))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpU64(t.Events[a].Pre, t.Events[b].Pre) })
+	last := map[uint64]int{}
+	for _, i := range order {
+		if e := &t.Events[i]; e.Kind == trace.KindGoSpawn {
+			if _, ok := last[e.A]; !ok {
+				last[e.A] = i
+			}
+		}
+	}
+	prev := make([]int, len(t.Events))
+	for _, i := range order {
+		g := t.Events[i].G
+		if p, ok := last[g]; ok {
+			prev[i] = p
+		} else {
+			prev[i] = -1
+		}
+		last[g] = i
+	}
+	return prev
 }
 
 // stamp orders operations on one object: completion, or request for those that never completed.

@@ -16,14 +16,20 @@ func flowRun() (r *Run, e map[string]int) {
 	e = map[string]int{}
 	e["do1"] = b.add(trace.Event{Kind: trace.KindOnceDo, G: 3, Obj: once, Pos: 20, Flags: trace.FlagSuccess})
 	e["do2"] = b.add(trace.Event{Kind: trace.KindOnceDo, G: 4, Obj: once, Pos: 30})
+	b.hb(e["do1"], e["do2"]) // the Do that did not run waited for the one that did
 	e["lock"] = b.op(3, trace.KindLock, mu, 21)
 	e["try"] = b.add(trace.Event{Kind: trace.KindTryLock, G: 4, Obj: mu, Pos: 31, Flags: trace.FlagNonBlocking})
-	b.op(3, trace.KindUnlock, mu, 22)
+	e["unlock"] = b.op(3, trace.KindUnlock, mu, 22)
+	// goroutine 4 then locks: after the unlock because of the mutex only
+	e["lock4"] = b.op(4, trace.KindLock, mu, 33)
+	b.hb(e["unlock"], e["lock4"])
 	e["send3"] = b.send(3, ch, 23, 1, 1, 2)
 	e["send4"] = b.send(4, ch, 32, 2, 2, 2)
-	// A Do ordered after the one that ran: not a candidate.
+	// A Do whose goroutine knew of the one that ran before it got there (it received from
+	// goroutine 3 after that Do): not a candidate.
+	b.hb(e["do1"], b.recv(2, 77, 39, 1))
 	e["do3"] = b.add(trace.Event{Kind: trace.KindOnceDo, G: 2, Obj: once, Pos: 40})
-	b.hb(e["do1"], e["do3"])
+	b.hb(e["do1"], e["do3"]) // the once itself orders them
 	// Two sends of one goroutine (23, 24): not a candidate either; 24 is ordered after 32.
 	b.hb(e["send4"], b.send(3, ch, 24, 3, 1, 2))
 	return b.run(), e
@@ -32,7 +38,8 @@ func flowRun() (r *Run, e map[string]int) {
 func TestFlowPairs(t *testing.T) {
 	r, e := flowRun()
 	got := FlowPairs(r)
-	want := []FlowPair{{e["do1"], e["do2"]}, {e["lock"], e["try"]}, {e["send3"], e["send4"]}}
+	// Lost races first (Once, TryLock), then Lock/Lock, then sends.
+	want := []FlowPair{{e["do1"], e["do2"]}, {e["lock"], e["try"]}, {e["lock"], e["lock4"]}, {e["send3"], e["send4"]}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("pairs %v, want %v (events %v)", got, want, e)
 	}
@@ -42,8 +49,8 @@ func TestFlowDelays(t *testing.T) {
 	r, _ := flowRun()
 	f := NewFlow()
 	muts := f.Next(r)
-	if len(muts) != 3 {
-		t.Fatalf("%d mutations, want 3", len(muts))
+	if len(muts) != 4 {
+		t.Fatalf("%d mutations, want 4", len(muts))
 	}
 	want := schedule.Delay{
 		Op:     schedule.OpID{G: "1.1", Kind: trace.KindOnceDo, Pos: pos(20), N: 1},
