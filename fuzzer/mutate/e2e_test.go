@@ -112,30 +112,7 @@ func TestRecordedTrace(t *testing.T) {
 			if err != nil || !reflect.DeepEqual(back, m.Schedule) {
 				t.Fatalf("%s: schedule does not survive its file: %v\n%s", s.Name(), err, b)
 			}
-			var ops []schedule.OpID
-			for _, d := range m.Schedule.Delays {
-				ops = append(ops, d.Op, d.Until)
-			}
-			if m.Schedule.Order != nil {
-				ops = append(ops, m.Schedule.Order.Ops...)
-			}
-			for _, op := range ops {
-				if i, ok := names.Event(op); !ok || rec.Events[i].Kind != op.Kind {
-					t.Errorf("%s: schedule names %v, which the trace does not have", s.Name(), op)
-				}
-			}
-			// No order admits an operation before one that must happen before it.
-			if o := m.Schedule.Order; o != nil {
-				for a := range o.Ops {
-					for b := a + 1; b < len(o.Ops); b++ {
-						ea, _ := names.Event(o.Ops[a])
-						eb, _ := names.Event(o.Ops[b])
-						if hb.HappensBefore(eb, ea) {
-							t.Errorf("%s: order puts %v before %v, which happens before it", s.Name(), o.Ops[a], o.Ops[b])
-						}
-					}
-				}
-			}
+			checkSchedule(t, s.Name(), m.Schedule, names, rec, hb)
 		}
 		if g, ok := s.(*mutate.GoPie); ok {
 			t.Logf("gopie: %d proposed, %d pruned by happens-before", g.Proposed, g.Pruned)
