@@ -20,13 +20,12 @@ import (
 // run requests its strategy proposed; when the queue is empty and the test's budget allows,
 // the test runs free.
 type campaign struct {
-	cfg         Config // defaults applied
-	dir         string // this campaign's directory: traces/, recipes/, report.json
-	analyze     bool   // run the analysis over each trace (Record does not)
-	keepTraces  bool   // keep every trace, not only those that show a finding
-	newStrategy func() Strategy
-	onRun       func(*AnalyzedRun) // called for every finished run, from the dispatcher
-	progress    func(Progress)
+	cfg        Config             // defaults applied
+	dir        string             // this campaign's directory: traces/, recipes/, report.json
+	analyze    bool               // run the analysis over each trace (Record does not)
+	keepTraces bool               // keep every trace, not only those that show a finding
+	onRun      func(*AnalyzedRun) // called for every finished run, from the dispatcher
+	progress   func(Progress)
 
 	tests     []*testState
 	findings  map[string]*Finding // by fingerprint

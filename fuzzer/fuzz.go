@@ -67,7 +67,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	c = &campaign{cfg: cfg, newStrategy: strategy, findings: map[string]*Finding{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
+	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
 	c.dir = filepath.Join(cfg.OutDir, fmt.Sprintf("%s-%d", time.Now().UTC().Format("20060102T150405.000"), os.Getpid()))
 	overlay, err := prepareOverlay(ctx)
 	if err != nil {
@@ -99,7 +99,11 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		if cfg.Shard.Count > 1 && i%cfg.Shard.Count != cfg.Shard.Index {
 			continue
 		}
-		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: strategy(), worst: StatusPass, signatures: map[string]bool{}})
+		st, err := strategy(r.bin.Package, r.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: StatusPass, signatures: map[string]bool{}})
 	}
 	return c, buildErr, nil
 }

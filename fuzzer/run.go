@@ -52,6 +52,7 @@ type Run struct {
 	DataRace bool          // the race detector reported a race
 	Races    [][]string    // the race detector's reports, one slice of lines each
 	Trace    string        // path of the trace, when one was written
+	Schedule string        // the schedule file the run was given, if any
 	Elapsed  time.Duration // wall-clock time of the process
 }
 
@@ -152,7 +153,7 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 	pr.Close()
 	<-copied
 
-	r := &Run{Package: b.Package, Test: test, Elapsed: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
+	r := &Run{Package: b.Package, Test: test, Schedule: opts.Schedule, Elapsed: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		r.Signal = ws.Signal().String()
 	}

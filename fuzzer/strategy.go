@@ -13,6 +13,7 @@ import (
 type RunRequest struct {
 	Strategy string // the strategy that proposed it
 	Parent   int    // the run whose trace it was derived from (1-based)
+	Key      string // identifies what the schedule steers; the run reports it as its origin
 	// Recipe is the schedule file the goweave runtime enforces (select preferences, delays,
 	// an order of operations; see fuzzer/schedule). The campaign only stores and forwards it.
 	Recipe []byte
@@ -51,17 +52,21 @@ type recordStrategy struct{}
 func (recordStrategy) Name() string                      { return "record" }
 func (recordStrategy) Mutate(*AnalyzedRun) []*RunRequest { return nil }
 
-// newStrategy returns a constructor for the named strategy.
-func newStrategy(name string) (func() Strategy, error) {
+// newStrategy returns a constructor of the named strategy for one test.
+//
+// The steering strategies write schedules that the goweave runtime enforces; a runtime
+// that does not (yet) enforce one runs the test free (its trace has no META "schedule").
+func newStrategy(name string) (func(pkg, test string) (Strategy, error), error) {
 	switch name {
-	case "", "auto", "record":
-		// auto will combine the steering strategies once the runtime enforces schedules.
-		return func() Strategy { return recordStrategy{} }, nil
-	case "gfuzz", "gopie", "flow", "prefix":
-		return nil, fmt.Errorf("strategy %q needs schedule control in the goweave runtime, which is not available yet; use -strategy record", name)
+	case "record":
+		return func(string, string) (Strategy, error) { return recordStrategy{}, nil }, nil
+	case "", "auto":
+		name = "auto"
 	}
 	if !slices.Contains(Strategies, name) {
 		return nil, fmt.Errorf("unknown strategy %q (valid: %v)", name, Strategies)
 	}
-	return nil, fmt.Errorf("strategy %q is not implemented", name)
+	return func(pkg, test string) (Strategy, error) {
+		return newSteeringStrategy(name, testSeed(pkg, test))
+	}, nil
 }
