@@ -9,7 +9,8 @@ local repo = vim.fn.fnamemodify(here, ":h:h")
 vim.opt.runtimepath:prepend(here)
 
 local function log(msg)
-  io.stdout:write(msg .. "\n")
+  -- The plugin's progress echoes end without a newline in headless mode.
+  io.stdout:write("\n" .. msg)
 end
 
 local passed = 0
@@ -200,10 +201,10 @@ end
 local ok, err = pcall(run)
 vim.fn.delete(tmp, "rf")
 if ok then
-  log(string.format("nvim e2e: %d checks passed", passed))
+  log(string.format("nvim e2e: %d checks passed\n", passed))
   vim.cmd("qa!")
 else
   log("FAIL " .. tostring(err))
-  log(string.format("nvim e2e: %d checks passed, 1 failed", passed))
+  log(string.format("nvim e2e: %d checks passed, 1 failed\n", passed))
   vim.cmd("cq")
 end
