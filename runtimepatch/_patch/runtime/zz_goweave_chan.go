@@ -65,13 +65,14 @@ func goweaveChanPre(c *hchan, recv, valueUsed, commaOK bool, pc uintptr) {
 			flags |= goweaveFCommaOK
 		}
 	}
+	gp := getg()
+	goweaveBefore(gp, kind, pos)
 	var obj, capacity uint64
 	if c == nil {
 		flags |= goweaveFNilChan
 	} else {
 		obj, capacity = c.goweave.id, uint64(c.dataqsiz)
 	}
-	gp := getg()
 	h := goweaveOpen(gp, kind, flags, pos, obj)
 	if h == 0 {
 		return
@@ -93,12 +94,13 @@ func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) u
 	if pos == 0 {
 		return 0
 	}
+	gp := getg()
+	goweaveBefore(gp, goweaveKSelect, pos)
 	n := nsends + nrecvs
 	h := goweaveReserve(uint64(1 + n))
 	if h == 0 {
 		return 0
 	}
-	gp := getg()
 	e := goweaveRec(h)
 	e.kind = goweaveKSelect
 	e.aux = uint16(n)
@@ -170,11 +172,12 @@ func goweaveSelectNBPre(c *hchan, recv, valueUsed bool, pc uintptr) uint64 {
 	if pos == 0 {
 		return 0
 	}
+	gp := getg()
+	goweaveBefore(gp, goweaveKSelect, pos)
 	h := goweaveReserve(2)
 	if h == 0 {
 		return 0
 	}
-	gp := getg()
 	e := goweaveRec(h)
 	e.kind = goweaveKSelect
 	e.aux = 1
@@ -328,6 +331,8 @@ func goweaveChanClosePre(c *hchan, pc uintptr) uint64 {
 	if pos == 0 {
 		return 0
 	}
+	gp := getg()
+	goweaveBefore(gp, goweaveKChanClose, pos)
 	var obj uint64
 	var flags uint8
 	if c == nil {
@@ -335,7 +340,7 @@ func goweaveChanClosePre(c *hchan, pc uintptr) uint64 {
 	} else {
 		obj = c.goweave.id
 	}
-	return goweaveOpen(getg(), goweaveKChanClose, flags, pos, obj)
+	return goweaveOpen(gp, goweaveKChanClose, flags, pos, obj)
 }
 
 // goweaveChanCloseDone completes close(c); flags has goweaveFClosed when c

@@ -391,3 +391,11 @@ func goweaveAttributed(gp *g, kind uint8) uint32 {
 	gp.goweave.attrBits &^= bit
 	return goweavePosOf(gp.goweave.attrPC)
 }
+
+// goweaveBefore is the "pre" hook point: every recorded channel, select and
+// sync operation of user code passes here before it takes any lock or
+// changes any state, on its own goroutine (never on g0), with no runtime
+// lock held. Schedule control (replay, select preference, delays) plugs in
+// here by parking gp until the operation may proceed; recording alone does
+// nothing here.
+func goweaveBefore(gp *g, kind uint8, pos uint32) {}

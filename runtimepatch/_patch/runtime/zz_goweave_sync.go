@@ -71,6 +71,8 @@ func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uint
 			return 0
 		}
 		flags |= goweaveFInternal
+	} else {
+		goweaveBefore(gp, kind, pos)
 	}
 	h := goweaveOpen(gp, kind, flags, pos, goweaveObjectID(id))
 	if h == 0 {
