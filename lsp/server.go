@@ -61,11 +61,10 @@ type Option func(*Server)
 // window/logMessage.
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
 
-// newServer creates a server talking to client.
-func newServer(ctx context.Context, engine Engine, client protocol.Client, opts ...Option) *Server {
+// newServer creates a server; serve connects it to a client.
+func newServer(ctx context.Context, engine Engine, opts ...Option) *Server {
 	s := &Server{
 		engine:   engine,
-		client:   client,
 		log:      slog.New(slog.DiscardHandler),
 		exited:   make(chan struct{}),
 		settings: DefaultSettings(),
@@ -85,10 +84,14 @@ func newServer(ctx context.Context, engine Engine, client protocol.Client, opts 
 // client sends exit, the stream ends, or ctx is cancelled. Before returning it stops
 // every campaign and waits for its test processes to end.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, engine Engine, opts ...Option) error {
+	return newServer(ctx, engine, opts...).serve(ctx, rwc)
+}
+
+func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	conn := jsonrpc2.NewConn(newTolerantStream(jsonrpc2.NewStream(rwc)), jsonrpc2.WithCodec(lspCodec{}))
-	client := protocol.ClientDispatcher(conn)
-	s := newServer(ctx, engine, client, opts...)
-	conn.Go(protocol.WithClient(s.ctx, client), s.handler())
+	s.client = protocol.ClientDispatcher(conn)
+	// Not s.ctx: cancelling campaigns at shutdown must not close the connection.
+	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
 
 	var err error
 	select {
