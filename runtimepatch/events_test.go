@@ -1,6 +1,7 @@
 package runtimepatch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -344,5 +345,31 @@ func TestFullBufferDropsEvents(t *testing.T) {
 	}
 	if tr.Meta["dropped"] == "0" || tr.Meta["dropped"] == "" {
 		t.Errorf("dropped = %q, want > 0", tr.Meta["dropped"])
+	}
+}
+
+// Only operations attributed to files under GOWEAVE_MODULE are recorded;
+// goroutine spawns and ends always are. Unset, everything outside GOROOT is.
+func TestModuleFilter(t *testing.T) {
+	bin := buildEvents(t, false)
+	other := record(t, bin, "TestChanUnbuffered", nil, EnvModule+"="+t.TempDir()).tr
+	spawns := 0
+	for _, e := range other.Events {
+		switch e.Kind {
+		case trace.KindGoSpawn, trace.KindGoEnd:
+			spawns++
+		default:
+			t.Errorf("%s at %s recorded outside GOWEAVE_MODULE", e.Kind, other.Position(e.Pos))
+		}
+	}
+	if spawns == 0 {
+		t.Errorf("no GoSpawn/GoEnd events")
+	}
+	unset := record(t, bin, "TestChanUnbuffered", nil, EnvModule+"=").tr
+	one(t, unset, trace.KindChanSend, "unbuf.send")
+	for _, e := range unset.Events {
+		if p := unset.Position(e.Pos).File; p != "" && !strings.HasPrefix(p, testdataDir(t)) {
+			t.Errorf("%s recorded at %s", e.Kind, p)
+		}
 	}
 }

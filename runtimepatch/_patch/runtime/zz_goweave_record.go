@@ -285,8 +285,12 @@ func goweaveLookup(pc uintptr) uint32 {
 		e := (*goweavePCEntry)(unsafe.Pointer(goweavePCTab + uintptr((h+i)&mask)*unsafe.Sizeof(goweavePCEntry{})))
 		k := atomic.Loaduintptr(&e.pc)
 		if k == 0 && atomic.Casuintptr(&e.pc, 0, pc) {
+			// Not preemptible until the entry is filled: a goroutine
+			// spinning below on the same P would otherwise never see it.
+			mp := acquirem()
 			v := goweaveClassify(pc)
 			atomic.Store(&e.pos, v)
+			releasem(mp)
 			return v
 		}
 		if k == 0 {
