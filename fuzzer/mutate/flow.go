@@ -14,6 +14,7 @@ import (
 const (
 	DefaultDelayWindow = 50 * time.Millisecond
 	flowMaxPerRun      = 10
+	flowLookahead      = 16 // competitors considered per operation: the next ones on its object
 )
 
 // Flow proposes, for each pair of HB-concurrent operations of the same kind on the same
@@ -100,7 +101,7 @@ func FlowPairs(r *Run) []FlowPair {
 			if !succeeded(first) {
 				continue
 			}
-			for _, j := range ops[x+1:] {
+			for _, j := range ops[x+1 : min(len(ops), x+1+flowLookahead)] {
 				second := &t.Events[j]
 				if second.G == first.G || flowClass(second) != flowClass(first) {
 					continue

@@ -141,7 +141,7 @@ func validDecision(r *Run, lin []int, d Decision) error {
 		return fmt.Errorf("empty decision")
 	}
 	for k, x := range d.Then {
-		if slices.Contains(lin[:d.Prefix], x) || slices.Contains(d.Then[:k], x) {
+		if inPrefix(r, x, d.Prefix) || slices.Contains(d.Then[:k], x) {
 			return fmt.Errorf("event %d admitted twice", x)
 		}
 		for _, p := range lin[:d.Prefix] {
@@ -167,6 +167,7 @@ func enabledAt(r *Run, lin []int, at, y int, ignore ...int) bool {
 // ReorderDecisions lists the operations that could go next instead of lin[at]: concurrent
 // with it, in another goroutine, enabled after lin[:at], within the lookahead.
 func ReorderDecisions(r *Run, lin []int, at int) []Decision {
+	r.Prepare()
 	if at < 0 || at >= len(lin) {
 		return nil
 	}
@@ -194,6 +195,7 @@ func reorderDecision(r *Run, lin []int, at int, rnd *rand.Rand) (Decision, bool)
 // from: replay up to its recorded send, admit the other send and then (when nothing else it
 // needs is missing) the receive.
 func MatchDecisions(r *Run, lin []int, recv int) []Decision {
+	r.Prepare()
 	t := r.Trace
 	e := &t.Events[recv]
 	if chanDir(e) != -1 || !e.Completed() || seqOf(e) == 0 {
@@ -213,13 +215,16 @@ func MatchDecisions(r *Run, lin []int, recv int) []Decision {
 			others = append(others, i)
 		}
 	}
-	at := slices.Index(lin, send)
-	if send < 0 || at < 0 || at > slices.Index(lin, recv) {
+	if send < 0 {
+		return nil
+	}
+	at := r.rank[send]
+	if at < 0 || at > r.rank[recv] {
 		return nil
 	}
 	var out []Decision
 	for _, s2 := range others {
-		if slices.Contains(lin[:at], s2) || t.Events[s2].G == t.Events[send].G || !r.HB.Concurrent(send, s2) || r.HB.HappensBefore(recv, s2) ||
+		if inPrefix(r, s2, at) || t.Events[s2].G == t.Events[send].G || !r.HB.Concurrent(send, s2) || r.HB.HappensBefore(recv, s2) ||
 			!enabledAt(r, lin, at, s2) {
 			continue
 		}
@@ -252,7 +257,8 @@ func matchDecision(r *Run, lin []int, rnd *rand.Rand) (Decision, bool) {
 // SelectDecisions lists, for a select event, its cases with a possible partner as new choices:
 // replay up to the select, then admit it preferring that case.
 func SelectDecisions(r *Run, lin []int, sel int) []Decision {
-	at := slices.Index(lin, sel)
+	r.Prepare()
+	at := r.rank[sel]
 	if at < 0 || r.Trace.Events[sel].Kind != trace.KindSelect {
 		return nil
 	}

@@ -72,14 +72,10 @@ func replayOrder(r *Run, lin []int, chain []int) ([]int, error) {
 			}
 		}
 	}
-	inLin := make(map[int]bool, len(lin))
-	for _, e := range lin {
-		inLin[e] = true
-	}
-	seq := slices.Clone(lin)
+	seq := lin
 	for _, c := range chain { // a substituted/augmented op may be missing from lin (not completed)
-		if !inLin[c] {
-			seq = append(seq, c)
+		if r.rank[c] < 0 {
+			seq = append(slices.Clone(seq), c)
 		}
 	}
 	for _, e := range seq {
@@ -123,9 +119,9 @@ func consistent(hb HB, chain []int) error {
 func orderSchedule(r *Run, events []int, override map[int]int, window, selWindow time.Duration) *schedule.Schedule {
 	s := &schedule.Schedule{}
 	if len(events) > 0 {
-		o := &schedule.Order{Window: window}
-		for _, e := range events {
-			o.Ops = append(o.Ops, r.Names.Ops[e])
+		o := &schedule.Order{Window: window, Ops: make([]schedule.OpID, len(events))}
+		for k, e := range events {
+			o.Ops[k] = r.Names.Ops[e]
 		}
 		s.Order = o
 	}
@@ -155,19 +151,11 @@ func selectPreferences(r *Run, events []int, override map[int]int, window time.D
 	}
 	// Executions of each position in request order, as the runtime counts them.
 	execs := map[schedule.Pos][]int{}
-	for i := range t.Events {
-		if t.Events[i].Kind != trace.KindSelect {
-			continue
-		}
-		p := t.Position(t.Events[i].Pos)
-		sp := schedule.Pos{File: p.File, Line: p.Line}
-		if positions[sp] {
-			execs[sp] = append(execs[sp], i)
-		}
+	for sp := range positions {
+		execs[sp] = r.selectExecs[sp]
 	}
 	var out []schedule.SelectPreference
 	for sp, list := range execs {
-		slices.SortStableFunc(list, func(a, b int) int { return cmpU64(t.Events[a].Pre, t.Events[b].Pre) })
 		cases := make([]int, len(list))
 		for k, e := range list {
 			cases[k] = schedule.CaseFree

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
+	"sync"
 
 	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -37,17 +38,52 @@ type Run struct {
 	// "schedule.diverged" != 0): strategies that rely on the replay having been faithful
 	// produce nothing from such runs.
 	Diverged bool
+
+	prep sync.Once
+	lin  []int // schedulable completed events in completion order
+	rank []int // rank[i] = index of event i in lin, -1 if absent
+	// selectExecs lists the executions of each select statement in request order (the
+	// order in which the runtime counts them).
+	selectExecs map[schedule.Pos][]int
 }
 
-// Prepare fills in the derived fields of r that are nil. Strategies call it themselves; the
-// campaign may call it once to share the work between strategies.
+// Prepare fills in the derived fields of r that are nil, once. Strategies call it
+// themselves; a campaign that hands one Run to several strategies at once must call it
+// before (the fields are then only read).
 func (r *Run) Prepare() {
-	if r.Names == nil {
-		r.Names = schedule.Name(r.Trace)
-	}
-	if r.SelectPartners == nil {
-		r.SelectPartners = PossiblePartners(r.Trace, r.HB)
-	}
+	r.prep.Do(func() {
+		if r.Names == nil {
+			r.Names = schedule.Name(r.Trace)
+		}
+		if r.SelectPartners == nil {
+			r.SelectPartners = PossiblePartners(r.Trace, r.HB)
+		}
+		for i := range r.Trace.Events {
+			if r.Trace.Events[i].Completed() && r.Names.Schedulable(i) {
+				r.lin = append(r.lin, i)
+			}
+		}
+		slices.SortStableFunc(r.lin, func(a, b int) int {
+			return cmpU64(r.Trace.Events[a].Post, r.Trace.Events[b].Post)
+		})
+		r.rank = make([]int, len(r.Trace.Events))
+		for i := range r.rank {
+			r.rank[i] = -1
+		}
+		for k, e := range r.lin {
+			r.rank[e] = k
+		}
+		r.selectExecs = map[schedule.Pos][]int{}
+		for i := range r.Trace.Events {
+			if r.Trace.Events[i].Kind == trace.KindSelect {
+				p := r.Names.Ops[i].Pos
+				r.selectExecs[p] = append(r.selectExecs[p], i)
+			}
+		}
+		for _, list := range r.selectExecs {
+			slices.SortStableFunc(list, func(a, b int) int { return cmpU64(r.Trace.Events[a].Pre, r.Trace.Events[b].Pre) })
+		}
+	})
 }
 
 // Mutation is a schedule to run, proposed by a strategy.
@@ -78,18 +114,16 @@ func keyOf(strategy string, s *schedule.Schedule) (string, bool) {
 }
 
 // linear returns the indexes of the schedulable, completed events of r, in completion order:
-// the recorded run as a sequence of decisions.
+// the recorded run as a sequence of decisions. The slice is shared: do not modify it.
 func linear(r *Run) []int {
-	var out []int
-	for i := range r.Trace.Events {
-		if r.Trace.Events[i].Completed() && r.Names.Schedulable(i) {
-			out = append(out, i)
-		}
-	}
-	slices.SortStableFunc(out, func(a, b int) int {
-		return cmpU64(r.Trace.Events[a].Post, r.Trace.Events[b].Post)
-	})
-	return out
+	r.Prepare()
+	return r.lin
+}
+
+// inPrefix reports whether event e is among the first n events of linear(r).
+func inPrefix(r *Run, e, n int) bool {
+	k := r.rank[e]
+	return k >= 0 && k < n
 }
 
 // object returns the primitive an event operates on: its object, or for a select the channel

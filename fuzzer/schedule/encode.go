@@ -1,7 +1,6 @@
 package schedule
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -43,50 +42,57 @@ func Marshal(s *Schedule) ([]byte, error) {
 	if len(e.names) > maxFiles {
 		return nil, fmt.Errorf("schedule names %d files, the format allows %d", len(e.names), maxFiles)
 	}
-	var out bytes.Buffer
-	out.WriteString("goweave-schedule 1\n")
+	out := make([]byte, 0, 64+32*len(e.names)+32*len(s.Selects)+64*len(s.Delays)+orderLen(s)*40)
+	out = append(out, "goweave-schedule 1\n"...)
 	for i, f := range e.names {
-		out.WriteString("file ")
-		out.WriteString(strconv.Itoa(i + 1))
-		out.WriteByte(' ')
-		out.WriteString(f)
-		out.WriteByte('\n')
+		out = append(out, "file "...)
+		out = strconv.AppendInt(out, int64(i+1), 10)
+		out = append(out, ' ')
+		out = append(out, f...)
+		out = append(out, '\n')
 	}
 	for _, sp := range s.Selects {
-		out.WriteString("select ")
-		e.pos(&out, sp.Pos)
-		out.WriteByte(' ')
-		out.WriteString(strconv.FormatInt(windowMillis(sp.Window), 10))
+		out = append(out, "select "...)
+		out = e.pos(out, sp.Pos)
+		out = append(out, ' ')
+		out = strconv.AppendInt(out, windowMillis(sp.Window), 10)
 		for _, c := range sp.Cases {
-			out.WriteByte(' ')
-			out.WriteString(strconv.Itoa(c))
+			out = append(out, ' ')
+			out = strconv.AppendInt(out, int64(c), 10)
 		}
-		out.WriteByte('\n')
+		out = append(out, '\n')
 	}
 	for _, d := range s.Delays {
-		out.WriteString("delay ")
-		e.op(&out, d.Op)
-		out.WriteByte(' ')
-		out.WriteString(strconv.FormatInt(windowMillis(d.Window), 10))
-		out.WriteByte(' ')
-		e.op(&out, d.Until)
-		out.WriteByte('\n')
+		out = append(out, "delay "...)
+		out = e.op(out, d.Op)
+		out = append(out, ' ')
+		out = strconv.AppendInt(out, windowMillis(d.Window), 10)
+		out = append(out, ' ')
+		out = e.op(out, d.Until)
+		out = append(out, '\n')
 	}
 	if s.Order != nil {
-		out.WriteString("order ")
-		out.WriteString(strconv.FormatInt(windowMillis(s.Order.Window), 10))
-		out.WriteByte('\n')
+		out = append(out, "order "...)
+		out = strconv.AppendInt(out, windowMillis(s.Order.Window), 10)
+		out = append(out, '\n')
 		for _, op := range s.Order.Ops {
-			out.WriteString("op ")
-			e.op(&out, op)
-			out.WriteByte('\n')
+			out = append(out, "op "...)
+			out = e.op(out, op)
+			out = append(out, '\n')
 		}
 	}
-	out.WriteString("end\n")
-	if out.Len() > maxFileSize {
-		return nil, &SizeError{Size: out.Len()}
+	out = append(out, "end\n"...)
+	if len(out) > maxFileSize {
+		return nil, &SizeError{Size: len(out)}
 	}
-	return out.Bytes(), nil
+	return out, nil
+}
+
+func orderLen(s *Schedule) int {
+	if s.Order == nil {
+		return 0
+	}
+	return len(s.Order.Ops)
 }
 
 // SizeError is returned when a schedule's encoding exceeds the format's 16 MiB limit.
@@ -117,18 +123,18 @@ func (e *encoder) file(name string) {
 	}
 }
 
-func (e *encoder) pos(out *bytes.Buffer, p Pos) {
-	out.WriteString(strconv.Itoa(e.files[p.File]))
-	out.WriteByte(':')
-	out.WriteString(strconv.Itoa(p.Line))
+func (e *encoder) pos(out []byte, p Pos) []byte {
+	out = strconv.AppendInt(out, int64(e.files[p.File]), 10)
+	out = append(out, ':')
+	return strconv.AppendInt(out, int64(p.Line), 10)
 }
 
-func (e *encoder) op(out *bytes.Buffer, op OpID) {
-	out.WriteString(string(op.G))
-	out.WriteByte(' ')
-	out.WriteString(strconv.Itoa(int(op.Kind)))
-	out.WriteByte(' ')
-	e.pos(out, op.Pos)
-	out.WriteByte(' ')
-	out.WriteString(strconv.Itoa(op.N))
+func (e *encoder) op(out []byte, op OpID) []byte {
+	out = append(out, op.G...)
+	out = append(out, ' ')
+	out = strconv.AppendInt(out, int64(op.Kind), 10)
+	out = append(out, ' ')
+	out = e.pos(out, op.Pos)
+	out = append(out, ' ')
+	return strconv.AppendInt(out, int64(op.N), 10)
 }

@@ -49,21 +49,27 @@ func (g GoID) Validate() error {
 	if g == "" {
 		return errors.New("empty goroutine id")
 	}
-	parts := strings.Split(string(g), ".")
-	if len(parts) > maxGoIDDepth {
-		return fmt.Errorf("goroutine id %q has %d components, at most %d allowed", g, len(parts), maxGoIDDepth)
-	}
-	for i, p := range parts {
-		n, err := parseUint(p)
-		if err != nil {
-			return fmt.Errorf("goroutine id %q: component %d: %v", g, i+1, err)
+	// Scan without allocating: Marshal validates every op of long orders.
+	comp, start := 0, 0
+	for i := 0; i <= len(g); i++ {
+		if i < len(g) && g[i] != '.' {
+			continue
 		}
-		if i == 0 && n > 1 {
+		comp++
+		if comp > maxGoIDDepth {
+			return fmt.Errorf("goroutine id %q has more than %d components", g, maxGoIDDepth)
+		}
+		n, err := parseUint(string(g[start:i]))
+		if err != nil {
+			return fmt.Errorf("goroutine id %q: component %d: %v", g, comp, err)
+		}
+		if comp == 1 && n > 1 {
 			return fmt.Errorf("goroutine id %q must start with 0 (main) or 1 (test goroutine)", g)
 		}
-		if i > 0 && n == 0 {
+		if comp > 1 && n == 0 {
 			return fmt.Errorf("goroutine id %q: spawn numbers start at 1", g)
 		}
+		start = i + 1
 	}
 	return nil
 }
