@@ -25,6 +25,7 @@ type cappedOutput struct {
 type outputMarkers struct {
 	Pass, Fail, Skip bool   // --- PASS / FAIL / SKIP lines
 	Panic            bool   // a line starting with "panic: "
+	PanicMessage     string // the first such line, without the prefix
 	Deadlock         bool   // "fatal error: all goroutines are asleep - deadlock!"
 	Fatal            string // the first "fatal error: ..." line, without the prefix
 	DataRace         bool   // "WARNING: DATA RACE"
@@ -109,6 +110,9 @@ func (m *outputMarkers) note(line []byte) {
 	case bytes.HasPrefix(trimmed, []byte("--- SKIP: ")):
 		m.Skip = true
 	case bytes.HasPrefix(line, []byte("panic: ")):
+		if !m.Panic {
+			m.PanicMessage = string(bytes.TrimPrefix(line, []byte("panic: ")))
+		}
 		m.Panic = true
 	case bytes.HasPrefix(line, []byte("fatal error: ")) && m.Fatal == "":
 		m.Fatal = string(bytes.TrimPrefix(line, []byte("fatal error: ")))

@@ -49,6 +49,7 @@ type Run struct {
 	Signal   string        // the signal that ended the process, if any
 	Output   string        // combined stdout and stderr, middle dropped when long
 	Fatal    string        // the runtime's "fatal error:" message, if any
+	Panic    string        // the first panic message, if any
 	DataRace bool          // the race detector reported a race
 	Races    [][]string    // the race detector's reports, one slice of lines each
 	Trace    string        // path of the trace, when one was written
@@ -162,7 +163,8 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 		return nil, fmt.Errorf("waiting for %s: %v", b.Path, waitErr)
 	}
 	text, markers := out.finish()
-	r.Output, r.Fatal, r.DataRace, r.Races = text, markers.Fatal, markers.DataRace, markers.Races
+	r.Output, r.Fatal, r.Panic = text, markers.Fatal, markers.PanicMessage
+	r.DataRace, r.Races = markers.DataRace, markers.Races
 	if opts.Trace != "" {
 		if _, err := os.Stat(opts.Trace); err == nil {
 			r.Trace = opts.Trace
