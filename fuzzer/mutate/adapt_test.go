@@ -59,3 +59,24 @@ func TestNew(t *testing.T) {
 		t.Error("unknown strategy accepted")
 	}
 }
+
+// TestConcurrentUse calls every strategy from several goroutines on one shared, prepared run
+// (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	r := gfuzzRun(5)
+	r.Prepare()
+	for _, name := range Names {
+		s, _ := New(name, 1)
+		done := make(chan int)
+		for range 4 {
+			go func() { done <- len(s.Next(r)) }()
+		}
+		total := 0
+		for range 4 {
+			total += <-done
+		}
+		if name == "gfuzz" && total != 1 {
+			t.Errorf("gfuzz: %d mutations from 4 identical runs, want 1 (dedup)", total)
+		}
+	}
+}
