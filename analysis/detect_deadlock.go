@@ -83,7 +83,15 @@ const (
 // pairwise unguarded, and the requests are pairwise weakly concurrent. Dependencies are
 // first reduced to one per (goroutine, position, lock, held locks).
 func lockCycles(r *Result) [][]*lockDep {
-	deps := uniqueDeps(r)
+	deps := inCycles(uniqueDeps(r))
+	holding := map[int32][]*lockDep{} // mutex -> dependencies whose goroutine holds it
+	for _, d := range deps {
+		for _, h := range d.held {
+			if l := holding[h.mutex]; len(l) == 0 || l[len(l)-1] != d {
+				holding[h.mutex] = append(l, d)
+			}
+		}
+	}
 	var out [][]*lockDep
 	seen := map[string]bool{}
 	steps := 0
@@ -105,7 +113,7 @@ func lockCycles(r *Result) [][]*lockDep {
 		if len(path) == maxCycleLen {
 			return
 		}
-		for _, n := range deps {
+		for _, n := range holding[d.mutex] {
 			if n == first || !waitsFor(d, n) || slices.ContainsFunc(path, func(p *lockDep) bool {
 				return p.g == n.g || guarded(p, n) || weakHB(r, p, n) || weakHB(r, n, p)
 			}) {
@@ -125,6 +133,81 @@ func lockCycles(r *Result) [][]*lockDep {
 		walk(d)
 	}
 	return out
+}
+
+// inCycles keeps the dependencies whose edge (a held lock -> the requested lock) lies on a
+// cycle of the lock graph, i.e. inside one of its strongly connected components: the others
+// cannot be part of a dependency cycle, and most programs have none.
+func inCycles(deps []*lockDep) []*lockDep {
+	succ := map[int32][]int32{}
+	for _, d := range deps {
+		for _, h := range d.held {
+			if h.mutex != d.mutex {
+				succ[h.mutex] = append(succ[h.mutex], d.mutex)
+			}
+		}
+	}
+	comp := scc(succ)
+	var out []*lockDep
+	for _, d := range deps {
+		for _, h := range d.held {
+			if c, ok := comp[h.mutex]; ok && h.mutex != d.mutex && c == comp[d.mutex] {
+				out = append(out, d)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// scc returns the strongly connected component of every node on a cycle (Tarjan's
+// algorithm, iterative over an explicit stack would be overkill: lock graphs are small).
+func scc(succ map[int32][]int32) map[int32]int {
+	index := map[int32]int{}
+	low := map[int32]int{}
+	onStack := map[int32]bool{}
+	var stack []int32
+	comp := map[int32]int{}
+	n, c := 0, 0
+	var visit func(v int32)
+	visit = func(v int32) {
+		index[v], low[v] = n, n
+		n++
+		stack = append(stack, v)
+		onStack[v] = true
+		for _, w := range succ[v] {
+			if _, seen := index[w]; !seen {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if onStack[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			var members []int32
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				members = append(members, w)
+				if w == v {
+					break
+				}
+			}
+			if len(members) > 1 {
+				for _, w := range members {
+					comp[w] = c
+				}
+				c++
+			}
+		}
+	}
+	for v := range succ {
+		if _, seen := index[v]; !seen {
+			visit(v)
+		}
+	}
+	return comp
 }
 
 func uniqueDeps(r *Result) []*lockDep {

@@ -188,8 +188,11 @@ func (r *Result) partners(i int32) []op {
 
 func (r *Result) spawnedAt(i int32) string {
 	info := r.goroutine(int(i))
-	if info == nil || info.Spawn < 0 {
-		return "the test goroutine"
+	if info == nil || info.Spawn < 0 || r.Trace.Events[info.Spawn].Pos == 0 {
+		if info != nil && info.Parent > 1 {
+			return "a goroutine started outside the recorded code"
+		}
+		return "the test goroutine" // spawned by the testing package from main
 	}
 	return "the goroutine started at " + r.at(int32(info.Spawn))
 }

@@ -29,6 +29,7 @@ type facts struct {
 	wgs []*wgFacts
 
 	deps        []lockDep
+	depSeen     map[depKey]uint8
 	rwRecursion []rwFact
 	rwSeen      map[pairKey]bool
 	mixed       []mixedFact
@@ -61,6 +62,12 @@ type closeRace struct {
 	send      bool
 }
 
+type depKey struct {
+	g, mutex, inner int32
+	pos             uint32
+	n               int
+}
+
 type lockDep struct {
 	ev    int32 // the request
 	g     int32
@@ -90,6 +97,7 @@ func (f *facts) init() {
 	f.rwSeen = map[pairKey]bool{}
 	f.mixedSeen = map[pairKey]bool{}
 	f.holders = map[uint64]int32{}
+	f.depSeen = map[depKey]uint8{}
 }
 
 // maxPairs bounds the pair lists of huge traces; the first pairs found are kept.

@@ -63,9 +63,10 @@ type engine struct {
 	f  *facts
 	ng int
 
-	vc, wvc [][]uint32 // per goroutine: strong and weak clock
-	held    [][]heldLock
-	ended   []bool
+	vc, wvc  [][]uint32 // per goroutine: strong and weak clock
+	held     [][]heldLock
+	ended    []bool
+	lastUser [][4]userCache // per goroutine: the channel places it used last
 
 	objOf   []int32 // per event: index of its object in the slice of its kind; -1 none
 	chans   []chanState
@@ -248,6 +249,12 @@ func (e *engine) prepass() {
 	}
 	e.held = make([][]heldLock, e.ng)
 	e.ended = make([]bool, e.ng)
+	e.lastUser = make([][4]userCache, e.ng)
+	for g := range e.lastUser {
+		for k := range e.lastUser[g] {
+			e.lastUser[g][k].ch = -1
+		}
+	}
 	e.tmp = make([]uint32, e.ng)
 	for x := range e.chans {
 		e.chans[x].initRings(&e.slab)

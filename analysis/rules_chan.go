@@ -12,15 +12,15 @@ type chanState struct {
 
 	// Buffered channels: clocks of the last sends and receives by sequence number modulo
 	// the ring size (which is at most the capacity, and no larger than the op count).
-	ringS, ringR, wringS, wringR [][]uint32
+	ringS, ringR []published
 
 	closeEv           int32
 	closeVC, closeWVC []uint32
 
-	users    []chanUser // latest op per (goroutine, position, class)
-	userIdx  map[userKey]int32
-	pending  []pendingCase // select cases not yet known to have a partner
-	pairHits int           // concurrent pairs found (bounds the scanning on hot channels)
+	users    []chanUser       // latest op per (goroutine, position, class)
+	userIdx  map[uint64]int32 // userKey -> index in users
+	pending  []pendingCase    // select cases not yet known to have a partner
+	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
 }
 
 // Operation classes of chanUser.
@@ -44,10 +44,9 @@ type chanUser struct {
 	ev    int32
 }
 
-type userKey struct {
-	g     int32
-	pos   uint32
-	class uint8
+// userKey packs (goroutine, position, class) into one map key.
+func userKey(g int32, pos uint32, class uint8) uint64 {
+	return uint64(uint32(g))<<32 | uint64(pos)<<3 | uint64(class)
 }
 
 type pendingCase struct {
@@ -78,16 +77,16 @@ func (c *chanState) initRings(sl *slab) {
 	if c.capacity <= 0 {
 		return
 	}
-	ring := func(n int) [][]uint32 {
+	ring := func(n int) []published {
 		n = min(n, c.capacity)
-		r := make([][]uint32, n)
+		r := make([]published, n)
 		for i := range r {
-			r[i] = sl.alloc()
+			r[i] = published{vc: sl.alloc(), wvc: sl.alloc()}
 		}
 		return r
 	}
-	c.ringS, c.wringS = ring(len(c.sendBySeq)), ring(len(c.sendBySeq))
-	c.ringR, c.wringR = ring(len(c.recvBySeq)), ring(len(c.recvBySeq))
+	c.ringS = ring(len(c.sendBySeq))
+	c.ringR = ring(len(c.recvBySeq))
 }
 
 func bySeq(s []int32, seq uint64) int32 {
@@ -228,15 +227,11 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 	e.before(i, g, x, true)
 	if seq > uint64(ch.capacity) && len(ch.ringR) > 0 {
 		if r := bySeq(ch.recvBySeq, seq-uint64(ch.capacity)); r >= 0 && e.r.epoch[r] != 0 {
-			slot := (seq - uint64(ch.capacity) - 1) % uint64(len(ch.ringR))
-			join(e.vc[g], ch.ringR[slot])
-			join(e.wvc[g], ch.wringR[slot])
+			e.acquire1(g, &ch.ringR[(seq-uint64(ch.capacity)-1)%uint64(len(ch.ringR))])
 		}
 	}
 	if len(ch.ringS) > 0 && seq > 0 {
-		slot := (seq - 1) % uint64(len(ch.ringS))
-		copy(ch.ringS[slot], e.vc[g])
-		copy(ch.wringS[slot], e.wvc[g])
+		ch.ringS[(seq-1)%uint64(len(ch.ringS))].set(e.vc[g], e.wvc[g], g)
 	}
 	e.after(i, g, x, class)
 }
@@ -255,14 +250,10 @@ func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
 	e.before(i, g, x, false)
 	if s := bySeq(ch.sendBySeq, seq); s >= 0 && e.r.epoch[s] != 0 && len(ch.ringS) > 0 {
 		e.mixedCheck(i, g, s)
-		slot := (seq - 1) % uint64(len(ch.ringS))
-		join(e.vc[g], ch.ringS[slot])
-		join(e.wvc[g], ch.wringS[slot])
+		e.acquire1(g, &ch.ringS[(seq-1)%uint64(len(ch.ringS))])
 	}
 	if len(ch.ringR) > 0 && seq > 0 {
-		slot := (seq - 1) % uint64(len(ch.ringR))
-		copy(ch.ringR[slot], e.vc[g])
-		copy(ch.wringR[slot], e.wvc[g])
+		ch.ringR[(seq-1)%uint64(len(ch.ringR))].set(e.vc[g], e.wvc[g], g)
 	}
 	e.after(i, g, x, class)
 }
@@ -292,10 +283,8 @@ func (e *engine) rendezvous(s, gs, r, x int32) {
 		e.record(s, gs) // the send's clock before the rendezvous: it happens before the receive, not after
 	}
 	if gs != gr {
-		join(e.vc[gs], e.vc[gr])
-		copy(e.vc[gr], e.vc[gs])
-		join(e.wvc[gs], e.wvc[gr])
-		copy(e.wvc[gr], e.wvc[gs])
+		e.exchange(e.vc[gs], e.vc[gr], gs, gr)
+		e.exchange(e.wvc[gs], e.wvc[gr], gs, gr)
 	}
 	e.after(s, gs, x, classSend)
 	e.after(r, gr, x, e.recvClass(r))
@@ -380,16 +369,28 @@ func (e *engine) after(i, g, x int32, class uint8) {
 
 func (e *engine) userSeen(i, g, x int32, class uint8) {
 	ch := &e.chans[x]
-	k := userKey{g: g, pos: e.t.Events[i].Pos, class: class}
+	pos := e.t.Events[i].Pos
+	// the common case: the same goroutine at one of the places it used last
+	cache := &e.lastUser[g]
+	for _, c := range cache {
+		if c.ch == x && c.pos == pos && c.class == class {
+			ch.users[c.idx].ev = i
+			return
+		}
+	}
+	k := userKey(g, pos, class)
 	if ch.userIdx == nil {
-		ch.userIdx = map[userKey]int32{}
+		ch.userIdx = map[uint64]int32{}
 	}
-	if j, ok := ch.userIdx[k]; ok {
-		ch.users[j].ev = i
-		return
+	j, ok := ch.userIdx[k]
+	if !ok {
+		j = int32(len(ch.users))
+		ch.userIdx[k] = j
+		ch.users = append(ch.users, chanUser{g: g, pos: pos, class: class})
 	}
-	ch.userIdx[k] = int32(len(ch.users))
-	ch.users = append(ch.users, chanUser{g: g, pos: k.pos, class: class, ev: i})
+	ch.users[j].ev = i
+	copy(cache[1:], cache[:len(cache)-1])
+	cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
 }
 
 func (e *engine) closeRace(op, cl int32, send bool) {
@@ -418,4 +419,36 @@ func (f *facts) concRecv(t *trace.Trace, a, b int32) {
 	}
 	f.concRecvSeen[k] = true
 	f.concRecvs = append(f.concRecvs, Pair{Kind: PairRecv, First: int(a), Second: int(b)})
+}
+
+type userCache struct {
+	ch    int32
+	pos   uint32
+	class uint8
+	idx   int32
+}
+
+// exchange gives both clocks of a rendezvous their join. Both sides just ticked, so each
+// lacks the other's newest epoch; when one already knew the other's previous epoch it knew
+// everything else, and only that entry changes.
+func (e *engine) exchange(a, b []uint32, ga, gb int32) {
+	aKnowsB := a[gb]+1 >= b[gb]
+	bKnowsA := b[ga]+1 >= a[ga]
+	switch {
+	case aKnowsB && bKnowsA:
+		a[gb], b[ga] = b[gb], a[ga]
+	case aKnowsB: // b is behind: a's knowledge (plus b's own entry) is the join
+		ep := b[gb]
+		copy(b, a)
+		b[gb] = ep
+		a[gb] = ep
+	case bKnowsA:
+		ep := a[ga]
+		copy(a, b)
+		a[ga] = ep
+		b[ga] = ep
+	default:
+		join(a, b)
+		copy(b, a)
+	}
 }

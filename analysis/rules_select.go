@@ -4,7 +4,8 @@ import "github.com/goweave/goweave/analysis/trace"
 
 // selectCases checks, for every case of select i that was not chosen, whether an operation
 // in another goroutine could have served it: an operation of the opposite direction on the
-// same channel that does not happen before the select (checked here against the latest
+// same channel that does not happen before the select (by the weak clock: that a mutex
+// happened to order the two in this run does not make the case impossible) (checked here against the latest
 // operation of each goroutine and position), a close of the channel for a receive case, or
 // a later operation the select does not happen before (checked by resolvePending when it
 // comes). A goroutine's latest execution of a select is the one most likely concurrent with
@@ -49,7 +50,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 					if u.g == g || isRecvClass(u.class) != c.Send {
 						continue
 					}
-					if !e.hbAt(u.ev, g, false) {
+					if !e.hbAt(u.ev, g, true) {
 						sc.Partner = int(u.ev)
 						break
 					}
@@ -83,7 +84,7 @@ func (e *engine) resolvePending(x, i, g int32, send bool) {
 		if p.send == send || e.r.gOf[p.sel] == g {
 			continue
 		}
-		if e.hbAt(p.sel, g, false) {
+		if e.hbAt(p.sel, g, true) {
 			continue
 		}
 		if sc := e.f.selects[p.key]; sc != nil && !sc.HasPartner() {

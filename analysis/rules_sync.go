@@ -9,8 +9,9 @@ import (
 // mutexState is the engine's state of one Mutex or RWMutex.
 type mutexState struct {
 	obj        uint64
-	wrel, rrel []uint32 // clock of the last Unlock; merged clocks of all RUnlocks
-	writer     int32    // goroutine holding the write lock; -1 none
+	wrel       published // clock of the last Unlock (strong only)
+	rrel       []uint32  // merged clocks of all RUnlocks
+	writer     int32     // goroutine holding the write lock; -1 none
 	writerEv   int32
 	readers    []heldRead
 	lastUnlock int32
@@ -100,10 +101,10 @@ func (e *engine) unlock(i int32, ev *trace.Event) {
 		e.release(i, g, m.writer, m.writerEv, x, false)
 		m.writer = -1
 	}
-	if m.wrel == nil {
-		m.wrel = e.slab.alloc()
+	if m.wrel.vc == nil {
+		m.wrel.vc = e.slab.alloc()
 	}
-	copy(m.wrel, e.vc[g])
+	m.wrel.set(e.vc[g], nil, g)
 	m.lastUnlock = i
 }
 
@@ -143,9 +144,7 @@ func (e *engine) runlock(i int32, ev *trace.Event) {
 
 func (e *engine) acquire(i, g, x int32, read bool) {
 	m := &e.mutexes[x]
-	if m.wrel != nil {
-		join(e.vc[g], m.wrel)
-	}
+	e.acquire1(g, &m.wrel)
 	if !read && m.rrel != nil {
 		join(e.vc[g], m.rrel)
 	}
@@ -195,7 +194,13 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 	m := &e.mutexes[x]
 	f := e.f
 	if h := e.held[g]; len(h) > 0 && len(f.deps) < maxDeps {
-		f.deps = append(f.deps, lockDep{ev: i, g: g, mutex: x, read: read, held: slices.Clone(h), wvc: e.slab.clone(e.wvc[g])})
+		// keep a few instances per (goroutine, position, lock, innermost held lock): cycles
+		// are searched per site, and a hot nested lock must not cost a clock each time
+		k := depKey{g: g, pos: e.t.Events[i].Pos, mutex: x, inner: h[len(h)-1].mutex, n: len(h)}
+		if f.depSeen[k] < 2 || !completed {
+			f.depSeen[k]++
+			f.deps = append(f.deps, lockDep{ev: i, g: g, mutex: x, read: read, held: slices.Clone(h), wvc: e.slab.clone(e.wvc[g])})
+		}
 	}
 	if read {
 		outer := int32(-1)

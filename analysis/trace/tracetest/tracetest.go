@@ -61,6 +61,9 @@ func New() *Builder {
 	}
 }
 
+// Len returns the number of events built so far.
+func (b *Builder) Len() int { return len(b.t.Events) }
+
 // Meta sets a META key.
 func (b *Builder) Meta(k, v string) *Builder { b.t.Meta[k] = v; return b }
 

@@ -1,0 +1,117 @@
+package analysis
+
+import (
+	"fmt"
+	"math/rand"
+	"runtime"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// synthetic builds a trace of about n events over ng goroutines with a mix of operations
+// like a server's: channel hand-offs (unbuffered and buffered), selects, short critical
+// sections (some nested, some RWMutex readers), WaitGroups, Once and Cond signalling.
+func synthetic(n, ng int, seed int64) *trace.Trace {
+	rng := rand.New(rand.NewSource(seed))
+	b := tracetest.New()
+	m := b.Main()
+	gs := make([]*tracetest.G, ng)
+	gs[0] = m
+	for i := 1; i < ng; i++ {
+		gs[i] = m.Go(fmt.Sprintf("main.go:%d", 10+i%4))
+	}
+	// each goroutine receives on its own two channels (one unbuffered, one buffered):
+	// the sharded pattern, so receives on one channel never race
+	own := make([][2]tracetest.Chan, ng)
+	for i := range own {
+		own[i] = [2]tracetest.Chan{m.MakeChan(0, "main.go:20"), m.MakeChan(4, "main.go:21")}
+	}
+	var mus, rws []tracetest.Mutex
+	for i := 0; i < 16; i++ {
+		mus = append(mus, b.Mutex())
+		rws = append(rws, b.RWMutex())
+	}
+	once := b.Once()
+	pos := func(k int) string { return fmt.Sprintf("w%d.go:%d", k%8, 10+k%40) }
+	for b.Len() < n {
+		gi, hi := rng.Intn(ng), rng.Intn(ng)
+		for hi == gi {
+			hi = rng.Intn(ng)
+		}
+		g, h := gs[gi], gs[hi]
+		k := rng.Intn(100)
+		switch {
+		case k < 30: // hand-off to h
+			c := own[hi][k%2]
+			g.Send(c, pos(k))
+			h.Recv(c, pos(k+1))
+		case k < 40: // h selects over its two channels; g's send serves one case
+			c := own[hi][k%2]
+			g.Send(c, pos(k))
+			h.Select(pos(k+2), k%2, tracetest.RecvValueCase(own[hi][0]), tracetest.RecvValueCase(own[hi][1]))
+			other := own[hi][1-k%2] // then the other case's channel gets a value from a third goroutine
+			z := gs[(gi+1)%ng]
+			if z == h {
+				z = gs[(gi+2)%ng]
+			}
+			z.Send(other, pos(k+3))
+			h.Recv(other, pos(k+4))
+		case k < 75: // critical section, sometimes nested in a fixed order
+			mu := rng.Intn(len(mus))
+			g.Lock(mus[mu], pos(k))
+			if k < 45 && mu+1 < len(mus) {
+				g.Lock(mus[mu+1], pos(k+1))
+				g.Unlock(mus[mu+1], pos(k+2))
+			}
+			g.Unlock(mus[mu], pos(k+3))
+		case k < 85: // readers
+			rw := rws[rng.Intn(len(rws))]
+			g.RLock(rw, pos(k))
+			g.RUnlock(rw, pos(k+1))
+		case k < 95: // g hands work to h and waits for it
+			wg := b.WaitGroup()
+			g.Add(wg, 1, pos(k))
+			g.Send(own[hi][0], pos(k+1))
+			h.Recv(own[hi][0], pos(k+2))
+			h.Done(wg, pos(k+3))
+			g.Wait(wg, pos(k+4))
+		default:
+			g.OnceDo(once, pos(k))
+		}
+	}
+	return b.Trace()
+}
+
+var syntheticCache = map[int]*trace.Trace{}
+
+func benchAnalyze(b *testing.B, n int) {
+	tr := syntheticCache[n]
+	if tr == nil {
+		tr = synthetic(n, 64, 1)
+		syntheticCache[n] = tr
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Analyze(tr)
+	}
+	b.StopTimer()
+	ev := float64(len(tr.Events))
+	b.ReportMetric(ev*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(b.N)/ev, "alloc-bytes/event")
+}
+
+func BenchmarkAnalyze1M(b *testing.B)  { benchAnalyze(b, 1_000_000) }
+func BenchmarkAnalyze10M(b *testing.B) { benchAnalyze(b, 10_000_000) }
+
+// The synthetic mix itself has no bugs: the benchmark measures the clean path.
+func TestSyntheticTraceIsClean(t *testing.T) {
+	r := Analyze(synthetic(20000, 16, 2))
+	wantNo(t, r)
+}
