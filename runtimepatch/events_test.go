@@ -168,6 +168,25 @@ func TestLeakedGoroutineState(t *testing.T) {
 	t.Errorf("leaked goroutine g%d missing from GOROUTINES\n%s", recv.G, dump(tr))
 }
 
+func TestNilChannelLeak(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestNilChanLeak", nil).tr
+	send := one(t, tr, trace.KindChanSend, "nil.send")
+	if send.Obj != 0 || send.Flags != trace.FlagNilChan || send.Post != 0 {
+		t.Errorf("send on nil channel: obj %d flags %s post %d, want 0 nilchan 0", send.Obj, send.Flags, send.Post)
+	}
+	for _, g := range tr.Goroutines {
+		if g.ID == send.G && g.WaitReason != "chan send (nil chan)" {
+			t.Errorf("wait reason %q", g.WaitReason)
+		}
+	}
+}
+
+func TestTraceVariableHiddenFromProgram(t *testing.T) {
+	if r := record(t, buildEvents(t, false), "TestTraceVariableHidden", nil); r.err != nil {
+		t.Errorf("%v\n%s", r.err, r.output)
+	}
+}
+
 func TestMutexEvents(t *testing.T) {
 	tr := record(t, buildEvents(t, false), "TestMutex", nil).tr
 	lock := one(t, tr, trace.KindLock, "mutex.lock")

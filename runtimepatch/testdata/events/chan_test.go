@@ -4,6 +4,7 @@
 package events
 
 import (
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -135,5 +136,21 @@ func TestDeferredClose(t *testing.T) {
 				defer close(c) // @defer.close
 			}
 		}()
+	}
+}
+
+func TestNilChanLeak(t *testing.T) {
+	go func() {
+		var c chan int
+		c <- 1 // @nil.send
+	}()
+	waitBlocked(t, "chan send (nil chan)")
+}
+
+// TestTraceVariableHidden: the recording process hides GOWEAVE_TRACE from
+// its environment, so processes it starts cannot overwrite its trace.
+func TestTraceVariableHidden(t *testing.T) {
+	if v, ok := os.LookupEnv("GOWEAVE_TRACE"); ok {
+		t.Fatalf("GOWEAVE_TRACE=%q visible to the program", v)
 	}
 }
