@@ -188,3 +188,33 @@ func recordedCase(e *trace.Event) int {
 	}
 	return schedule.CaseDefault
 }
+
+// Replay returns a schedule that repeats the recorded run r: every schedulable operation in
+// recorded order, every select taking its recorded case. upTo > 0 replays only the first upTo
+// operations and lets the rest run free. A finding's run replays with it.
+func Replay(r *Run, upTo int) *schedule.Schedule {
+	lin := linear(r)
+	if upTo > 0 && upTo < len(lin) {
+		lin = lin[:upTo]
+	}
+	return orderSchedule(r, lin, nil, DefaultOrderWindow, DefaultSelectWindow)
+}
+
+// Reorder returns a schedule in which the given events are admitted in the given order, each
+// after exactly what must happen before it in the recorded run; then the run is free. It is
+// how a predicted bug is confirmed (e.g. events = [close, send] for a predicted send on a
+// closed channel). It fails when the order contradicts the recorded happens-before or names
+// an operation that cannot be scheduled.
+func Reorder(r *Run, events []int) (*schedule.Schedule, error) {
+	r.Prepare()
+	for _, e := range events {
+		if e < 0 || e >= len(r.Trace.Events) || !r.Names.Schedulable(e) {
+			return nil, fmt.Errorf("event %d cannot be scheduled (no logical goroutine, position or orderable kind)", e)
+		}
+	}
+	order, err := replayOrder(r, linear(r), events)
+	if err != nil {
+		return nil, err
+	}
+	return orderSchedule(r, order, nil, DefaultOrderWindow, DefaultSelectWindow), nil
+}

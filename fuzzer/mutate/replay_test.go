@@ -1,0 +1,46 @@
+package mutate
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+func TestReplay(t *testing.T) {
+	r := gfuzzRun(3)
+	s := Replay(r, 0)
+	lin := linear(r)
+	if s.Order == nil || len(s.Order.Ops) != len(lin) {
+		t.Fatalf("replay order %+v, want %d ops", s.Order, len(lin))
+	}
+	for k, e := range lin {
+		if s.Order.Ops[k] != r.Names.Ops[e] {
+			t.Errorf("op %d = %v, want %v", k, s.Order.Ops[k], r.Names.Ops[e])
+		}
+	}
+	// The select is pinned to its recorded case, 1.
+	if want := []schedule.SelectPreference{{Pos: pos(40), Window: DefaultSelectWindow, Cases: []int{1}}}; !reflect.DeepEqual(s.Selects, want) {
+		t.Errorf("selects %+v", s.Selects)
+	}
+	if p := Replay(r, 2); len(p.Order.Ops) != 2 || p.Selects != nil {
+		t.Errorf("partial replay %+v", p)
+	}
+}
+
+func TestReorder(t *testing.T) {
+	r, s3, s4, r1, _ := sendsRun()
+	s, err := Reorder(r, []int{s4, s3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []schedule.OpID{r.Names.Ops[s4], r.Names.Ops[s3]}; !reflect.DeepEqual(s.Order.Ops, want) {
+		t.Errorf("order %v, want %v", s.Order.Ops, want)
+	}
+	if _, err := Reorder(r, []int{r1, s3}); err == nil {
+		t.Error("a receive before the send it needs was accepted")
+	}
+	if _, err := Reorder(r, []int{0}); err == nil {
+		t.Error("a spawn was accepted")
+	}
+}
