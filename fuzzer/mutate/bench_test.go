@@ -2,6 +2,7 @@ package mutate_test
 
 import (
 	"fmt"
+	"github.com/goweave/goweave/analysis"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -53,14 +54,14 @@ func syntheticTrace(workers, rounds int) *trace.Trace {
 	return t
 }
 
-func benchRun(b *testing.B, workers, rounds int) (*trace.Trace, *vcHB) {
+func benchRun(workers, rounds int) (*trace.Trace, mutate.HB) {
 	t := syntheticTrace(workers, rounds)
-	return t, newVCHB(t)
+	return t, analysis.Compute(t).Clocks()
 }
 
 func BenchmarkStrategies(b *testing.B) {
 	for _, size := range []struct{ workers, rounds int }{{4, 50}, {8, 300}} {
-		tr, hb := benchRun(b, size.workers, size.rounds)
+		tr, hb := benchRun(size.workers, size.rounds)
 		prepared := func() *mutate.Run {
 			r := &mutate.Run{Trace: tr, HB: hb}
 			r.Prepare()

@@ -2,6 +2,7 @@ package mutate_test
 
 import (
 	"context"
+	"github.com/goweave/goweave/analysis"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +48,7 @@ func TestCorpusSchedules(t *testing.T) {
 	flow := map[string][2]int{"once_flow": {20, 28}, "chan_order_flow": {32, 37}}
 	selectKernels := []string{"select_gfuzz", "close_of_nil_select", "unlock_of_unlocked_select", "leak_chan_timeout"}
 	for name, rec := range traces {
-		hb := newVCHB(rec)
+		hb := analysis.Compute(rec).Clocks()
 		names := schedule.Name(rec)
 		got := map[string][]mutate.Mutation{}
 		for _, s := range []mutate.Strategy{mutate.NewGFuzz(1), mutate.NewGoPie(1), mutate.NewFlow(), mutate.NewPrefix(1, nil)} {
@@ -75,7 +76,7 @@ func TestCorpusSchedules(t *testing.T) {
 	}
 }
 
-func checkSchedule(t *testing.T, what string, s *schedule.Schedule, names *schedule.Names, rec *trace.Trace, hb *vcHB) {
+func checkSchedule(t *testing.T, what string, s *schedule.Schedule, names *schedule.Names, rec *trace.Trace, hb mutate.HB) {
 	t.Helper()
 	if _, err := schedule.Marshal(s); err != nil {
 		t.Errorf("%s: %v", what, err)

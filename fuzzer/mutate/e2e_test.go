@@ -2,6 +2,7 @@ package mutate_test
 
 import (
 	"context"
+	"github.com/goweave/goweave/analysis"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -79,7 +80,7 @@ func TestRecordedTrace(t *testing.T) {
 		}
 	}
 
-	hb := newVCHB(rec)
+	hb := analysis.Compute(rec).Clocks()
 	// Sanity of the test's happens-before: the first worker's Unlock precedes the other's Lock.
 	var locks, unlocks []int
 	for i, op := range names.Ops {

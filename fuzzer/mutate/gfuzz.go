@@ -42,7 +42,7 @@ type GFuzzFeatures struct {
 type selectExec struct {
 	event    int
 	pos      schedule.Pos
-	chosen   int   // source-order case, schedule.CaseDefault, or schedule.CaseFree (not completed)
+	chosen   int   // case index, schedule.CaseDefault, or schedule.CaseFree (not completed)
 	options  []int // cases that could be preferred instead of chosen
 	partners map[int]bool
 }

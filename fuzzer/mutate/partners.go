@@ -4,7 +4,7 @@ import (
 	"github.com/goweave/goweave/analysis/trace"
 )
 
-// PossiblePartners computes, for every Select event of t, the source-order indexes of its
+// PossiblePartners computes, for every Select event of t, the case indexes (as the trace records them) of its
 // non-chosen cases that another schedule could have taken: a case on channel c has a possible
 // partner if an operation on c of the opposite direction in another goroutine is concurrent
 // with the select or happens after it (only operations that happen before the select are

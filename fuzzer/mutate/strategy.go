@@ -24,7 +24,7 @@ type Run struct {
 	HB    HB
 	// Names names the trace's goroutines and operations; computed by Prepare when nil.
 	Names *schedule.Names
-	// SelectPartners maps a Select event index to the source-order indexes of its non-chosen
+	// SelectPartners maps a Select event index to the case indexes (as the trace records them) of its non-chosen
 	// cases that have a possible partner (from the analysis' findings). When nil, Prepare
 	// computes it from HB with PossiblePartners.
 	SelectPartners map[int][]int

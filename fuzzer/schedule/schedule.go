@@ -11,7 +11,8 @@ const Version = 1
 // Env is the environment variable through which the runtime learns the schedule file's path.
 const Env = "GOWEAVE_SCHEDULE"
 
-// Preferred-case values of a SelectPreference besides source-order case indexes.
+// Preferred-case values of a SelectPreference besides case indexes (as the trace
+// records them: FORMAT.md).
 const (
 	CaseDefault = -1 // take the default case at once
 	CaseFree    = -2 // no preference for this execution
@@ -30,7 +31,7 @@ type Schedule struct {
 type SelectPreference struct {
 	Pos    Pos
 	Window time.Duration
-	Cases  []int // source-order case index, CaseDefault or CaseFree
+	Cases  []int // case index as the trace records it, CaseDefault or CaseFree
 }
 
 // Delay holds Op back until Until has been admitted or Window has passed.
