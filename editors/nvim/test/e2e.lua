@@ -153,8 +153,9 @@ local function run()
   vim.api.nvim_win_set_cursor(0, { want_line + 1, 0 })
   vim.cmd("GoweaveReplay")
   local replay = wait_for("the replay result", 120000, function()
-    return goweave.last.replay
+    return goweave.last.replay or goweave.last.error
   end)
+  check(goweave.last.replay ~= nil, "goweave.replay succeeded: " .. vim.inspect(goweave.last.error))
   check(replay.id == id, "replayed the finding under the cursor")
   check(replay.reproduced == true, "replay reproduced the bug: " .. vim.inspect(replay))
   wait_for("the confirmed diagnostic", 10000, function()
@@ -168,10 +169,12 @@ local function run()
 
   -- :GoweaveTimeline runs the "Show timeline" action; the server writes an HTML page and
   -- asks the editor to open it (window/showDocument, handled by the plugin).
+  goweave.last.error = nil
   vim.cmd("GoweaveTimeline")
   local shown = wait_for("the timeline page to be shown", 60000, function()
-    return opened[1]
+    return opened[1] or goweave.last.error
   end)
+  check(type(shown) == "string", "goweave.show_timeline succeeded: " .. vim.inspect(goweave.last.error))
   local result = wait_for("the show_timeline result", 10000, function()
     return goweave.last.timeline_result
   end)

@@ -23,7 +23,7 @@ local state = {
 
 -- Results of the last commands and the last server exit, for scripts and statuslines:
 -- replay = the goweave.replay result, timeline = the URI last shown, stop = the goweave.stop
--- result, exit = {code, signal}.
+-- result, exit = {code, signal}, error = {command, message} of the last failed command.
 M.last = {}
 
 local function notify(msg, level)
@@ -207,7 +207,8 @@ local function execute(bufnr, command, arg, on_result)
   end
   client.request("workspace/executeCommand", { command = command, arguments = { arg } }, function(err, result)
     if err then
-      notify(string.format("goweave: %s failed: %s", command, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      M.last.error = { command = command, message = err.message or vim.inspect(err) }
+      notify(string.format("goweave: %s failed: %s", command, M.last.error.message), vim.log.levels.ERROR)
       return
     end
     if on_result then
