@@ -178,7 +178,7 @@ func (c *campaigns) run(cp *campaign) {
 	c.refreshLenses(true)
 
 	var lastReport time.Time
-	report, err := s.engine.Fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
+	report, err := c.fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
 		c.mu.Lock()
 		cp.progress = p
 		c.mu.Unlock()
@@ -217,6 +217,17 @@ func (c *campaigns) run(cp *campaign) {
 	if err == nil {
 		c.reportOutcome(cp, prog, report, final)
 	}
+}
+
+// fuzz runs the engine, turning a panic in it into an error so that the campaign ends
+// properly (progress ended, user told).
+func (c *campaigns) fuzz(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (report *fuzzer.Report, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			report, err = nil, fmt.Errorf("the fuzzing engine crashed: %v (please report this bug)", r)
+		}
+	}()
+	return c.s.engine.Fuzz(ctx, cfg, progress)
 }
 
 // publishReport turns a campaign's findings into diagnostics.

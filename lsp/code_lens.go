@@ -65,10 +65,10 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		lenses = append(lenses, protocol.CodeLens{Range: pkgRange,
 			Command: newCommand("fuzz package tests", "goweave.fuzz_package", FuzzPackageArgs{URI: docURI})})
 	}
-	testingName := testingImportName(f)
+	testingNames := testingImportNames(f)
 	for _, decl := range f.Decls {
 		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || !isTestFunc(fn, testingName) {
+		if !ok || !isTestFunc(fn, testingNames) {
 			continue
 		}
 		rng := at(fn.Pos())
@@ -97,22 +97,24 @@ func stateLenses(rng protocol.Range, cp campaign, docURI uri.URI) []protocol.Cod
 	return []protocol.CodeLens{{Range: rng, Command: state}, {Range: rng, Command: stop}}
 }
 
-// testingImportName is the name under which f imports "testing" ("" if it does not).
-func testingImportName(f *ast.File) string {
+// testingImportNames are the names under which f imports "testing".
+func testingImportNames(f *ast.File) map[string]bool {
+	names := map[string]bool{}
 	for _, imp := range f.Imports {
 		if p, err := strconv.Unquote(imp.Path.Value); err == nil && p == "testing" {
 			if imp.Name != nil {
-				return imp.Name.Name
+				names[imp.Name.Name] = true
+			} else {
+				names["testing"] = true
 			}
-			return "testing"
 		}
 	}
-	return ""
+	return names
 }
 
 // isTestFunc reports whether fn is a test go test runs: TestXxx(t *testing.T).
-func isTestFunc(fn *ast.FuncDecl, testingName string) bool {
-	if fn.Recv != nil || fn.Type.TypeParams != nil || !testFuncName.MatchString(fn.Name.Name) || testingName == "" {
+func isTestFunc(fn *ast.FuncDecl, testingNames map[string]bool) bool {
+	if fn.Recv != nil || fn.Type.TypeParams != nil || !testFuncName.MatchString(fn.Name.Name) {
 		return false
 	}
 	params := fn.Type.Params.List
@@ -128,5 +130,5 @@ func isTestFunc(fn *ast.FuncDecl, testingName string) bool {
 		return false
 	}
 	pkg, ok := sel.X.(*ast.Ident)
-	return ok && pkg.Name == testingName
+	return ok && testingNames[pkg.Name]
 }

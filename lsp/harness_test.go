@@ -408,3 +408,5 @@ func rangeText(t *testing.T, text string, r protocol.Range) string {
 	}
 	return line[r.Start.Character:r.End.Character]
 }
+
+func mkdir(dir string) error { return os.MkdirAll(dir, 0o755) }

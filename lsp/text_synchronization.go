@@ -49,9 +49,7 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 		s.mu.Unlock()
 		return fmt.Errorf("didChange for %s, which is not open", params.TextDocument.URI)
 	}
-	if params.TextDocument.Version <= doc.version {
-		s.log.Warn("didChange version does not increase", "uri", doc.uri, "have", doc.version, "got", params.TextDocument.Version)
-	}
+	previous := doc.version
 	var edits []lineEdit
 	var err error
 	for _, change := range params.ContentChanges {
@@ -66,6 +64,9 @@ func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDo
 	doc.dirty = true
 	path := doc.path
 	s.mu.Unlock()
+	if params.TextDocument.Version <= previous {
+		s.logf(protocol.MessageTypeWarning, "didChange of %s: version %d does not increase (had %d)", params.TextDocument.URI, params.TextDocument.Version, previous)
+	}
 	if err != nil {
 		// The client and the server disagree about the text: nothing anchored in this
 		// file can be trusted any more.
