@@ -62,16 +62,20 @@ export async function deactivate(): Promise<void> {
   await stopClient();
 }
 
-function currentSettings(): ServerSettings {
+// currentSettings reads the server settings; report shows invalid values to the user (on
+// start and on change, not on every pull by the server).
+function currentSettings(report = true): ServerSettings {
   const config = vscode.workspace.getConfiguration(section);
   const { settings, problems } = readServerSettings((name) => {
     // Only values the user set; defaults come from settings.ts.
     const inspected = config.inspect(name);
     return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
   });
-  for (const p of problems) {
-    output.appendLine(p);
-    void vscode.window.showWarningMessage(p);
+  if (report) {
+    for (const p of problems) {
+      output.warn(p);
+      void vscode.window.showWarningMessage(p);
+    }
   }
   return settings;
 }
@@ -144,7 +148,7 @@ async function startClient(): Promise<void> {
           if (!Array.isArray(answers)) {
             return answers;
           }
-          return params.items.map((item, i) => (item.section === section ? currentSettings() : answers[i]));
+          return params.items.map((item, i) => (item.section === section ? currentSettings(false) : answers[i]));
         },
       },
     },

@@ -15,20 +15,13 @@ import {
   InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 
+import { readServerSettings } from '../../src/settings';
 import { copyFixture, goweaveBinary, lineOf, makeTempDir, Session } from './session';
 
-// What the extension would send for a user who turned background fuzzing off and asked for a
-// short campaign (readServerSettings output shape; the names are the server's contract).
-const settings = {
-  backgroundFuzzing: false,
-  budgetPerTest: '30s',
-  runsPerTest: 60,
-  strategy: 'auto',
-  parallel: 0,
-  race: false,
-  packages: ['./...'],
-  maxCampaigns: 1,
-};
+// What the extension sends for a user who turned background fuzzing off and asked for a
+// short campaign: the same function the extension uses maps the user's values.
+const userSettings: Record<string, unknown> = { backgroundFuzzing: false, budgetPerTest: '30s', runsPerTest: 60 };
+const settings = readServerSettings((name) => userSettings[name]).settings;
 
 const serverCommands = [
   'goweave.fuzz_test',
