@@ -81,15 +81,25 @@ func (r *Result) findLeaks() []leak {
 			objs[o] = true
 		}
 	}
+	if len(objs) == 0 {
+		return nil
+	}
 	users := map[uint64]map[int32]bool{} // object -> goroutines that used it
-	for i := range evs {
-		for _, o := range blockedObjs(&evs[i]) {
-			if objs[o] {
-				if users[o] == nil {
-					users[o] = map[int32]bool{}
-				}
-				users[o][r.gOf[i]] = true
+	use := func(o uint64, i int) {
+		if objs[o] {
+			if users[o] == nil {
+				users[o] = map[int32]bool{}
 			}
+			users[o][r.gOf[i]] = true
+		}
+	}
+	for i := range evs {
+		if ev := &evs[i]; ev.Kind == trace.KindSelect {
+			for _, c := range ev.Cases {
+				use(c.Obj, i)
+			}
+		} else if ev.Obj != 0 {
+			use(ev.Obj, i)
 		}
 	}
 	var out []leak

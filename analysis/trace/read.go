@@ -60,6 +60,14 @@ func ReadFile(path string) (*Trace, error) {
 // with a length field alone, so a corrupt length cannot make it allocate absurd amounts.
 func Read(r io.Reader) (*Trace, error) {
 	d := &decoder{r: bufio.NewReaderSize(r, 1<<16), t: &Trace{Meta: map[string]string{}}}
+	switch s := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, bytes.Buffer, strings.Reader
+		d.size = int64(s.Len())
+	case *os.File:
+		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
+			d.size = fi.Size()
+		}
+	}
 	if err := d.decode(); err != nil {
 		return nil, err
 	}
@@ -67,9 +75,10 @@ func Read(r io.Reader) (*Trace, error) {
 }
 
 type decoder struct {
-	r   *bufio.Reader
-	off int64 // offset of the next byte of r
-	t   *Trace
+	r    *bufio.Reader
+	off  int64 // offset of the next byte of r
+	size int64 // size of the input when known (0: unknown)
+	t    *Trace
 
 	seen        map[uint32]bool
 	strs        []string
@@ -249,30 +258,40 @@ func (d *decoder) records(tag string, length uint64, size int, each func(rec []b
 	if length%uint64(size) != 0 {
 		return d.errf(d.off-8, "%s: length %d is not a multiple of the record size %d", tag, length, size)
 	}
-	buf := make([]byte, size)
-	for i := uint64(0); i < length/uint64(size); i++ {
+	const batch = 1024 // records read at once
+	n := length / uint64(size)
+	buf := make([]byte, size*int(min(n, batch)))
+	what := tag + " record"
+	for n > 0 {
+		k := min(n, batch)
+		chunk := buf[:k*uint64(size)]
 		at := d.off
-		if err := d.full(buf, tag+" record"); err != nil {
+		if err := d.full(chunk, what); err != nil {
 			return err
 		}
-		if err := each(buf, at); err != nil {
-			return err
+		for j := 0; j < len(chunk); j += size {
+			if err := each(chunk[j:j+size], at+int64(j)); err != nil {
+				return err
+			}
 		}
+		n -= k
 	}
 	return nil
 }
 
-// initialCap bounds a preallocation by what a length field claims.
-func initialCap(n uint64) int {
-	if n > 1<<16 {
-		return 1 << 16
+// initialCap bounds a preallocation by what a length field claims and, when the input's
+// size is known, by what can actually follow.
+func (d *decoder) initialCap(n uint64, recordSize int) int {
+	limit := uint64(1 << 16)
+	if d.size > 0 {
+		limit = max(limit, uint64(d.size-d.off)/uint64(recordSize))
 	}
-	return int(n)
+	return int(min(n, limit))
 }
 
 func (d *decoder) positions(off int64, length uint64) error {
 	d.posOff = off
-	d.posRaw = make([]rawPosition, 0, initialCap(length/positionSize))
+	d.posRaw = make([]rawPosition, 0, d.initialCap(length/positionSize, positionSize))
 	return d.records("POSITIONS", length, positionSize, func(b []byte, at int64) error {
 		d.posRaw = append(d.posRaw, rawPosition{
 			file: binary.LittleEndian.Uint32(b[0:]), line: binary.LittleEndian.Uint32(b[4:]),
@@ -285,7 +304,7 @@ func (d *decoder) positions(off int64, length uint64) error {
 func (d *decoder) events(off int64, length uint64) error {
 	d.eventsOff = off
 	d.haveEvents = true
-	d.t.Events = make([]Event, 0, initialCap(length/RecordSize))
+	d.t.Events = make([]Event, 0, d.initialCap(length/RecordSize, RecordSize))
 	var sel *Event // the Select whose cases are being read
 	want := 0      // cases still expected for sel
 	err := d.records("EVENTS", length, RecordSize, func(b []byte, at int64) error {
@@ -373,7 +392,7 @@ func (d *decoder) eventOf(rec int) int {
 func (d *decoder) goroutines(off int64, length uint64) error {
 	d.goOff = off
 	d.haveGorouts = true
-	d.goRaw = make([]rawGoroutine, 0, initialCap(length/goroutineSize))
+	d.goRaw = make([]rawGoroutine, 0, d.initialCap(length/goroutineSize, goroutineSize))
 	return d.records("GOROUTINES", length, goroutineSize, func(b []byte, at int64) error {
 		d.goRaw = append(d.goRaw, rawGoroutine{
 			g: Goroutine{
