@@ -392,3 +392,11 @@ func TestModuleFilter(t *testing.T) {
 		}
 	}
 }
+
+func TestSelectSendOnClosedEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestSelectSendOnClosed", nil).tr
+	sel := one(t, tr, trace.KindSelect, "select.sendclosed")
+	if sel.A != 0 || !sel.Cases[0].Send || sel.Flags != trace.FlagClosed || sel.Post == 0 {
+		t.Errorf("select sending on a closed channel: chose %d flags %s post %d, want case 0 (the send), closed, completed", int64(sel.A), sel.Flags, sel.Post)
+	}
+}

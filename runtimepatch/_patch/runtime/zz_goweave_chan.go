@@ -312,14 +312,22 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 }
 
 // goweaveChanClosed: the current goroutine's operation on c found it closed:
-// a receive gets the zero value, a send panics.
-func goweaveChanClosed(c *hchan, fam uint8) {
+// a receive gets the zero value (a completed communication for a select), a
+// send panics.
+func goweaveChanClosed(c *hchan, send bool, fam uint8) {
 	if !goweaveOn {
 		return
 	}
 	if self := goweaveSelf(fam); self != 0 {
-		goweaveFinish(self, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveFClosed|goweaveFSuccess)
+		goweaveFinish(self, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveClosedFlags(send))
 	}
+}
+
+func goweaveClosedFlags(send bool) uint8 {
+	if send {
+		return goweaveFClosed
+	}
+	return goweaveFClosed | goweaveFSuccess
 }
 
 // goweaveChanClosePre opens the record of close(c).
@@ -356,11 +364,11 @@ func goweaveChanCloseDone(h uint64, flags uint8) {
 
 // goweaveChanWokenByClose completes the record of a goroutine that close
 // releases from c's queues. c is locked.
-func goweaveChanWokenByClose(c *hchan, sg *sudog) {
+func goweaveChanWokenByClose(c *hchan, sg *sudog, send bool) {
 	if !goweaveOn {
 		return
 	}
 	if peer := goweavePeer(sg); peer != 0 {
-		goweaveFinish(peer, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveFClosed|goweaveFSuccess)
+		goweaveFinish(peer, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveClosedFlags(send))
 	}
 }

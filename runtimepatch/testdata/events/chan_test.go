@@ -154,3 +154,17 @@ func TestTraceVariableHidden(t *testing.T) {
 		t.Fatalf("GOWEAVE_TRACE=%q visible to the program", v)
 	}
 }
+
+func TestSelectSendOnClosed(t *testing.T) {
+	c, never := make(chan int), make(chan int)
+	close(c)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	select { // @select.sendclosed
+	case <-never:
+	case c <- 1:
+	}
+}
