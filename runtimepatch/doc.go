@@ -1,13 +1,32 @@
 // Package runtimepatch owns goweave's patched Go runtime: it generates an
-// -overlay for the installed toolchain (go1.26.x) that makes any binary built
-// with it record every concurrency operation of user code into a trace file
-// (format: analysis/trace/FORMAT.md) and write that trace on every exit path.
+// -overlay for the installed toolchain (go1.26.x, linux, amd64/arm64) that
+// makes any binary built with it record every concurrency operation of user
+// code into a trace file (format: analysis/trace/FORMAT.md) and write that
+// trace on every exit path: os.Exit and return from main, an unrecovered
+// panic, a fatal error (including the runtime's "all goroutines are asleep"
+// deadlock), SIGQUIT and the other crash signals, and SIGTERM/SIGINT/SIGHUP.
+// Only SIGKILL loses the trace.
+//
+// Use:
+//
+//	ov, err := runtimepatch.Prepare(ctx)
+//	// go test -c -o x.test -overlay=<ov.Path> ./pkg   (also with -race, -cover, -trimpath)
+//	// GOWEAVE_TRACE=/tmp/run.gwt GOWEAVE_MODULE=/abs/module/root ./x.test -test.run=^TestX$ -test.timeout=0
+//
+// -test.timeout=0 matters: while the test timeout's timer is pending the
+// runtime never reports a deadlock; enforce time limits from outside with
+// SIGQUIT, which flushes the trace. GOWEAVE_MODULE must be the clean absolute
+// module directory (the module path for -trimpath builds); operations whose
+// position is not under it are not recorded, spawns and goroutine ends always
+// are.
 //
 // The patch is made of files added to packages runtime and sync (_patch/),
 // which hold all the logic, and of one-line hook calls spliced onto existing
 // lines of GOROOT files (edits_go126.go), so patched files keep their line
-// numbers. The recording is driven by environment variables read by the
-// patched runtime at start-up: EnvTrace and EnvModule.
+// numbers. Every recorded channel, select and sync operation passes through
+// one pre hook (goweaveBefore in _patch/runtime/zz_goweave_record.go) on its
+// own goroutine before it takes a lock: the place where schedule control
+// will park goroutines.
 //
 // runtimepatch knows nothing about fuzzing or analysis; it only builds the
 // overlay. Reading traces is analysis/trace's job.
