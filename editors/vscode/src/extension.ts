@@ -109,12 +109,14 @@ async function startClient(): Promise<void> {
     statusItem.tooltip = installHint;
     statusItem.command = 'goweave.showServerLog';
     statusItem.show();
-    const choice = await vscode.window.showErrorMessage(lookup.message, 'Copy install command', 'Open settings');
-    if (choice === 'Copy install command') {
-      await vscode.env.clipboard.writeText('go install github.com/goweave/goweave/cmd/goweave@latest');
-    } else if (choice === 'Open settings') {
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'goweave.path');
-    }
+    // Not awaited: activation must not wait for the user to dismiss the message.
+    void vscode.window.showErrorMessage(lookup.message, 'Copy install command', 'Open settings').then(async (choice) => {
+      if (choice === 'Copy install command') {
+        await vscode.env.clipboard.writeText('go install github.com/goweave/goweave/cmd/goweave@latest');
+      } else if (choice === 'Open settings') {
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'goweave.path');
+      }
+    });
     return;
   }
   output.appendLine(`Starting ${lookup.path} serve (found via ${lookup.source}).`);

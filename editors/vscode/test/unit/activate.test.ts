@@ -56,9 +56,10 @@ function fakeVscode(config: Record<string, unknown>) {
             },
             dispose() {},
           }),
-        showErrorMessage: async (msg: string) => {
+        // Never answers, like a message the user has not dismissed: activation must not wait.
+        showErrorMessage: (msg: string) => {
           seen.errors.push(msg);
-          return undefined;
+          return new Promise(() => {});
         },
         showWarningMessage: async () => undefined,
       },
