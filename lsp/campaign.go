@@ -174,6 +174,7 @@ func (c *campaigns) run(cp *campaign) {
 		label = req.test + " in " + label
 	}
 	cfg := s.currentSettings().fuzzConfig(req.dir, run)
+	cfg.Enough = c.publishAsFound(cp, cfg)
 	prog := s.beginProgress("fuzzing "+label, req.reason, cp.cancel)
 	c.refreshLenses(true)
 
@@ -219,6 +220,30 @@ func (c *campaigns) run(cp *campaign) {
 	}
 }
 
+// publishAsFound returns a Config.Enough hook that publishes the findings of each test
+// as soon as they are found, long before the campaign ends. It never ends a test early.
+func (c *campaigns) publishAsFound(cp *campaign, cfg fuzzer.Config) func(fuzzer.TestID, []fuzzer.Finding) bool {
+	var mu sync.Mutex
+	published := map[string]int{} // test -> findings published
+	return func(id fuzzer.TestID, found []fuzzer.Finding) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		c.mu.Lock()
+		stale := cp.stale
+		c.mu.Unlock()
+		if stale || cp.ctx.Err() != nil || len(found) == published[id.Test] {
+			return false
+		}
+		published[id.Test] = len(found)
+		placed := make([]*storedFinding, 0, len(found))
+		for _, f := range found {
+			placed = append(placed, c.s.place(f))
+		}
+		c.s.publishAll(c.s.findings.replace(cp.req.dir, id.Test, cfg, placed))
+		return false
+	}
+}
+
 // fuzz runs the engine, turning a panic in it into an error so that the campaign ends
 // properly (progress ended, user told).
 func (c *campaigns) fuzz(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (report *fuzzer.Report, err error) {
@@ -237,6 +262,7 @@ func (c *campaigns) publishReport(cp *campaign, cfg fuzzer.Config, report *fuzze
 	for _, f := range report.Findings {
 		placed = append(placed, s.place(f))
 	}
+	cfg.Enough = nil
 	s.publishAll(s.findings.replace(cp.req.dir, cp.req.test, cfg, placed))
 }
 

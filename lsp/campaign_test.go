@@ -59,6 +59,7 @@ func TestBackgroundCampaignLifecycle(t *testing.T) {
 		initOptions: map[string]any{"budgetPerTest": "3s", "runsPerTest": 7, "race": true, "strategy": "gfuzz", "parallel": 3}})
 	se.open(testFile)
 	cfg := <-started
+	cfg.Enough = nil // tested by TestDiagnosticsAsFound
 	want := fuzzer.Config{Dir: dir, Packages: []string{"."}, TimePerTest: 3 * time.Second, RunsPerTest: 7, Strategy: "gfuzz", Parallel: 3, Race: true}
 	if fmt.Sprint(cfg) != fmt.Sprint(want) {
 		t.Errorf("background campaign config = %+v, want %+v", cfg, want)

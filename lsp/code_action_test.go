@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"os"
 	"strings"
@@ -21,8 +22,8 @@ func TestReplayCodeAction(t *testing.T) {
 	var replayed []string
 	engine := &fakeEngine{
 		fuzz: reportOf(sendOnClosed(testFile, analysis.Predicted)),
-		replay: func(ctx context.Context, cfg fuzzer.Config, id string) (*ReplayResult, error) {
-			replayed = append(replayed, cfg.Run+" "+id)
+		replay: func(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error) {
+			replayed = append(replayed, cfg.Run+" "+f.ID)
 			return &ReplayResult{Reproduced: true, Status: "panic", Panic: "send on closed channel",
 				Blocked: []string{"goroutine 7 [chan receive] at buggy_test.go:20"}}, nil
 		},
@@ -116,7 +117,7 @@ func TestReplayFailures(t *testing.T) {
 	dir, testFile := buggyPackage(t)
 	engine := &fakeEngine{
 		fuzz: reportOf(sendOnClosed(testFile, analysis.Predicted)),
-		replay: func(ctx context.Context, cfg fuzzer.Config, id string) (*ReplayResult, error) {
+		replay: func(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error) {
 			return &ReplayResult{Reproduced: false, Status: "pass"}, nil
 		},
 	}
@@ -142,9 +143,14 @@ func TestReplayFailures(t *testing.T) {
 		t.Errorf("an unreproduced prediction changed severity")
 	}
 
-	engine.replay = FuzzerEngine{}.Replay
-	if _, err := se.execute("goweave.replay", ReplayArgs{ID: "f1a2"}); err == nil || !strings.Contains(err.Error(), "replay is not available") {
-		t.Errorf("replay without engine support: %v", err)
+	engine.mu.Lock()
+	engine.replay = func(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error) {
+		return nil, errors.New("replay: test TestSend not found in package example.com/buggy")
 	}
+	engine.mu.Unlock()
+	if _, err := se.execute("goweave.replay", ReplayArgs{ID: "f1a2"}); err == nil || !strings.Contains(err.Error(), "not found in package") {
+		t.Errorf("failing replay: %v", err)
+	}
+	se.waitShown("failed: replay: test TestSend not found")
 	se.shutdown()
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer"
 )
 
 // TestFuzzTestPublishesDiagnostics drives a whole campaign requested by the user:
@@ -204,6 +206,33 @@ func TestClearCommand(t *testing.T) {
 	waitFor(t, "cleared", func() bool { p, _ := se.client.diagsOf(testFile); return len(p.Diagnostics) == 0 })
 	if _, err := se.execute("goweave.replay", ReplayArgs{ID: "f1a2"}); err == nil || !strings.Contains(err.Error(), "no finding") {
 		t.Errorf("replay of a cleared finding: %v, want a no-finding error", err)
+	}
+	se.shutdown()
+}
+
+// TestDiagnosticsAsFound: findings are published while the campaign still runs.
+func TestDiagnosticsAsFound(t *testing.T) {
+	dir, testFile := buggyPackage(t)
+	found := sendOnClosed(testFile, analysis.Predicted)
+	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
+		if cfg.Enough == nil {
+			t.Error("campaign config has no Enough hook")
+			return nil, nil
+		}
+		id := fuzzer.TestID{Package: "example.com/buggy", Dir: dir, Test: "TestSend"}
+		if cfg.Enough(id, nil) || cfg.Enough(id, []fuzzer.Finding{found}) {
+			t.Error("the hook ended a test early")
+		}
+		<-ctx.Done()
+		return &fuzzer.Report{Findings: []fuzzer.Finding{found}}, ctx.Err()
+	}}
+	se := newSession(t, engine, sessionOption{root: dir, initOptions: map[string]any{"backgroundFuzzing": false}})
+	if _, err := se.execute("goweave.fuzz_package", FuzzPackageArgs{URI: uri.File(testFile)}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "diagnostics during the campaign", func() bool { p, ok := se.client.diagsOf(testFile); return ok && len(p.Diagnostics) == 1 })
+	if _, running, _ := engine.stats(); running != 1 {
+		t.Errorf("campaign no longer running when its first finding was published")
 	}
 	se.shutdown()
 }

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 
 	"github.com/goweave/goweave/fuzzer"
 )
@@ -12,9 +11,10 @@ import (
 type Engine interface {
 	// Fuzz runs one campaign, as fuzzer.Fuzz.
 	Fuzz(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error)
-	// Replay re-runs the recorded (or steered) schedule of the finding with the given id,
-	// found by a campaign with configuration cfg, and says whether the bug happened.
-	Replay(ctx context.Context, cfg fuzzer.Config, findingID string) (*ReplayResult, error)
+	// Replay runs the test of f again (under f's schedule when a steered run found it)
+	// until the bug happens or cfg's budget is spent; cfg is the configuration of the
+	// campaign that found f. As fuzzer.Replay.
+	Replay(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error)
 }
 
 // ReplayResult is the outcome of replaying a finding.
@@ -33,10 +33,6 @@ type ReplayResult struct {
 	Blocked []string
 }
 
-// ErrReplayUnavailable is returned by FuzzerEngine.Replay until package fuzzer offers
-// replay.
-var ErrReplayUnavailable = errors.New("replay is not available in this build of goweave (package fuzzer has no Replay yet)")
-
 // FuzzerEngine is the Engine over package fuzzer.
 type FuzzerEngine struct{}
 
@@ -46,6 +42,18 @@ func (FuzzerEngine) Fuzz(ctx context.Context, cfg fuzzer.Config, progress func(f
 }
 
 // Replay implements Engine.
-func (FuzzerEngine) Replay(ctx context.Context, cfg fuzzer.Config, findingID string) (*ReplayResult, error) {
-	return nil, ErrReplayUnavailable
+func (FuzzerEngine) Replay(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error) {
+	res, err := fuzzer.Replay(ctx, cfg, f)
+	if res == nil {
+		return nil, err
+	}
+	out := &ReplayResult{Reproduced: res.Reproduced, Finding: res.Finding, Blocked: res.Blocked}
+	if r := res.Run; r != nil {
+		out.Status = string(r.Status)
+		out.Panic = r.Panic
+		if out.Panic == "" {
+			out.Panic = r.Fatal
+		}
+	}
+	return out, err
 }

@@ -279,7 +279,7 @@ type fakeEngine struct {
 	running  int
 	returned int
 	fuzz     func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error)
-	replay   func(ctx context.Context, cfg fuzzer.Config, id string) (*ReplayResult, error)
+	replay   func(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error)
 }
 
 func (e *fakeEngine) Fuzz(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
@@ -296,8 +296,11 @@ func (e *fakeEngine) Fuzz(ctx context.Context, cfg fuzzer.Config, progress func(
 	return e.fuzz(ctx, cfg, progress)
 }
 
-func (e *fakeEngine) Replay(ctx context.Context, cfg fuzzer.Config, id string) (*ReplayResult, error) {
-	return e.replay(ctx, cfg, id)
+func (e *fakeEngine) Replay(ctx context.Context, cfg fuzzer.Config, f fuzzer.Finding) (*ReplayResult, error) {
+	e.mu.Lock()
+	replay := e.replay
+	e.mu.Unlock()
+	return replay(ctx, cfg, f)
 }
 
 func (e *fakeEngine) stats() (calls, running, returned int) {

@@ -34,7 +34,7 @@ func (s *Server) commandReplay(ctx context.Context, args *ReplayArgs) (any, erro
 			where = fmt.Sprintf("%s (%s:%d)", sf.Test, relDir(s, sf.places[0].path), sf.places[0].rng.Start.Line+1)
 		}
 		prog := s.beginProgress("replaying "+sf.Kind, where, cancel)
-		res, err := s.engine.Replay(rctx, sf.cfg, sf.ID)
+		res, err := s.engine.Replay(rctx, sf.cfg, sf.Finding)
 		if err != nil {
 			if rctx.Err() != nil {
 				prog.end(protocol.MessageTypeInfo, "canceled")
