@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -221,7 +222,8 @@ func (f *Flow) Next(r *Run) []Mutation {
 			continue
 		}
 		f.queued[key]++
-		out = append(out, Mutation{Strategy: f.Name(), Key: key, Schedule: s})
+		note := fmt.Sprintf("delay %s until %s", shortOp(r.Names.Ops[p.First]), shortOp(r.Names.Ops[p.Second]))
+		out = append(out, Mutation{Strategy: f.Name(), Key: key, Schedule: s, Note: note})
 	}
 	return out
 }

@@ -60,6 +60,9 @@ func TestFlowDelays(t *testing.T) {
 	if s := muts[0].Schedule; len(s.Delays) != 1 || s.Delays[0] != want || s.Order != nil || s.Selects != nil {
 		t.Errorf("first mutation %+v, want delay %+v", s, want)
 	}
+	if want := "delay 1.1 OnceDo x_test.go:20#1 until 1.2 OnceDo x_test.go:30#1"; muts[0].Note != want {
+		t.Errorf("note %q, want %q", muts[0].Note, want)
+	}
 	if len(f.Next(r)) != 0 {
 		t.Error("the same delays were proposed twice")
 	}

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -358,20 +361,20 @@ func (g *GFuzz) Next(r *Run) []Mutation {
 	p := FlipProbability(len(flippable))
 	var out []Mutation
 	for range n {
-		s := g.mutate(f, flippable, p)
+		s, note := g.mutate(f, flippable, p)
 		key, ok := keyOf(g.Name(), s)
 		if !ok || g.State.Queued[key] >= max(g.MaxQueued, 1) {
 			continue
 		}
 		g.State.Queued[key]++
-		out = append(out, Mutation{Strategy: g.Name(), Key: key, Schedule: s})
+		out = append(out, Mutation{Strategy: g.Name(), Key: key, Schedule: s, Note: note})
 	}
 	return out
 }
 
 // mutate builds one schedule: each select execution keeps its recorded case, except that
 // flippable ones flip with probability p (at least one flips).
-func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) *schedule.Schedule {
+func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) (*schedule.Schedule, string) {
 	flip := make(map[int]bool)
 	for _, i := range flippable {
 		if g.Rand.Float64() < p {
@@ -383,10 +386,13 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) *schedule.S
 	}
 	lists := map[schedule.Pos][]int{}
 	var order []schedule.Pos
+	var flips []string
 	for i, x := range f.selects {
 		c := x.chosen
 		if flip[i] {
 			c = pickCase(g.Rand, x.options, x.partners)
+			flips = append(flips, fmt.Sprintf("select %s:%d execution %d: case %s instead of %s",
+				filepath.Base(x.pos.File), x.pos.Line, len(lists[x.pos])+1, caseName(c), caseName(x.chosen)))
 		}
 		if _, ok := lists[x.pos]; !ok {
 			order = append(order, x.pos)
@@ -407,7 +413,20 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) *schedule.S
 		}
 		s.Selects = append(s.Selects, schedule.SelectPreference{Pos: pos, Window: g.window(), Cases: cases})
 	}
-	return s
+	if len(flips) > 3 {
+		flips = append(flips[:3], fmt.Sprintf("and %d more", len(flips)-3))
+	}
+	return s, strings.Join(flips, "; ")
+}
+
+func caseName(c int) string {
+	switch c {
+	case schedule.CaseDefault:
+		return "default"
+	case schedule.CaseFree:
+		return "none"
+	}
+	return strconv.Itoa(c)
 }
 
 func (g *GFuzz) window() time.Duration {

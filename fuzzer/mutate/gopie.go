@@ -94,10 +94,22 @@ func (g *GoPie) Next(r *Run) []Mutation {
 			}
 			g.queued[key]++
 			g.Proposed++
-			out = append(out, Mutation{Strategy: g.Name(), Key: key, Schedule: s})
+			out = append(out, Mutation{Strategy: g.Name(), Key: key, Schedule: s, Note: chainNote(r, c, v)})
 		}
 	}
 	return out
+}
+
+// chainNote describes a mutated chain against the recorded one.
+func chainNote(r *Run, recorded, mutated []int) string {
+	list := func(c []int) string {
+		parts := make([]string, len(c))
+		for i, e := range c {
+			parts[i] = shortOp(r.Names.Ops[e])
+		}
+		return strings.Join(parts, ", ")
+	}
+	return "admit " + list(mutated) + " in this order after their prerequisites (recorded chain: " + list(recorded) + ")"
 }
 
 // Chains cuts the recorded run (schedulable operations in completion order) into scheduling

@@ -148,7 +148,12 @@ func TestGoPieProposesValidFlip(t *testing.T) {
 		if _, err := schedule.Marshal(m.Schedule); err != nil {
 			t.Errorf("does not encode: %v", err)
 		}
-		found = found || reflect.DeepEqual(m.Schedule.Order.Ops, want)
+		if reflect.DeepEqual(m.Schedule.Order.Ops, want) {
+			found = true
+			if n := "admit 1.2 ChanSend x_test.go:30#1, 1.1 ChanSend x_test.go:20#1, 1 ChanRecv x_test.go:40#1 in this order after their prerequisites (recorded chain: 1.1 ChanSend x_test.go:20#1, 1.2 ChanSend x_test.go:30#1, 1 ChanRecv x_test.go:40#1)"; m.Note != n {
+				t.Errorf("note %q", m.Note)
+			}
+		}
 	}
 	if !found {
 		t.Errorf("no mutation flips the two sends; got %d mutations", len(muts))

@@ -115,9 +115,24 @@ func (p *Prefix) Next(r *Run) []Mutation {
 		}
 		p.queued[key]++
 		p.parent[key] = r.Origin
-		out = append(out, Mutation{Strategy: p.Name(), Key: key, Schedule: s})
+		out = append(out, Mutation{Strategy: p.Name(), Key: key, Schedule: s, Note: decisionNote(r, lin, d)})
 	}
 	return out
+}
+
+// decisionNote describes a decision for people.
+func decisionNote(r *Run, lin []int, d Decision) string {
+	head := fmt.Sprintf("replay %d operations, then ", d.Prefix)
+	switch {
+	case d.What == "select":
+		return head + fmt.Sprintf("%s takes case %s instead of %s", shortOp(r.Names.Ops[d.Select]), caseName(d.Case),
+			caseName(recordedCase(&r.Trace.Events[d.Select])))
+	case d.What == "order" && d.Prefix < len(lin):
+		return head + fmt.Sprintf("%s before %s", shortOp(r.Names.Ops[d.Then[0]]), shortOp(r.Names.Ops[lin[d.Prefix]]))
+	case d.What == "match" && d.Prefix < len(lin):
+		return head + fmt.Sprintf("%s instead of %s", shortOp(r.Names.Ops[d.Then[0]]), shortOp(r.Names.Ops[lin[d.Prefix]]))
+	}
+	return head + "admit " + fmt.Sprint(len(d.Then)) + " operations"
 }
 
 // randomDecision picks one changed decision of the recorded run: which concurrent operation

@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,6 +111,9 @@ func TestSelectDecisions(t *testing.T) {
 	got := SelectDecisions(r, lin, sel)
 	if len(got) != 1 || got[0].Case != 0 || got[0].Select != sel || !reflect.DeepEqual(got[0].Then, []int{sel}) {
 		t.Fatalf("select decisions %+v", got)
+	}
+	if n := decisionNote(r, lin, got[0]); n != "replay "+fmt.Sprint(got[0].Prefix)+" operations, then 1 Select x_test.go:40#1 takes case 0 instead of 1" {
+		t.Errorf("note %q", n)
 	}
 	// The schedule replays up to the select and prefers case 0 (<-a) on its first execution.
 	s := orderSchedule(r, append(lin[:got[0].Prefix:got[0].Prefix], sel), map[int]int{sel: 0}, DefaultOrderWindow, DefaultSelectWindow)

@@ -3,6 +3,8 @@ package mutate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"path/filepath"
 	"slices"
 	"sync"
 
@@ -93,6 +95,13 @@ type Mutation struct {
 	// by it and record it as the Run.Origin of the run that executes the schedule.
 	Key      string
 	Schedule *schedule.Schedule
+	// Note says in one line what the schedule changes, for people (reports, hovers).
+	Note string
+}
+
+// shortOp names an operation for a Note: goroutine, kind, file base name and line, occurrence.
+func shortOp(op schedule.OpID) string {
+	return fmt.Sprintf("%s %s %s:%d#%d", op.G, op.Kind, filepath.Base(op.Pos.File), op.Pos.Line, op.N)
 }
 
 // Strategy proposes new schedules from an analyzed run. Implementations keep state across runs
