@@ -68,7 +68,14 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		return nil, nil, err
 	}
 	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
-	c.dir = filepath.Join(cfg.OutDir, fmt.Sprintf("%s-%d", time.Now().UTC().Format("20060102T150405.000"), os.Getpid()))
+	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC())
+	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	// Time for the eye and for pruning, a random suffix for campaigns started at once.
+	if c.dir, err = os.MkdirTemp(cfg.OutDir, fmt.Sprintf("%s-%d-*", time.Now().UTC().Format(campaignDirTime), os.Getpid())); err != nil {
+		return nil, nil, err
+	}
 	overlay, err := prepareOverlay(ctx)
 	if err != nil {
 		return nil, nil, err

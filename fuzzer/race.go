@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -60,15 +59,18 @@ func parseRace(lines []string) (cur, prev raceAccess, ok bool) {
 	return cur, prev, cur.op != "" && prev.op != "" && len(cur.frames) > 0 && len(prev.frames) > 0
 }
 
-// userFrame returns the innermost frame in the module (or, without a module, outside
-// GOROOT): where the user's code made the access.
+// userFrame returns the innermost frame in the module: where the user's code made the
+// access. Without a module root, the innermost frame outside the runtime and testing.
 func userFrame(frames []raceFrame, module string) (raceFrame, bool) {
-	goroot := filepath.Clean(runtime.GOROOT()) + string(filepath.Separator)
+	root := filepath.Clean(module) + string(filepath.Separator)
 	for _, f := range frames {
-		if strings.HasPrefix(f.file, goroot) || filepath.Base(f.file) == "_testmain.go" || !filepath.IsAbs(f.file) {
+		if !filepath.IsAbs(f.file) || filepath.Base(f.file) == "_testmain.go" {
 			continue
 		}
-		if module == "" || strings.HasPrefix(f.file, filepath.Clean(module)+string(filepath.Separator)) {
+		if module != "" && strings.HasPrefix(f.file, root) {
+			return f, true
+		}
+		if module == "" && !strings.HasPrefix(f.function, "runtime.") && !strings.HasPrefix(f.function, "testing.") {
 			return f, true
 		}
 	}
