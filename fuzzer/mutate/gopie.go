@@ -60,7 +60,7 @@ func (g *GoPie) Name() string { return "gopie" }
 func (g *GoPie) Next(r *Run) []Mutation {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if r.Diverged {
+	if r.Diverged || incomplete(r) {
 		return nil
 	}
 	r.Prepare()

@@ -87,7 +87,7 @@ func (p *Prefix) Next(r *Run) []Mutation {
 		}
 	}
 	n += min(p.energy[r.Origin], perRun)
-	if n == 0 {
+	if n == 0 || incomplete(r) {
 		return nil
 	}
 	lin := linear(r)

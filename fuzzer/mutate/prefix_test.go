@@ -164,3 +164,19 @@ func TestPrefixEnergy(t *testing.T) {
 		t.Errorf("coverage %d, want 3", p.Coverage.Len())
 	}
 }
+
+func TestIncompleteTracesAreNotReplayed(t *testing.T) {
+	r := channelRun(0, 0, 0, 0)
+	r.Trace.Meta["dropped"] = "12"
+	if m := NewPrefix(1, nil).Next(r); len(m) != 0 {
+		t.Errorf("prefix replays an incomplete trace: %d mutations", len(m))
+	}
+	if m := NewGoPie(1).Next(r); len(m) != 0 {
+		t.Errorf("gopie replays an incomplete trace: %d mutations", len(m))
+	}
+	r2 := channelRun(0, 0, 0, 0)
+	r2.Trace.Meta["dropped"] = "0"
+	if m := NewPrefix(1, nil).Next(r2); len(m) == 0 {
+		t.Error("dropped=0 treated as incomplete")
+	}
+}

@@ -135,6 +135,13 @@ func inPrefix(r *Run, e, n int) bool {
 	return k >= 0 && k < n
 }
 
+// incomplete reports whether the recorder lost events (trace META "dropped" > 0): a replay
+// of such a trace would wait for operations it does not list.
+func incomplete(r *Run) bool {
+	d := r.Trace.Meta["dropped"]
+	return d != "" && d != "0"
+}
+
 // object returns the primitive an event operates on: its object, or for a select the channel
 // of the chosen case (0 for default or an uncompleted select).
 func object(e *trace.Event) uint64 {

@@ -160,9 +160,9 @@ func testGoroutine(t *trace.Trace, spawns []int, main uint64) uint64 {
 }
 
 // Counted reports whether e counts as an occurrence at its position (FORMAT.md: every event
-// except SelectCase, GoEnd and internal events).
+// except SelectCase, GoEnd and internal events; empty slots, kind 0, are no events).
 func Counted(e *trace.Event) bool {
-	return e.Kind != trace.KindGoEnd && e.Kind != trace.KindSelectCase && !e.Flags.Has(trace.FlagInternal)
+	return e.Kind != 0 && e.Kind != trace.KindGoEnd && e.Kind != trace.KindSelectCase && !e.Flags.Has(trace.FlagInternal)
 }
 
 func opIDs(t *trace.Trace, ids map[uint64]GoID) []OpID {
