@@ -38,7 +38,7 @@ type GFuzzFeatures struct {
 	MaxFill      map[string]int  // per make position: largest buffer fill seen
 	FillSum      int             // sum over channels of each channel's largest buffer fill
 	Chosen       map[string]bool // "select position#case" chosen in this run (-1 = default)
-	PartnerCases int             // non-chosen select cases (over all executions) with a possible partner
+	PartnerCases int             // distinct (select position, case) not taken but with a possible partner
 	selects      []selectExec    // select executions in request order
 }
 
@@ -132,6 +132,8 @@ func ExtractGFuzz(r *Run) *GFuzzFeatures {
 		}
 	}
 	slices.SortStableFunc(sels, func(a, b int) int { return cmpU64(t.Events[a].Pre, t.Events[b].Pre) })
+	// A select in a loop counts its partner cases once, not once per iteration.
+	partnerCases := map[string]bool{}
 	for _, i := range sels {
 		e := &t.Events[i]
 		p := t.Position(e.Pos)
@@ -145,7 +147,7 @@ func ExtractGFuzz(r *Run) *GFuzzFeatures {
 		}
 		for _, c := range r.SelectPartners[i] {
 			x.partners[c] = true
-			f.PartnerCases++
+			partnerCases[fmt.Sprintf("%s#%d", x.pos, c)] = true
 		}
 		for _, c := range e.Cases {
 			if c.Index != x.chosen {
@@ -157,6 +159,7 @@ func ExtractGFuzz(r *Run) *GFuzzFeatures {
 		}
 		f.selects = append(f.selects, x)
 	}
+	f.PartnerCases = len(partnerCases)
 	return f
 }
 

@@ -64,6 +64,30 @@ func TestGFuzzFeaturesAndScore(t *testing.T) {
 	}
 }
 
+func TestPartnerCasesCountOncePerSelectStatement(t *testing.T) {
+	r := gfuzzRun(5)
+	r.Prepare()
+	// The select's first execution and a second one at the same line both have case 0 with a
+	// partner: one distinct (position, case) pair; a partner case 1 at another execution adds one.
+	var sel int
+	for i, e := range r.Trace.Events {
+		if e.Cases != nil {
+			sel = i
+		}
+	}
+	second := r.Trace.Events[sel]
+	second.Index, second.Pre, second.Post = len(r.Trace.Events), 1000, 1000
+	r.Trace.Events = append(r.Trace.Events, second)
+	r.SelectPartners = map[int][]int{sel: {0}, second.Index: {0}}
+	if f := ExtractGFuzz(r); f.PartnerCases != 1 {
+		t.Errorf("partner cases %d, want 1", f.PartnerCases)
+	}
+	r.SelectPartners[second.Index] = []int{0, 1}
+	if f := ExtractGFuzz(r); f.PartnerCases != 2 {
+		t.Errorf("partner cases %d, want 2", f.PartnerCases)
+	}
+}
+
 func TestNumMutations(t *testing.T) {
 	for _, c := range []struct {
 		score, max float64
