@@ -16,7 +16,9 @@ var updateSeeds = flag.Bool("update-seeds", false, "rewrite testdata/fuzz/FuzzRe
 func seedTraces() []*Trace {
 	empty := &Trace{Meta: map[string]string{}}
 	meta := &Trace{Meta: map[string]string{"exit": "deadlock", "message": "all goroutines are asleep - deadlock!"}}
-	return []*Trace{empty, meta, sampleTrace()}
+	withEmpty := sampleTrace()
+	withEmpty.Events = append(withEmpty.Events, Event{}) // an unfinished slot at the end
+	return []*Trace{empty, meta, sampleTrace(), withEmpty}
 }
 
 // TestSeedCorpus checks that the checked-in seeds are what the encoder produces today

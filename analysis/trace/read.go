@@ -86,11 +86,8 @@ type decoder struct {
 	posRaw      []rawPosition
 	posOff      int64
 	eventsOff   int64
-	nrecords    int   // EVENTS records, SelectCase records included
-	selectRecs  []int // record index of each Select (for record -> event index)
-	selectCases []int // its case count
-	casesBefore []int // case records before it
-	caseRecords int
+	nrecords    int             // EVENTS records, SelectCase records included
+	skipped     []skippedRecord // in record order
 	goRaw       []rawGoroutine
 	goOff       int64
 	haveEvents  bool
@@ -305,8 +302,18 @@ func (d *decoder) events(off int64, length uint64) error {
 	d.eventsOff = off
 	d.haveEvents = true
 	d.t.Events = make([]Event, 0, d.initialCap(length/RecordSize, RecordSize))
-	var sel *Event // the Select whose cases are being read
-	want := 0      // cases still expected for sel
+	selIdx := -1     // the Select whose cases are being read
+	selRec := 0      // its record index
+	want := 0        // cases still expected for it
+	orphans := false // after an empty slot: stray case records of an unfinished select are dropped
+	truncate := func() {
+		sel := &d.t.Events[selIdx]
+		sel.Aux = uint16(len(sel.Cases))
+		if sel.A != SelectDefault && sel.A >= uint64(len(sel.Cases)) {
+			sel.A, sel.Flags = SelectDefault, sel.Flags&^FlagSuccess
+		}
+		want = 0
+	}
 	err := d.records("EVENTS", length, RecordSize, func(b []byte, at int64) error {
 		rec := d.nrecords
 		d.nrecords++
@@ -323,10 +330,21 @@ func (d *decoder) events(off int64, length uint64) error {
 			B:     binary.LittleEndian.Uint64(b[48:]),
 			C:     binary.LittleEndian.Uint64(b[56:]),
 		}
+		if e.Kind == kindEmpty {
+			// A slot the process never finished writing: ignored. If it interrupts a select's
+			// cases, the select keeps the cases written so far.
+			if want > 0 {
+				truncate()
+			}
+			orphans = true
+			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: -1})
+			return nil
+		}
 		if want > 0 {
+			sel := &d.t.Events[selIdx]
 			if e.Kind != KindSelectCase {
 				return d.errf(at, "event %d: %s where case %d of %d of the select at record %d was expected",
-					rec, e.Kind, len(sel.Cases), sel.Aux, d.selectRecs[len(d.selectRecs)-1])
+					rec, e.Kind, len(sel.Cases), sel.Aux, selRec)
 			}
 			if e.G != sel.G {
 				return d.errf(at, "event %d: select case of goroutine %d follows a select of goroutine %d", rec, e.G, sel.G)
@@ -335,58 +353,55 @@ func (d *decoder) events(off int64, length uint64) error {
 				return d.errf(at, "event %d: select case direction %d (want 1 send or 2 recv)", rec, e.A)
 			}
 			sel.Cases = append(sel.Cases, Case{Index: int(e.Aux), Obj: e.Obj, Send: e.A == 1, ValueUsed: e.Flags.Has(FlagValueUsed)})
+			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: selIdx})
 			want--
 			return nil
 		}
 		if e.Kind == KindSelectCase {
+			if orphans {
+				d.skipped = append(d.skipped, skippedRecord{rec: rec, event: -1})
+				return nil
+			}
 			return d.errf(at, "event %d: select case without a select", rec)
 		}
+		orphans = false
 		if e.Post != 0 && e.Pre > e.Post {
 			return d.errf(at, "event %d: completion stamp %d precedes request stamp %d", rec, e.Post, e.Pre)
 		}
+		if e.Kind == KindSelect && e.A != SelectDefault && e.A >= uint64(e.Aux) {
+			return d.errf(at+40, "event %d: select chose case %d of %d", rec, e.A, e.Aux)
+		}
 		e.Index = len(d.t.Events)
 		d.t.Events = append(d.t.Events, e)
-		if e.Kind == KindSelect {
-			d.casesBefore = append(d.casesBefore, d.caseRecords)
-			d.caseRecords += int(e.Aux)
-			d.selectRecs = append(d.selectRecs, rec)
-			d.selectCases = append(d.selectCases, int(e.Aux))
-			if e.Aux > 0 {
-				sel = &d.t.Events[len(d.t.Events)-1]
-				sel.Cases = make([]Case, 0, min(int(e.Aux), 64))
-				want = int(e.Aux)
-			}
+		if e.Kind == KindSelect && e.Aux > 0 {
+			selIdx, selRec, want = e.Index, rec, int(e.Aux)
+			d.t.Events[selIdx].Cases = make([]Case, 0, min(int(e.Aux), 64))
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if want > 0 {
-		return d.errf(d.off, "EVENTS ends %d cases short of the select at record %d", want, d.selectRecs[len(d.selectRecs)-1])
-	}
-	rec := 0
-	for i := range d.t.Events {
-		e := &d.t.Events[i]
-		if e.Kind == KindSelect && e.A != SelectDefault && e.A >= uint64(len(e.Cases)) {
-			return d.errf(d.eventsOff+int64(rec)*RecordSize+40, "event %d: select chose case %d of %d", rec, e.A, len(e.Cases))
-		}
-		rec += 1 + len(e.Cases)
+	if want > 0 { // the section ends inside a select: the process ended while recording it
+		truncate()
 	}
 	return nil
 }
 
-// eventOf maps an EVENTS record index to an event index; a case record maps to its select.
+// kindEmpty marks a slot that was reserved but not completely written.
+const kindEmpty Kind = 0
+
+// skippedRecord is an EVENTS record that is not an event of its own: a select case (event:
+// its select) or an empty slot (event: -1).
+type skippedRecord struct{ rec, event int }
+
+// eventOf maps an EVENTS record index to an event index (-1: an empty slot).
 func (d *decoder) eventOf(rec int) int {
-	k := sort.SearchInts(d.selectRecs, rec+1) // selects at or before rec
-	if k == 0 {
-		return rec
+	k := sort.Search(len(d.skipped), func(i int) bool { return d.skipped[i].rec >= rec })
+	if k < len(d.skipped) && d.skipped[k].rec == rec {
+		return d.skipped[k].event
 	}
-	j := k - 1
-	if rec <= d.selectRecs[j]+d.selectCases[j] { // rec is select j or one of its cases
-		return d.selectRecs[j] - d.casesBefore[j]
-	}
-	return rec - d.casesBefore[j] - d.selectCases[j]
+	return rec - k
 }
 
 func (d *decoder) goroutines(off int64, length uint64) error {
@@ -451,13 +466,15 @@ func (d *decoder) finish() error {
 		}
 		d.t.Positions[i] = Position{File: file, Line: int(p.line), Column: int(p.col), Func: fn}
 	}
-	rec := 0
+	rec, k := 0, 0 // record of event i; skipped records passed
 	for i := range d.t.Events {
-		e := &d.t.Events[i]
-		if int(e.Pos) > len(d.t.Positions) {
+		for k < len(d.skipped) && d.skipped[k].rec == rec {
+			rec, k = rec+1, k+1
+		}
+		if e := &d.t.Events[i]; int(e.Pos) > len(d.t.Positions) {
 			return d.errf(d.eventsOff+int64(rec)*RecordSize+4, "event %d refers to position %d of %d", rec, e.Pos, len(d.t.Positions))
 		}
-		rec += 1 + len(e.Cases)
+		rec++
 	}
 	d.t.Goroutines = make([]Goroutine, len(d.goRaw))
 	for i, raw := range d.goRaw {
@@ -472,7 +489,7 @@ func (d *decoder) finish() error {
 			if raw.lastRec > uint64(d.nrecords) {
 				return d.errf(at+16, "goroutine %d: last event %d of %d", g.ID, raw.lastRec, d.nrecords)
 			}
-			g.LastEvent = d.eventOf(int(raw.lastRec - 1))
+			g.LastEvent = d.eventOf(int(raw.lastRec - 1)) // -1 if it is an empty slot
 		}
 		d.t.Goroutines[i] = g
 	}

@@ -149,7 +149,7 @@ func TestCorruptionsRejected(t *testing.T) {
 		{"case missing", func(b []byte) []byte { b[evOff+3*RecordSize] = byte(KindChanSend); return b }, int64(evOff + 3*RecordSize), "case 0 of 2"},
 		{"stray case", func(b []byte) []byte { b[evOff] = byte(KindSelectCase); return b }, int64(evOff), "select case without a select"},
 		{"pre after post", func(b []byte) []byte { b[evOff+24] = 0xff; return b }, int64(evOff), "precedes request stamp"},
-		{"chosen case out of range", func(b []byte) []byte { b[evOff+2*RecordSize+40] = 5; return b }, -1, "chose case 5 of 2"},
+		{"chosen case out of range", func(b []byte) []byte { b[evOff+2*RecordSize+40] = 5; return b }, int64(evOff + 2*RecordSize + 40), "chose case 5 of 2"},
 		{"duplicate section", func(b []byte) []byte {
 			// turn STRINGS into a second META
 			o := sectionAt(t, b, SectionStrings)
@@ -208,5 +208,40 @@ func TestKindAndFlagNames(t *testing.T) {
 	}
 	if !(FlagRW | FlagSuccess).Has(FlagRW) || FlagRW.Has(FlagRW|FlagSuccess) {
 		t.Error("Has")
+	}
+}
+
+// Empty slots (kind 0: the process ended while a goroutine was recording) are ignored, also
+// inside a select's cases, and the goroutine table still maps to the right events.
+func TestEmptySlots(t *testing.T) {
+	data := encode(t, sampleTrace())
+	evOff := sectionAt(t, data, SectionEvents) + sectionHdrSize
+	// records: 0 spawn, 1 make, 2 select, 3 case0, 4 case1, 5 send, 6 recv
+	rec := func(i int) []byte { return data[evOff+i*RecordSize : evOff+(i+1)*RecordSize] }
+	clear(rec(1))
+	clear(rec(4)) // the select's second case was never written: it keeps one case
+	got, err := Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 4 || got.Events[1].Kind != KindSelect || len(got.Events[1].Cases) != 1 || got.Events[1].Aux != 1 {
+		t.Fatalf("events %+v", got.Events)
+	}
+	if sel := got.Events[1]; sel.A != SelectDefault || sel.Flags.Has(FlagSuccess) {
+		t.Errorf("a select whose chosen case was lost must not claim it: %+v", sel)
+	}
+	// goroutine 1's last record is 5 (the send) -> event 2; goroutine 2's is 6 -> event 3
+	if got.Goroutines[0].LastEvent != 2 || got.Goroutines[1].LastEvent != 3 {
+		t.Errorf("LastEvent mapping %+v", got.Goroutines)
+	}
+	// a stray case right after an empty slot (the select record itself was lost) is dropped
+	data2 := encode(t, sampleTrace())
+	clear(data2[evOff+2*RecordSize : evOff+3*RecordSize])
+	got, err = Read(bytes.NewReader(data2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Events) != 4 || got.Events[2].Kind != KindChanSend {
+		t.Errorf("events %+v", got.Events)
 	}
 }
