@@ -229,7 +229,7 @@ test('goweave serve end to end: lenses, fuzzing, diagnostics, replay, exit', { t
   });
 
   await t.test('shutdown and exit end the server with status 0', async () => {
-    const code = await session.shutdown(10_000);
-    assert.equal(code, 0, `exit code; stderr tail:\n${session.stderr.slice(-2000)}`);
+    const code = await session.shutdown(2_000);
+    assert.equal(code, 0, `exit code (null: still running 2 s after exit, VS Code would kill it); stderr tail:\n${session.stderr.slice(-2000)}`);
   });
 });

@@ -160,9 +160,12 @@ export class Session {
     return this.diagnostics.get(uri)?.diagnostics ?? [];
   }
 
-  /** Sends shutdown and exit and resolves with the exit code (kills the server after timeoutMs). */
-  async shutdown(timeoutMs: number): Promise<number | null> {
-    const timer = setTimeout(() => this.proc.kill('SIGKILL'), timeoutMs);
+  /**
+   * Stops the server as vscode-languageclient does: shutdown, exit, then end of its stdin;
+   * a server still running graceMs later is killed (VS Code waits 2 s). Resolves with the
+   * exit code (null when killed).
+   */
+  async shutdown(graceMs: number): Promise<number | null> {
     try {
       // A server that dies instead of answering must fail the test, not hang it.
       await Promise.race([
@@ -172,9 +175,12 @@ export class Session {
         }),
       ]);
       await this.connection.sendNotification('exit');
-      return await this.exited;
-    } finally {
+      this.connection.end();
+      const timer = setTimeout(() => this.proc.kill('SIGKILL'), graceMs);
+      const code = await this.exited;
       clearTimeout(timer);
+      return code;
+    } finally {
       this.connection.dispose();
     }
   }
