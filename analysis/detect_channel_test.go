@@ -287,6 +287,11 @@ func TestSelectCaseWithoutPartner(t *testing.T) {
 	if jobsCase == nil || !jobsCase.Chosen || stopCase == nil || stopCase.HasPartner() || !stopCase.Known {
 		t.Errorf("SelectPartners: jobs %+v stop %+v", jobsCase, stopCase)
 	}
+	for sel, cases := range r.SelectPartnersByEvent() {
+		if len(cases) != 0 {
+			t.Errorf("select %d: cases %v have no partner", sel, cases)
+		}
+	}
 }
 
 // A case whose partner comes later (a close after the select ran), a case on a channel made
@@ -319,5 +324,18 @@ func TestSelectCasePartners(t *testing.T) {
 	}
 	if c := partners[uint64(updates)]; !c.Chosen {
 		t.Errorf("updates case %+v should be chosen", c)
+	}
+	// per execution: the first select (default taken) could have taken ctx.Done() (0: taken
+	// by a later execution), updates (1) and stop (2)
+	byEvent := r.SelectPartnersByEvent()
+	first := -1
+	for i, e := range r.Trace.Events {
+		if e.Kind.String() == "Select" {
+			first = i
+			break
+		}
+	}
+	if got := byEvent[first]; len(got) != 3 || got[0] != 0 || got[1] != 1 || got[2] != 2 {
+		t.Errorf("first select: cases with partners %v, want [0 1 2]", got)
 	}
 }

@@ -56,7 +56,7 @@ func Analyze(t *trace.Trace) *Result {
 	seen := map[string]bool{}
 	for _, d := range Detectors {
 		for _, f := range d.Run(r) {
-			if seen[f.Fingerprint] {
+			if f.Kind == "" || seen[f.Fingerprint] {
 				continue
 			}
 			seen[f.Fingerprint] = true

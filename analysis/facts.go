@@ -39,8 +39,6 @@ type facts struct {
 	blockedUnderLock []blockedHold
 	holders          map[uint64]int32 // mutex -> acquisition still held at the end
 
-	// partners of operations, per channel: the latest op of each (goroutine, position, class)
-	chanUsers [][]chanUser
 }
 
 type evPair struct{ a, b int32 }

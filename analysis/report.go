@@ -22,8 +22,13 @@ type op struct {
 }
 
 // newFinding builds a finding of kind from its operations, primary first. Positions come
-// from the events; goroutines are those performing them, named by their spawn sites.
+// from the events; goroutines are those performing them, named by their spawn sites. A
+// finding whose primary operation has no source position (it ran in code that was not
+// recorded) comes back without a Kind and is dropped by Analyze: it could not be shown.
 func (r *Result) newFinding(kind string, conf Confidence, msg string, ops ...op) Finding {
+	if len(ops) == 0 || ops[0].ev < 0 || r.Trace.Position(r.Trace.Events[ops[0].ev].Pos).File == "" {
+		return Finding{}
+	}
 	sev := SeverityError
 	if conf == Predicted {
 		sev = SeverityWarning

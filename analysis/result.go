@@ -91,6 +91,35 @@ func (r *Result) SelectPartners() []SelectCase {
 	return out
 }
 
+// SelectPartnersByEvent maps every executed select (event index) to the source-order
+// indexes of its cases that were not chosen in that execution but have a possible partner
+// in the run (as SelectPartners computes per select statement and channel). This is the
+// form GFuzz-style select fuzzing consumes.
+func (r *Result) SelectPartnersByEvent() map[int][]int {
+	out := map[int][]int{}
+	for i := range r.Trace.Events {
+		ev := &r.Trace.Events[i]
+		if ev.Kind != trace.KindSelect {
+			continue
+		}
+		cases := []int{}
+		for ci, c := range ev.Cases {
+			if c.Obj == 0 || (ev.Flags.Has(trace.FlagSuccess) && uint64(ci) == ev.A) {
+				continue
+			}
+			key := selectKey{pos: ev.Pos, cas: c.Index, chan_: c.Obj}
+			if ev.Pos == 0 {
+				key.g = r.gOf[i]
+			}
+			if sc := r.facts.selects[key]; sc != nil && sc.HasPartner() {
+				cases = append(cases, c.Index)
+			}
+		}
+		out[i] = cases
+	}
+	return out
+}
+
 // goroutine returns the info of the goroutine that performed event i.
 func (r *Result) goroutine(i int) *GoroutineInfo {
 	if g := r.gOf[i]; g >= 0 {
