@@ -185,6 +185,29 @@ test("setup without a binary explains how to install, and creates the commands",
   end
 end)
 
+test("update_settings validates, merges and notifies running goweave clients", function()
+  local goweave = require("goweave")
+  goweave.setup({ cmd = { "goweave-not-started", "serve" }, settings = { budgetPerTest = "5s" } })
+  local sent = {}
+  local fake = { name = "goweave", config = {} }
+  fake.notify = function(method, params) table.insert(sent, { method = method, params = params }) end
+  local other = { name = "gopls", config = {}, notify = function() error("gopls must not be told") end }
+  local saved_get, saved_notify = vim.lsp.get_active_clients, vim.notify
+  vim.lsp.get_active_clients = function() return { fake, other } end
+  local told = {}
+  vim.notify = function(msg) table.insert(told, msg) end
+  goweave.update_settings({ runsPerTest = 7, strategy = "nonsense" })
+  vim.lsp.get_active_clients, vim.notify = saved_get, saved_notify
+  eq(#sent, 1)
+  eq(sent[1].method, "workspace/didChangeConfiguration")
+  local g = sent[1].params.settings.goweave
+  eq(g.runsPerTest, 7, "new value")
+  eq(g.budgetPerTest, "5s", "kept from setup")
+  eq(g.strategy, "auto", "invalid value replaced by the default")
+  eq(fake.config.settings, { goweave = g }, "answers later workspace/configuration pulls")
+  assert(#told == 1 and told[1]:match("strategy"), vim.inspect(told))
+end)
+
 test("help file: tags build and every command is documented", function()
   local dir = vim.fn.tempname()
   vim.fn.mkdir(dir, "p")

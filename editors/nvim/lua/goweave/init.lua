@@ -56,6 +56,23 @@ local function goweave_client(bufnr)
   return nil
 end
 
+-- Client methods are called with a dot up to 0.10 and with a colon from 0.11 on.
+local method_style = vim.fn.has("nvim-0.11") == 1
+
+local function request(client, method, params, handler, bufnr)
+  if method_style then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function notify_server(client, method, params)
+  if method_style then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
 -- refresh_lenses asks for the code lenses of bufnr (any buffer, not only the current one,
 -- which is all vim.lsp.codelens.refresh does on 0.7).
 local function refresh_lenses(bufnr)
@@ -205,7 +222,7 @@ local function execute(bufnr, command, arg, on_result)
     notify("goweave: the server is not attached to this buffer (is it a Go file in a module?)", vim.log.levels.ERROR)
     return
   end
-  client.request("workspace/executeCommand", { command = command, arguments = { arg } }, function(err, result)
+  request(client, "workspace/executeCommand", { command = command, arguments = { arg } }, function(err, result)
     if err then
       M.last.error = { command = command, message = err.message or vim.inspect(err) }
       notify(string.format("goweave: %s failed: %s", command, M.last.error.message), vim.log.levels.ERROR)
@@ -289,7 +306,7 @@ local function with_finding_action(command_name, on_result)
     range = diag.range,
     context = { diagnostics = { diag } },
   }
-  client.request("textDocument/codeAction", params, function(err, actions)
+  request(client, "textDocument/codeAction", params, function(err, actions)
     if err then
       notify("goweave: textDocument/codeAction failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       return
@@ -344,7 +361,7 @@ function M.update_settings(settings)
   for _, c in ipairs(clients) do
     if c.name == "goweave" then
       c.config.settings = { goweave = valid }
-      c.notify("workspace/didChangeConfiguration", { settings = { goweave = valid } })
+      notify_server(c, "workspace/didChangeConfiguration", { settings = { goweave = valid } })
     end
   end
 end
