@@ -223,8 +223,9 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool               sarifTool                `json:"tool"`
+	OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+	Results            []sarifResult            `json:"results"`
 }
 
 type sarifTool struct {
@@ -239,10 +240,12 @@ type sarifDriver struct {
 }
 
 type sarifRule struct {
-	ID                   string       `json:"id"`
-	Name                 string       `json:"name"`
-	ShortDescription     sarifMessage `json:"shortDescription"`
-	DefaultConfiguration sarifConfig  `json:"defaultConfiguration"`
+	ID                   string        `json:"id"`
+	Name                 string        `json:"name"`
+	ShortDescription     sarifMessage  `json:"shortDescription"`
+	FullDescription      *sarifMessage `json:"fullDescription,omitempty"`
+	Help                 *sarifMessage `json:"help,omitempty"`
+	DefaultConfiguration sarifConfig   `json:"defaultConfiguration"`
 }
 
 type sarifConfig struct {
@@ -309,11 +312,7 @@ func sarifFor(findings []fuzzer.Finding, root string) sarifLog {
 		if !ok {
 			i = len(driver.Rules)
 			ruleIndex[f.Kind] = i
-			driver.Rules = append(driver.Rules, sarifRule{
-				ID: f.Kind, Name: f.Kind,
-				ShortDescription:     sarifMessage{Text: "goweave: " + f.Kind},
-				DefaultConfiguration: sarifConfig{Level: level},
-			})
+			driver.Rules = append(driver.Rules, sarifRuleFor(f.Kind, level))
 		}
 		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{}}
 		for j, p := range f.Positions {
@@ -335,8 +334,29 @@ func sarifFor(findings []fuzzer.Finding, root string) sarifLog {
 	return sarifLog{
 		Version: "2.1.0",
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Runs:    []sarifRun{{Tool: sarifTool{Driver: driver}, Results: results}},
+		Runs: []sarifRun{{
+			Tool: sarifTool{Driver: driver},
+			// Where %SRCROOT% is, for viewers other than code scanning (which uses the checkout).
+			OriginalURIBaseIDs: map[string]sarifArtifact{"%SRCROOT%": {URI: "file://" + filepath.ToSlash(root) + "/"}},
+			Results:            results,
+		}},
 	}
+}
+
+// sarifRuleFor describes a kind from its detector's documentation: the first sentence is
+// the short description, the whole text the full description and help.
+func sarifRuleFor(kind, level string) sarifRule {
+	r := sarifRule{ID: kind, Name: kind, ShortDescription: sarifMessage{Text: "goweave: " + kind}, DefaultConfiguration: sarifConfig{Level: level}}
+	if d := analysis.Lookup(kind); d != nil && d.Doc != "" {
+		first, _, _ := strings.Cut(d.Doc, "\n\n")
+		if i := strings.Index(first, ". "); i >= 0 {
+			first = first[:i+1]
+		}
+		r.ShortDescription.Text = strings.Join(strings.Fields(first), " ")
+		r.FullDescription = &sarifMessage{Text: d.Doc}
+		r.Help = &sarifMessage{Text: d.Doc}
+	}
+	return r
 }
 
 func sarifLevel(s analysis.Severity) string {

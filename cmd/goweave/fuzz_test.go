@@ -118,6 +118,11 @@ func TestSARIF(t *testing.T) {
 	if run.Tool.Driver.Name != "goweave" || len(run.Tool.Driver.Rules) != 2 {
 		t.Fatalf("driver %+v: want goweave with one rule per kind", run.Tool.Driver)
 	}
+	// Rules are described by their detector's documentation, first sentence first.
+	if d, rule := analysis.Lookup("send-on-closed"), run.Tool.Driver.Rules[0]; d == nil || rule.ID != "send-on-closed" ||
+		!strings.HasPrefix(strings.Join(strings.Fields(d.Doc), " "), rule.ShortDescription.Text) || !strings.HasSuffix(rule.ShortDescription.Text, ".") {
+		t.Errorf("rule %+v does not start the detector's doc", rule)
+	}
 	if len(run.Results) != 3 {
 		t.Fatalf("%d results, want 3", len(run.Results))
 	}
