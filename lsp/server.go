@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -103,8 +104,17 @@ func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.stopEverything()
 	s.work.Wait()
-	_ = conn.Close()
-	<-conn.Done()
+	closed := make(chan struct{})
+	go func() {
+		_ = conn.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(time.Second):
+		// Close waits for the read loop, and a read blocked on a stdin pipe is not
+		// interrupted by closing it; the process is about to exit anyway.
+	}
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrClosedPipe) {
 		return err
 	}
