@@ -14,8 +14,8 @@ import (
 // lspProcess is `goweave serve` driven by a plain stdio client: no LSP library, just
 // Content-Length frames.
 type lspProcess struct {
-	t   *testing.T
-	cmd *exec.Cmd
+	t      *testing.T
+	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
 	exited chan error // receives cmd.Wait's result
