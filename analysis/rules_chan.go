@@ -96,15 +96,19 @@ func bySeq(s []int32, seq uint64) int32 {
 	return s[seq-1]
 }
 
-// Rule GoSpawn: the child starts with the parent's clocks; both tick.
+// Rule GoSpawn: the child starts with the parent's clocks and its own entry at 1, a birth
+// epoch: whoever learns that the child reached epoch 1 or later learned it through the child
+// and so knows what the parent knew at the spawn (the engine relies on "knowing a
+// goroutine's epoch means knowing its whole clock then" to skip joins).
 func (e *engine) goSpawn(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	c, ok := e.r.gIndex[ev.A]
-	if !ok || c == g {
+	if !ok || c == g || e.vc[c][c] != 0 {
 		return
 	}
 	copy(e.vc[c], e.vc[g])
 	copy(e.wvc[c], e.wvc[g])
+	e.vc[c][c], e.wvc[c][c] = 1, 1
 }
 
 // Rule GoEnd: only ticks; the goroutine's clock stays for the events it published.
