@@ -1,24 +1,34 @@
 // Package readings is a fixture for goweave's editor tests: a consumer that closes a channel
-// after taking the first value, while the producer may still be sending to it.
+// after taking the first value, while the producer is still sending to it.
 package readings
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
-// produce sends n readings to out and nothing else: it never checks whether the consumer
-// still listens.
+// produce sends n readings to out, one per sensor read. It never checks whether the
+// consumer still listens.
 func produce(out chan<- int, n int) {
 	for i := 1; i <= n; i++ {
-		out <- i * 10 // want "send-on-closed"
+		time.Sleep(time.Millisecond) // reading the sensor takes a while
+		out <- i * 10                // want "send-on-closed"
 	}
 }
 
-// TestFirstReading closes readings as soon as it has the first value. Nothing orders the
-// close after the producer's remaining sends, so a send can hit the closed channel.
+// TestFirstReading only needs the first reading, so it closes the channel as soon as it
+// has it and then waits for the producer to stop. The producer's next send hits the
+// closed channel: close(readings) should only happen after produce returned.
 func TestFirstReading(t *testing.T) {
 	readings := make(chan int, 4)
-	go produce(readings, 3)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		produce(readings, 3)
+	}()
 	first := <-readings
 	close(readings) // related "send-on-closed"
+	<-done
 	if first != 10 {
 		t.Fatalf("first reading = %d, want 10", first)
 	}
