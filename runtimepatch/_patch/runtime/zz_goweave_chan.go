@@ -97,7 +97,7 @@ func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) u
 	gp := getg()
 	goweaveBefore(gp, goweaveKSelect, pos)
 	n := nsends + nrecvs
-	h := goweaveReserve(uint64(1 + n))
+	h, pre := goweaveReserve(uint64(1 + n))
 	if h == 0 {
 		return 0
 	}
@@ -110,7 +110,7 @@ func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) u
 	e.pos = pos
 	e.g = gp.goid
 	e.a = goweaveNone
-	e.pre = goweaveStamp.Add(1)
+	e.pre = pre
 	if n > 0 {
 		cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:n:n]
 		for i := range cases {
@@ -155,7 +155,7 @@ func goweaveSelectEnd(h uint64, casi int, nsends, ncases int) {
 	gp := getg()
 	if gp.goweave.rec == h {
 		gp.goweave.rec, gp.goweave.fam = 0, 0
-		goweaveFinish(h, goweaveStamp.Add(1), 0, 0, 0)
+		goweaveFinish(h, goweaveNextStamp(), 0, 0, 0)
 	}
 	if casi >= 0 {
 		goweaveRec(h).a = uint64(goweaveSourceCase(casi, nsends, ncases))
@@ -174,7 +174,7 @@ func goweaveSelectNBPre(c *hchan, recv, valueUsed bool, pc uintptr) uint64 {
 	}
 	gp := getg()
 	goweaveBefore(gp, goweaveKSelect, pos)
-	h := goweaveReserve(2)
+	h, pre := goweaveReserve(2)
 	if h == 0 {
 		return 0
 	}
@@ -185,7 +185,7 @@ func goweaveSelectNBPre(c *hchan, recv, valueUsed bool, pc uintptr) uint64 {
 	e.pos = pos
 	e.g = gp.goid
 	e.a = goweaveNone
-	e.pre = goweaveStamp.Add(1)
+	e.pre = pre
 	ce := goweaveRec(h + 1)
 	ce.kind = goweaveKSelectCase
 	ce.pos = pos
@@ -221,7 +221,7 @@ func goweaveSelectNBEnd(h uint64, selected bool) {
 		if selected {
 			flags = goweaveFClosed | goweaveFSuccess
 		}
-		goweaveFinish(h, goweaveStamp.Add(1), 0, 0, flags)
+		goweaveFinish(h, goweaveNextStamp(), 0, 0, flags)
 	}
 	if selected {
 		goweaveRec(h).a = 0
@@ -285,7 +285,7 @@ func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
 	if !sender {
 		send, recv = peer, self
 	}
-	s := goweaveStamp.Add(2)
+	s := goweaveNextStamps(2)
 	fill := uint64(c.qcount)
 	if send != 0 {
 		goweaveFinish(send, s-1, c.goweave.sends, fill, goweaveFSuccess)
@@ -307,7 +307,7 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 	}
 	*seq++
 	if self := goweaveSelf(fam); self != 0 {
-		goweaveFinish(self, goweaveStamp.Add(1), *seq, uint64(c.qcount), goweaveFSuccess)
+		goweaveFinish(self, goweaveNextStamp(), *seq, uint64(c.qcount), goweaveFSuccess)
 	}
 }
 
@@ -319,7 +319,7 @@ func goweaveChanClosed(c *hchan, send bool, fam uint8) {
 		return
 	}
 	if self := goweaveSelf(fam); self != 0 {
-		goweaveFinish(self, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveClosedFlags(send))
+		goweaveFinish(self, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))
 	}
 }
 
@@ -358,7 +358,7 @@ func goweaveChanCloseDone(h uint64, flags uint8) {
 		return
 	}
 	e := goweaveRec(h)
-	e.post = goweaveStamp.Add(1)
+	e.post = goweaveNextStamp()
 	e.flags |= flags
 }
 
@@ -369,6 +369,6 @@ func goweaveChanWokenByClose(c *hchan, sg *sudog, send bool) {
 		return
 	}
 	if peer := goweavePeer(sg); peer != 0 {
-		goweaveFinish(peer, goweaveStamp.Add(1), 0, uint64(c.qcount), goweaveClosedFlags(send))
+		goweaveFinish(peer, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))
 	}
 }

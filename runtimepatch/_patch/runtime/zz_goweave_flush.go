@@ -131,7 +131,7 @@ func goweaveFlush() {
 
 //go:nowritebarrierrec
 func goweaveWriteTrace() {
-	nev := goweaveSlots.Load()
+	nev, _ := goweaveLoadCounts()
 	if nev > goweaveCapacity {
 		nev = goweaveCapacity
 	}
@@ -315,7 +315,8 @@ func goweaveBuildMeta() {
 	goweaveMetaKey("dropped")
 	goweaveMetaInt(goweaveDropped.Load())
 	goweaveMetaKey("stamp")
-	goweaveMetaInt(goweaveStamp.Load())
+	_, stamp := goweaveLoadCounts()
+	goweaveMetaInt(stamp)
 }
 
 func goweaveMetaByte(c byte) {

@@ -116,17 +116,17 @@ type goweavePCEntry struct {
 }
 
 var (
-	goweaveOn       bool    // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
-	goweaveModule   string  // user code root, with a trailing slash ("" = everything outside GOROOT)
-	goweaveGOROOT   string  // GOROOT/src/ prefix excluded when goweaveModule is empty
-	goweaveFD       int32   = -1
-	goweaveEvents   uintptr // [goweaveCapacity]goweaveEvent, mmap'd
-	goweaveCapacity uint64  = goweaveDefaultEvents
-	goweavePos      uintptr // [goweaveMaxPositions]goweavePosition, mmap'd
-	goweavePCTab    uintptr // [1<<goweavePCBits]goweavePCEntry, mmap'd
-	goweaveGBuf     uintptr // [goweaveMaxGoroutines][32]byte, mmap'd, used by the flush
-	goweaveSlots    atomic.Uint64
-	goweaveStamp    atomic.Uint64
+	goweaveOn       bool          // recording is enabled (GOWEAVE_TRACE set and set up); fixed after init
+	goweaveModule   string        // user code root, with a trailing slash ("" = everything outside GOROOT)
+	goweaveGOROOT   string        // GOROOT/src/ prefix excluded when goweaveModule is empty
+	goweaveFD       int32         = -1
+	goweaveEvents   uintptr       // [goweaveCapacity]goweaveEvent, mmap'd
+	goweaveCapacity uint64        = goweaveDefaultEvents
+	goweavePos      uintptr       // [goweaveMaxPositions]goweavePosition, mmap'd
+	goweavePCTab    uintptr       // [1<<goweavePCBits]goweavePCEntry, mmap'd
+	goweaveGBuf     uintptr       // [goweaveMaxGoroutines][32]byte, mmap'd, used by the flush
+	goweaveCounter  atomic.Uint64 // slots reserved << goweaveStampBits | last stamp issued
+	goweaveFull     bool          // a reservation found the buffer full
 	goweaveObjects  atomic.Uint64
 	goweaveDropped  atomic.Uint64
 	goweaveNPos     atomic.Uint32
@@ -218,20 +218,53 @@ func goweaveRec(h uint64) *goweaveEvent {
 	return (*goweaveEvent)(unsafe.Pointer(goweaveEvents + uintptr(h-1)*unsafe.Sizeof(goweaveEvent{})))
 }
 
-// goweaveReserve reserves n consecutive records and returns the handle
-// (slot index + 1) of the first, or 0 when the buffer is full.
-func goweaveReserve(n uint64) uint64 {
-	end := goweaveSlots.Add(int64(n))
-	if end > goweaveCapacity {
+// The slot counter and the stamp counter share one word, so that reserving a
+// record and stamping its request is one atomic add. 37 bits of stamps last
+// far longer than the at most 3 stamps per event of a 2^26-event buffer; 27
+// bits of slots cannot wrap because reservations stop once one finds the
+// buffer full.
+const (
+	goweaveStampBits = 37
+	goweaveStampMask = 1<<goweaveStampBits - 1
+)
+
+// goweaveNextStamp issues a stamp.
+func goweaveNextStamp() uint64 {
+	return goweaveCounter.Add(1) & goweaveStampMask
+}
+
+// goweaveNextStamps issues n consecutive stamps and returns the last.
+func goweaveNextStamps(n int64) uint64 {
+	return goweaveCounter.Add(n) & goweaveStampMask
+}
+
+// goweaveLoadCounts returns the number of slots reserved and the last stamp.
+func goweaveLoadCounts() (slots, stamp uint64) {
+	v := goweaveCounter.Load()
+	return v >> goweaveStampBits, v & goweaveStampMask
+}
+
+// goweaveReserve reserves n consecutive records and a stamp. It returns the
+// handle (slot index + 1) of the first record and the stamp, or h == 0 when
+// the buffer is full.
+func goweaveReserve(n uint64) (h, stamp uint64) {
+	if goweaveFull {
 		goweaveDropped.Add(int64(n))
-		return 0
+		return 0, 0
 	}
-	return end - n + 1
+	v := goweaveCounter.Add(int64(n<<goweaveStampBits + 1))
+	end := v >> goweaveStampBits
+	if end > goweaveCapacity {
+		goweaveFull = true
+		goweaveDropped.Add(int64(n))
+		return 0, 0
+	}
+	return end - n + 1, v & goweaveStampMask
 }
 
 // goweaveOpen starts a record for gp with a fresh pre stamp.
 func goweaveOpen(gp *g, kind, flags uint8, pos uint32, obj uint64) uint64 {
-	h := goweaveReserve(1)
+	h, pre := goweaveReserve(1)
 	if h == 0 {
 		return 0
 	}
@@ -241,7 +274,7 @@ func goweaveOpen(gp *g, kind, flags uint8, pos uint32, obj uint64) uint64 {
 	e.pos = pos
 	e.g = gp.goid
 	e.obj = obj
-	e.pre = goweaveStamp.Add(1)
+	e.pre = pre
 	gp.goweave.last = h
 	return h
 }

@@ -92,7 +92,7 @@ func goweaveSyncPost(h uintptr, flags uint8) {
 	}
 	e := goweaveRec(uint64(h))
 	e.flags |= flags
-	e.post = goweaveStamp.Add(1)
+	e.post = goweaveNextStamp()
 }
 
 // goweaveSyncAt completes record h at its pre stamp (the operation took
@@ -122,7 +122,7 @@ func goweaveSyncTry(h uintptr, ok bool) {
 	if ok {
 		e.flags |= goweaveFSuccess
 	}
-	e.pre = goweaveStamp.Add(1)
+	e.pre = goweaveNextStamp()
 	e.post = e.pre
 }
 

@@ -103,19 +103,21 @@ func TestLeak(t *testing.T) {
 	go func() {
 		<-c // @leak.recv
 	}()
-	waitBlocked(t, "chan receive")
+	waitBlocked(t, "chan receive", "events.TestLeak.func1")
 }
 
-// waitBlocked waits until some goroutine is blocked for reason.
-func waitBlocked(t *testing.T, reason string) {
-	buf := make([]byte, 1<<16)
+// waitBlocked waits until a goroutine running fn is blocked for reason.
+func waitBlocked(t *testing.T, reason, fn string) {
+	buf := make([]byte, 1<<20)
 	for range 500 {
-		if strings.Contains(string(buf[:runtime.Stack(buf, true)]), "["+reason+"]") {
-			return
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+			if strings.Contains(g, "["+reason+"]:") && strings.Contains(g, fn) {
+				return
+			}
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatalf("no goroutine blocked in %s", reason)
+	t.Fatalf("no goroutine of %s blocked in %s", fn, reason)
 }
 
 func TestTimerChannels(t *testing.T) {
@@ -144,7 +146,7 @@ func TestNilChanLeak(t *testing.T) {
 		var c chan int
 		c <- 1 // @nil.send
 	}()
-	waitBlocked(t, "chan send (nil chan)")
+	waitBlocked(t, "chan send (nil chan)", "events.TestNilChanLeak.func1")
 }
 
 // TestTraceVariableHidden: the recording process hides GOWEAVE_TRACE from

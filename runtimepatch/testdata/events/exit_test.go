@@ -37,7 +37,7 @@ func TestExitSignal(t *testing.T) {
 	go func() {
 		<-c // @exit.signal
 	}()
-	waitBlocked(t, "chan receive")
+	waitBlocked(t, "chan receive", "events.TestExitSignal.func1")
 	fmt.Println("READY")
 	time.Sleep(time.Hour)
 }
