@@ -1,0 +1,3 @@
+module example.com/buggy
+
+go 1.26
