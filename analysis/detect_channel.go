@@ -137,9 +137,14 @@ No send (for a receive case), receive (for a send case) or close on the case's c
 happened in another goroutine concurrently with the select, so the case is dead in this
 run: often the wrong channel is closed or signalled (a copy, another struct's field), and
 the code the case guards (shutdown, cancellation) never runs. Cases on nil channels and on
-channels made outside the recorded code (contexts, timers) are not reported. Fix it by
+channels made outside the recorded code (contexts, timers) are not reported, nor is anything
+when the run did not end normally or a goroutine of the test was still running or sleeping
+at the end (the partner may just not have run yet). Fix it by
 signalling the channel the select actually waits on.`,
 	Run: func(r *Result) []Finding {
+		if r.end() != endNormal || r.lingering() {
+			return nil // the run was cut short: a partner may simply not have run yet
+		}
 		var out []Finding
 		for _, c := range r.SelectPartners() {
 			if !c.Known || c.HasPartner() {

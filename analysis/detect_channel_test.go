@@ -339,3 +339,33 @@ func TestSelectCasePartners(t *testing.T) {
 		t.Errorf("first select: cases with partners %v, want [0 1 2]", got)
 	}
 }
+
+// A case without partner is not reported when the run was cut short (a panic) or when a
+// goroutine of the test was still running or sleeping at the end: its partner may be late.
+func TestSelectCaseWithoutPartnerCutShort(t *testing.T) {
+	for _, how := range []string{"normal", "panic", "lingering"} {
+		b := tracetest.New()
+		if how == "panic" {
+			b.Meta("exit", "panic")
+		}
+		m := b.Main()
+		data := m.MakeChan(0, "w.go:1")
+		late := m.MakeChan(1, "w.go:2")
+		w := m.Go("w.go:3")
+		s := m.Go("w.go:4")
+		s.Send(data, "w.go:5")
+		w.Select("w.go:6", 0, tracetest.RecvValueCase(data), tracetest.RecvCase(late))
+		w.End()
+		if how == "lingering" {
+			s.State(4, "sleep") // would have sent on late after its sleep
+		} else {
+			s.End()
+		}
+		r := analyze(t, b)
+		if how == "normal" {
+			want(t, r, "select-case-without-partner", Actual, "w.go:6")
+		} else {
+			wantNo(t, r, "select-case-without-partner")
+		}
+	}
+}

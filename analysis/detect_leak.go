@@ -32,6 +32,18 @@ func (r *Result) end() runEnd {
 	return endCrash
 }
 
+// lingering reports whether a goroutine started by recorded code was still alive at the end
+// without being blocked in a recorded operation (sleeping, computing, in a system call):
+// what it would have done next is unknown.
+func (r *Result) lingering() bool {
+	for _, g := range r.Goroutines {
+		if g.Alive && !g.Ended && g.Blocked < 0 && g.Spawn >= 0 && r.Trace.Events[g.Spawn].Pos != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // leak is a goroutine blocked forever at the end of a normally ended run.
 type leak struct {
 	kind    string
