@@ -147,8 +147,8 @@ signalling the channel the select actually waits on.`,
 		}
 		var out []Finding
 		for _, c := range r.SelectPartners() {
-			if !c.Known || c.HasPartner() {
-				continue
+			if !c.Known || c.HasPartner() || r.Trace.Events[c.Select].Post == 0 {
+				continue // a select blocked forever is reported as a leak or deadlock
 			}
 			dir := "receive from"
 			if c.Send {

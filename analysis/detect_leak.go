@@ -93,9 +93,6 @@ func (r *Result) findLeaks() []leak {
 			objs[o] = true
 		}
 	}
-	if len(objs) == 0 {
-		return nil
-	}
 	users := map[uint64]map[int32]bool{} // object -> goroutines that used it
 	use := func(o uint64, i int) {
 		if objs[o] {
@@ -106,6 +103,9 @@ func (r *Result) findLeaks() []leak {
 		}
 	}
 	for i := range evs {
+		if len(objs) == 0 {
+			break
+		}
 		if ev := &evs[i]; ev.Kind == trace.KindSelect {
 			for _, c := range ev.Cases {
 				use(c.Obj, i)

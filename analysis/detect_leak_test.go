@@ -177,3 +177,35 @@ func TestDeadlockActual(t *testing.T) {
 	want(t, r, "mixed-deadlock", Actual, "d.go:23", "partner's lock=d.go:28")
 	wantNo(t, r, "leak-chan", "leak-mutex")
 }
+
+// The only blocked operation is on a nil channel (a range over a nil channel).
+func TestLeakNilChanAlone(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	mon := m.Go("n.go:33")
+	mon.Pending().RecvOK(tracetest.NilChan, "n.go:50")
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-nil-chan", Actual, "n.go:50")
+}
+
+// leak_select, bad schedule: nobody will close stop; the select is blocked forever. That is
+// a leak-select, not also a select case without partner.
+func TestLeakSelectNotCaseWithoutPartner(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	updates := m.MakeChan(1, "s.go:50")
+	stop := m.MakeChan(0, "s.go:49")
+	w := m.Go("s.go:51")
+	u := m.Go("s.go:52")
+	u.Send(updates, "s.go:52")
+	u.End()
+	w.Select("s.go:28", 0, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+	w.Pending().Select("s.go:28", 0, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+	m.End()
+	r := analyze(t, b)
+	want(t, r, "leak-select", Actual, "s.go:28")
+	if len(r.Findings) != 1 {
+		t.Errorf("findings %v", summaries(r))
+	}
+}
