@@ -142,8 +142,18 @@ func TestEndToEndRealEngine(t *testing.T) {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(tr.Path)
-	if err != nil || !strings.Contains(string(page), "publish_test.go:"+strconv.Itoa(sendLine)) {
-		t.Errorf("timeline page %s: %v, lacks the send", tr.Path, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Drawn from the run's trace: the sender's lane with its spawn, the send
+	// highlighted, the close on the test goroutine's lane.
+	for _, want := range []string{
+		"publish_test.go:" + strconv.Itoa(sendLine), "publish_test.go:" + strconv.Itoa(closeLine),
+		"(go at publish_test.go:" + strconv.Itoa(sendLine-1) + ")", `class="ev hl"`, `class="edge"`,
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("timeline page %s lacks %q", tr.Path, want)
+		}
 	}
 
 	// An edit above the function moves the diagnostic with its line.

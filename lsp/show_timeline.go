@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/lsp/timeline"
 )
 
@@ -75,23 +76,44 @@ func (s *Server) timelineDir() string {
 // WithTimelineDir sets the directory timeline pages are written to.
 func WithTimelineDir(dir string) Option { return func(s *Server) { s.timelines = dir } }
 
-// timelineOf builds the timeline of a finding from what the finding itself records:
-// its goroutines as lanes and its positions, in order, as highlighted operations.
-// The trace of the run, when a reader for it is available, adds the other operations
-// and the happens-before edges.
+// timelineOf builds the timeline of a finding from the trace of the run that found it,
+// or, when that trace cannot be read, from what the finding itself records.
 func (s *Server) timelineOf(sf storedFinding) *timeline.Timeline {
-	t := &timeline.Timeline{
-		Title:    fmt.Sprintf("%s in %s", sf.Kind, sf.Test),
-		Subtitle: fmt.Sprintf("%s [%s] — finding %s, run %d (%s)", sf.Message, sf.Confidence, sf.ID, sf.Run, sf.Strategy),
+	var t *timeline.Timeline
+	tr, err := readTrace(sf.Trace)
+	if err == nil {
+		marks := make([]timeline.Mark, len(sf.Positions))
+		for i, p := range sf.Positions {
+			marks[i] = timeline.Mark{File: p.File, Line: p.Line, Role: p.Role}
+		}
+		t = timeline.FromTrace(tr, marks)
+	} else {
+		s.log.Warn("timeline without trace", "finding", sf.ID, "err", err)
+		t = findingTimeline(sf)
+		t.Note = fmt.Sprintf("The trace of the run could not be read (%v), so only the finding's own operations are shown, without happens-before edges.", err)
 	}
+	t.Title = fmt.Sprintf("%s in %s", sf.Kind, sf.Test)
+	t.Subtitle = fmt.Sprintf("%s [%s] — finding %s, run %d (%s)", sf.Message, sf.Confidence, sf.ID, sf.Run, sf.Strategy)
+	return t
+}
+
+func readTrace(path string) (*trace.Trace, error) {
+	if path == "" {
+		return nil, fmt.Errorf("the finding has no trace")
+	}
+	return trace.ReadFile(path)
+}
+
+// findingTimeline shows a finding's positions, one lane per goroutine when the finding
+// names one goroutine per position.
+func findingTimeline(sf storedFinding) *timeline.Timeline {
+	t := &timeline.Timeline{}
 	oneLanePerPosition := len(sf.Goroutines) == len(sf.Positions) && len(sf.Goroutines) > 0
 	if oneLanePerPosition {
 		for _, g := range sf.Goroutines {
 			label := fmt.Sprintf("goroutine %d", g.ID)
 			if g.Spawn != "" {
 				label += " (go at " + filepath.Base(g.Spawn) + ")"
-			} else {
-				label += " (test)"
 			}
 			t.Lanes = append(t.Lanes, timeline.Lane{Label: label})
 		}
@@ -104,10 +126,8 @@ func (s *Server) timelineOf(sf storedFinding) *timeline.Timeline {
 			lane = i
 		}
 		t.Events = append(t.Events, timeline.Event{
-			Lane: lane, Label: p.Role, Pos: fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line),
-			Highlight: true, Blocked: p.Role == "blocked",
+			Lane: lane, Label: p.Role, Pos: fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line), Highlight: true,
 		})
 	}
-	t.Note = "Built from the finding alone: the trace of its run (" + sf.Trace + ") is not read by this build, so only the finding's operations are shown, without happens-before edges."
 	return t
 }

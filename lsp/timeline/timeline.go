@@ -2,8 +2,7 @@
 // one lane per goroutine, operations in their global order, the operations of a finding
 // highlighted, and the happens-before edges that matter drawn between lanes.
 //
-// It knows the picture, not where the data comes from; package lsp builds a Timeline from
-// a finding and its trace.
+// FromTrace builds a Timeline from a recorded trace (analysis/trace); Render draws one.
 package timeline
 
 import (
