@@ -116,6 +116,10 @@ func (c *campaign) loop(ctx context.Context) {
 			}
 			inflight++
 			go func() { results <- c.execute(ctx, j) }()
+			if j.index == 1 {
+				// A test's first run can take long: say what is being fuzzed now.
+				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name})
+			}
 		}
 		if inflight == 0 {
 			break

@@ -102,15 +102,24 @@ func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
 		t.Errorf("no report.json in the campaign directory: %v", err)
 	}
 
-	if len(progress) != 18+1 {
-		t.Fatalf("%d progress calls, want one per run and one at the end", len(progress))
+	if len(progress) != 3+18+1 {
+		t.Fatalf("%d progress calls, want one per test start, one per run and one at the end", len(progress))
 	}
-	for i, p := range progress[:18] {
-		if p.Runs != i+1 || p.TestsTotal != 3 || p.Done {
+	runs, started := 0, map[string]bool{}
+	for i, p := range progress[:len(progress)-1] {
+		switch {
+		case p.Runs == runs && !started[p.Test]:
+			started[p.Test] = true // a test's first run started
+		case p.Runs == runs+1 && started[p.Test]:
+			runs++
+		default:
+			t.Errorf("progress %d: %+v after %d runs", i, p, runs)
+		}
+		if p.TestsTotal != 3 || p.Done || p.Package != "fakerecorder" {
 			t.Errorf("progress %d: %+v", i, p)
 		}
 	}
-	if last := progress[18]; !last.Done || last.TestsDone != 3 || last.Runs != 18 || last.Findings != 2 {
+	if last := progress[len(progress)-1]; !last.Done || last.TestsDone != 3 || last.Runs != 18 || last.Findings != 2 {
 		t.Errorf("final progress %+v", last)
 	}
 }
@@ -209,4 +218,29 @@ func containsAll(s string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// Cancelling a campaign stops its processes at once and returns what it found so far.
+func TestFuzzCancel(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.TimePerTest = time.Minute
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var start time.Time
+	rep, err := Fuzz(ctx, cfg, func(p Progress) {
+		if p.Runs == 2 && start.IsZero() {
+			start = time.Now()
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("error %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("cancelled campaign took %v", d)
+	}
+	if rep == nil || len(rep.Tests) != 3 || rep.Tests[0].Runs == 0 || len(rep.Findings) == 0 {
+		t.Errorf("report so far %+v", rep)
+	}
 }

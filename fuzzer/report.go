@@ -6,8 +6,8 @@ import (
 	"github.com/goweave/goweave/analysis"
 )
 
-// Progress is passed to the progress callback of Fuzz after every run and once more, with
-// Done set, when the campaign ends.
+// Progress is passed to the progress callback of Fuzz when a test's first run starts, after
+// every run, and once more, with Done set, when the campaign ends.
 type Progress struct {
 	Package    string        // import path of the test being run
 	Test       string        // name of the test being run
