@@ -59,7 +59,7 @@ func (c *campaigns) background(dir, reason string) {
 	s.mu.Lock()
 	root := s.root
 	s.mu.Unlock()
-	if !settings.BackgroundFuzzing || !packageSelected(root, dir, settings.Packages) {
+	if !settings.BackgroundFuzzing || !packageSelected(root, dir, settings.Packages) || !hasTestFiles(dir) {
 		return
 	}
 	c.mu.Lock()
@@ -344,6 +344,11 @@ func packageSelected(root, dir string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+func hasTestFiles(dir string) bool {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	return len(matches) > 0
 }
 
 // relDir shows dir relative to the workspace root.

@@ -220,3 +220,47 @@ func TestCampaignErrorsAreShown(t *testing.T) {
 	}
 	se.shutdown()
 }
+
+// TestBackgroundNeedsTests: saving a file of a package without tests, or of a package
+// outside the packages setting, schedules nothing.
+func TestBackgroundNeedsTests(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.mod"), "module example.com/m\n")
+	write(t, filepath.Join(root, "plain.go"), "package m\n")
+	if err := mkdir(filepath.Join(root, "skipped")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "skipped", "x_test.go"), "package skipped\n")
+	engine := &fakeEngine{fuzz: blockingFuzz(nil)}
+	se := newSession(t, engine, sessionOption{root: root, initOptions: map[string]any{"packages": []string{"./other/..."}}})
+	scheduled := func() int {
+		// A request is handled after the notifications before it, so the campaigns
+		// they scheduled are visible once it returns.
+		if _, err := se.remote.CodeLens(se.ctx(), &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(root, "plain.go"))}}); err != nil {
+			t.Fatal(err)
+		}
+		c := se.server.campaigns
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return len(c.running) + len(c.queue)
+	}
+	for _, f := range []string{"plain.go", "skipped/x_test.go"} {
+		if err := se.remote.DidSave(se.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(root, f))}}); err != nil {
+			t.Fatal(err)
+		}
+		if n := scheduled(); n != 0 {
+			t.Errorf("saving %s scheduled %d campaigns", f, n)
+		}
+	}
+	// The same save with the package selected does schedule.
+	if err := se.remote.DidChangeConfiguration(se.ctx(), &protocol.DidChangeConfigurationParams{Settings: []byte(`{"goweave": {"packages": ["./..."]}}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := se.remote.DidSave(se.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(filepath.Join(root, "skipped", "x_test.go"))}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := scheduled(); n != 1 {
+		t.Errorf("saving a selected test package scheduled %d campaigns, want 1", n)
+	}
+	se.shutdown()
+}

@@ -69,9 +69,12 @@ func workspaceRoot(params *protocol.InitializeParams) string {
 	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		return filepath.Clean(folders[0].URI.FsPath())
 	}
-	if params.RootURI != nil && *params.RootURI != "" {
-		return filepath.Clean(params.RootURI.FsPath())
+	// Older clients (Neovim 0.7 among them) send only the deprecated rootUri or rootPath.
+	//lint:ignore SA1019 see above
+	if root := params.RootURI; root != nil && *root != "" {
+		return filepath.Clean(root.FsPath())
 	}
+	//lint:ignore SA1019 see above
 	if p, ok := params.RootPath.Get(); ok && p != "" {
 		return filepath.Clean(p)
 	}

@@ -177,8 +177,7 @@ func newSession(t *testing.T, engine Engine, o sessionOption) *session {
 	se := startSession(t, engine, o.serverOpts...)
 	params := &protocol.InitializeParams{Capabilities: o.caps}
 	if o.root != "" {
-		u := uri.File(o.root)
-		params.RootURI = &u
+		params.WorkspaceFolders = protocol.NewNullable([]protocol.WorkspaceFolder{{URI: uri.File(o.root), Name: "workspace"}})
 	}
 	if o.initOptions != nil {
 		b, err := json.Marshal(o.initOptions)
