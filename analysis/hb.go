@@ -147,36 +147,38 @@ func (e *engine) prepass() {
 		return g
 	}
 	e.chanIdx = map[uint64]int32{}
+	// Object ids are unique per run; keying by (class, id) keeps a corrupt trace that uses
+	// one id as, say, a channel and a mutex from mixing up the two states.
 	objIdx := map[uint64]int32{}
 	obj := func(kind trace.Kind, id uint64, cap uint64) int32 {
-		if id == 0 {
+		class := objClass(kind)
+		if id == 0 || class == 0 {
 			return -1
 		}
-		if x, ok := objIdx[id]; ok {
+		key := id<<3 | uint64(class)
+		if x, ok := objIdx[key]; ok {
 			return x
 		}
 		var x int32
-		switch kind {
-		case trace.KindChanMake, trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect:
+		switch class {
+		case classChan:
 			x = int32(len(e.chans))
-			e.chans = append(e.chans, chanState{obj: id, capacity: int(cap), made: -1, closeEv: -1})
+			e.chans = append(e.chans, chanState{obj: id, capacity: int(min(cap, 1<<31)), made: -1, closeEv: -1})
 			e.chanIdx[id] = x
-		case trace.KindLock, trace.KindUnlock, trace.KindTryLock, trace.KindRLock, trace.KindRUnlock, trace.KindTryRLock:
+		case classMutex:
 			x = int32(len(e.mutexes))
 			e.mutexes = append(e.mutexes, mutexState{obj: id, writer: -1, lastUnlock: -1})
-		case trace.KindOnceDo:
+		case classOnce:
 			x = int32(len(e.onces))
 			e.onces = append(e.onces, onceState{runner: -1})
-		case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
+		case classWG:
 			x = int32(len(e.wgs))
 			e.wgs = append(e.wgs, wgState{obj: id, last: -1})
-		case trace.KindCondWait, trace.KindCondSignal, trace.KindCondBroadcast:
+		case classCond:
 			x = int32(len(e.conds))
 			e.conds = append(e.conds, condState{obj: id, last: -1})
-		default:
-			return -1
 		}
-		objIdx[id] = x
+		objIdx[key] = x
 		return x
 	}
 	for i := range t.Events {
@@ -197,7 +199,7 @@ func (e *engine) prepass() {
 			}
 			if ev.Post != 0 && ev.A < uint64(len(ev.Cases)) && ev.Flags.Has(trace.FlagSuccess) {
 				c := ev.Cases[ev.A]
-				if x := objIdx[c.Obj]; c.Obj != 0 {
+				if x := obj(trace.KindSelect, c.Obj, 0); x >= 0 {
 					e.objOf[i] = x
 					e.chans[x].count(c.Send, ev.B, int32(i))
 				}
@@ -211,11 +213,11 @@ func (e *engine) prepass() {
 			switch ev.Kind {
 			case trace.KindChanMake:
 				e.chans[x].made = int32(i)
-				e.chans[x].capacity = int(ev.A)
+				e.chans[x].capacity = int(min(ev.A, 1<<31))
 			case trace.KindChanSend, trace.KindChanRecv:
 				ch := &e.chans[x]
 				if ev.C != 0 {
-					ch.capacity = int(ev.C)
+					ch.capacity = int(min(ev.C, 1<<31))
 				}
 				if ev.Post != 0 && !ev.Flags.Has(trace.FlagClosed) {
 					ch.count(ev.Kind == trace.KindChanSend, ev.A, int32(i))
@@ -425,4 +427,29 @@ func (e *engine) blockedChanOp(i, g int32, ev *trace.Event) {
 		class = classRecvCase
 	}
 	e.userSeen(i, g, x, class)
+}
+
+// Object classes: which state an object id names.
+const (
+	classChan = iota + 1
+	classMutex
+	classOnce
+	classWG
+	classCond
+)
+
+func objClass(k trace.Kind) int {
+	switch k {
+	case trace.KindChanMake, trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect:
+		return classChan
+	case trace.KindLock, trace.KindUnlock, trace.KindTryLock, trace.KindRLock, trace.KindRUnlock, trace.KindTryRLock:
+		return classMutex
+	case trace.KindOnceDo:
+		return classOnce
+	case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
+		return classWG
+	case trace.KindCondWait, trace.KindCondSignal, trace.KindCondBroadcast:
+		return classCond
+	}
+	return 0
 }
