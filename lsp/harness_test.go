@@ -23,7 +23,7 @@ import (
 // testClient is an in-process LSP client that records what the server sends.
 type testClient struct {
 	protocol.UnimplementedClient
-	t *testing.T
+	t testing.TB
 
 	mu          sync.Mutex
 	diagnostics map[uri.URI]*protocol.PublishDiagnosticsParams
@@ -118,7 +118,7 @@ func (c *testClient) progressEvents() []progressEvent {
 // session is a server and a client talking over a net.Pipe through real jsonrpc2
 // connections.
 type session struct {
-	t      *testing.T
+	t      testing.TB
 	server *Server
 	client *testClient
 	conn   jsonrpc2.Conn
@@ -147,7 +147,7 @@ func fullCaps() protocol.ClientCapabilities {
 
 // startSession starts a server with engine and connects a test client, without
 // initializing.
-func startSession(t *testing.T, engine Engine, opts ...Option) *session {
+func startSession(t testing.TB, engine Engine, opts ...Option) *session {
 	t.Helper()
 	serverSide, clientSide := net.Pipe()
 	ctx := context.Background()
@@ -172,7 +172,7 @@ func startSession(t *testing.T, engine Engine, opts ...Option) *session {
 }
 
 // newSession starts and initializes a server over root.
-func newSession(t *testing.T, engine Engine, o sessionOption) *session {
+func newSession(t testing.TB, engine Engine, o sessionOption) *session {
 	t.Helper()
 	se := startSession(t, engine, o.serverOpts...)
 	params := &protocol.InitializeParams{Capabilities: o.caps}
@@ -260,7 +260,7 @@ func (se *session) execute(name string, args any) (json.RawMessage, error) {
 }
 
 // waitFor polls cond until it holds or the test times out.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {
@@ -364,7 +364,7 @@ func TestOther(t *testing.T) {}
 func helper(t *testing.T) {}
 `
 
-func write(t *testing.T, path, text string) {
+func write(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
