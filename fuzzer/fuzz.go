@@ -23,7 +23,7 @@ import (
 // A package that does not compile yields an error wrapping one *BuildError per failing
 // package (use errors.As); the other packages are still fuzzed and the report returned
 // alongside the error. Cancelling ctx stops all runs and returns the report so far
-// together with ctx.Err().
+// together with ctx.Err() (no report when cancelled before the builds finished).
 func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, error) {
 	c, buildErr, err := newCampaign(ctx, cfg)
 	if err != nil {

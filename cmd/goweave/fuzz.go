@@ -86,6 +86,9 @@ func runFuzz(args []string) int {
 	if rep == nil {
 		return 2
 	}
+	if len(rep.Tests) == 0 && err == nil {
+		fmt.Fprintln(os.Stderr, "goweave fuzz: no tests to fuzz (check the package patterns and -run)")
+	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

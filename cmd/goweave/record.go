@@ -36,8 +36,9 @@ func runRecord(args []string) int {
 	defer stop()
 
 	cfg := fuzzer.Config{Packages: fs.Args(), Run: *run, OutDir: *out, RunTimeout: *timeout, Race: *race, Parallel: *parallel}
-	missing := 0
+	missing, recorded := 0, 0
 	err := fuzzer.Record(ctx, cfg, func(r *fuzzer.AnalyzedRun) {
+		recorded++
 		name := r.Package + "." + r.Test
 		if r.TraceErr != nil {
 			missing++
@@ -47,6 +48,9 @@ func runRecord(args []string) int {
 		fmt.Printf("%-8s %s  %d events  %s\n", r.Status, name, r.Events, r.Trace)
 	})
 	code := 0
+	if recorded == 0 && err == nil {
+		fmt.Fprintln(os.Stderr, "goweave record: no tests to run (check the package patterns and -run)")
+	}
 	if err != nil {
 		code = 2
 		var be *fuzzer.BuildError
