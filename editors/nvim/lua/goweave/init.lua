@@ -23,7 +23,8 @@ local state = {
 
 -- Results of the last commands and the last server exit, for scripts and statuslines:
 -- replay = the goweave.replay result, timeline = the URI last shown, stop = the goweave.stop
--- result, exit = {code, signal}, error = {command, message} of the last failed command.
+-- result, exit = {code, signal}, error = {command, message} of the last failed command,
+-- progress = {title, message} of the last campaign or replay that ended.
 M.last = {}
 
 local function notify(msg, level)
@@ -105,7 +106,8 @@ local function on_progress(err, result, ctx, cfg)
   if line and state.opts.echo_progress then
     echo(line)
   end
-  if result.value.kind == "end" then
+  if result.value.kind == "end" and state.tracker.last then
+    M.last.progress = { title = state.tracker.last.title, message = state.tracker.last.message }
     -- Lenses show the campaign state while it runs.
     refresh_client_lenses(ctx.client_id)
   end
