@@ -15,7 +15,8 @@ import {
   InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 
-import { readServerSettings } from '../../src/settings';
+import { didChangeConfigurationParams, readServerSettings } from '../../src/settings';
+import { parseCounts } from '../../src/status';
 import { copyFixture, goweaveBinary, lineOf, makeTempDir, Session } from './session';
 
 // What the extension sends for a user who turned background fuzzing off and asked for a
@@ -226,6 +227,31 @@ test('goweave serve end to end: lenses, fuzzing, diagnostics, replay, exit', { t
     assert.match(html, /<html/i);
     assert.ok(html.includes('send-on-closed'), 'the page names the bug kind');
     assert.ok(html.includes(id) || html.includes('readings_test.go'), 'the page is about this finding');
+  });
+
+  await t.test('changed settings apply; goweave.stop cancels a package campaign', async () => {
+    // The old limit (runsPerTest 60, two tests) allows 120 runs at most.
+    const changed: Record<string, unknown> = { ...userSettings, runsPerTest: 0, budgetPerTest: '90s' };
+    const unlimited = readServerSettings((name) => changed[name]).settings;
+    await c.sendNotification('workspace/didChangeConfiguration', didChangeConfigurationParams(unlimited));
+    const before = session.progress.length;
+    await c.sendRequest('workspace/executeCommand', { command: 'goweave.fuzz_package', arguments: [{ uri: fileUri }] });
+    const begin = await session.waitFor('the package campaign to begin', 30_000, () =>
+      session.progress.slice(before).find((p) => p.value.kind === 'begin'),
+    );
+    await session.waitFor('more runs than runsPerTest 60 allows', 30_000, () =>
+      session.progress.slice(before).find(
+        (p) => p.token === begin.token && p.value.kind === 'report' && (parseCounts(p.value.message).runs ?? 0) > 120,
+      ),
+    );
+    const result = (await c.sendRequest('workspace/executeCommand', { command: 'goweave.stop', arguments: [{}] })) as {
+      stopped?: number;
+    } | null;
+    assert.ok(result && typeof result.stopped === 'number' && result.stopped >= 1, `goweave.stop result: ${JSON.stringify(result)}`);
+    const end = await session.waitFor('the campaign to end', 30_000, () =>
+      session.progress.find((p) => p.token === begin.token && p.value.kind === 'end'),
+    );
+    assert.match((end.value as { message?: string }).message ?? '', /cancel/);
   });
 
   await t.test('shutdown and exit end the server with status 0', async () => {
