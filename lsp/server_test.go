@@ -9,6 +9,7 @@ import (
 	"io"
 	"math/rand"
 	"net"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -93,6 +94,7 @@ func TestCommandArguments(t *testing.T) {
 // TestShutdownStopsCampaigns: shutdown returns only after every campaign has ended
 // (the engine's context cancelled, Fuzz returned).
 func TestShutdownStopsCampaigns(t *testing.T) {
+	baseline := runtime.NumGoroutine()
 	dir, testFile := buggyPackage(t)
 	started := make(chan fuzzer.Config, 1)
 	engine := &fakeEngine{fuzz: blockingFuzz(started)}
@@ -110,6 +112,9 @@ func TestShutdownStopsCampaigns(t *testing.T) {
 	}
 	<-se.served
 	se.closed = true
+	_ = se.conn.Close()
+	// Every goroutine of the server (campaigns, connection, progress) is gone.
+	waitFor(t, "the server's goroutines to end", func() bool { return runtime.NumGoroutine() <= baseline })
 }
 
 // rawConn writes LSP frames to a server and reads its replies.
