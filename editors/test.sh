@@ -70,11 +70,12 @@ export GOWEAVE_BIN=$bin
 # --- VS Code
 if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   vscode="$editors/vscode"
+  before=$failed
   step "vscode: npm ci" npm --prefix "$vscode" ci --no-audit --no-fund
-  if [ -d "$vscode/node_modules" ]; then
+  if [ "$failed" -eq "$before" ]; then
     step "vscode: tsc" npm --prefix "$vscode" run --silent compile
-    step "vscode: unit tests (node --test)" node --test "$vscode/out/test/unit/"
-    step "vscode: protocol e2e against goweave serve" node --test "$vscode/out/test/e2e/"
+    step "vscode: unit tests (node --test)" timeout 120 node --test "$vscode/out/test/unit/"
+    step "vscode: protocol e2e against goweave serve" timeout 300 node --test "$vscode/out/test/e2e/"
     step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && npx --no-install vsce ls | grep -qx 'out/src/extension.js'"
   fi
 else
