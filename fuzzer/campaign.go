@@ -79,29 +79,52 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 	return true
 }
 
-// nextJob returns a run of the first test, in order, that can take one more: tests run one
-// after the other, each with up to Parallel runs at once, and the next test starts while
-// the previous one's last runs finish.
+// nextJob picks the test of the next run. Up to Parallel tests are under way at once, each
+// from its first run until its budget is spent, so a campaign takes about
+// tests × TimePerTest / Parallel; with fewer tests than process slots, the slots go to
+// the tests under way, the one with fewest runs in flight first.
 func (c *campaign) nextJob(now time.Time) (job, bool) {
+	var next, least *testState
+	active := 0
 	for _, t := range c.tests {
+		started := !t.first.IsZero()
 		if !c.canStart(t, now) {
 			if t.inflight == 0 {
 				t.done = true
 			}
+			if started && !t.done {
+				active++
+			}
 			continue
 		}
-		if t.first.IsZero() {
-			t.first = now
+		if !started {
+			if next == nil {
+				next = t
+			}
+			continue
 		}
-		t.started++
-		t.inflight++
-		j := job{test: t, index: t.started}
-		if len(t.queue) > 0 {
-			j.request, t.queue = t.queue[0], t.queue[1:]
+		active++
+		if least == nil || t.inflight < least.inflight {
+			least = t
 		}
-		return j, true
 	}
-	return job{}, false
+	pick := least
+	if next != nil && (least == nil || active < c.cfg.Parallel) {
+		pick = next
+	}
+	if pick == nil {
+		return job{}, false
+	}
+	if pick.first.IsZero() {
+		pick.first = now
+	}
+	pick.started++
+	pick.inflight++
+	j := job{test: pick, index: pick.started}
+	if len(pick.queue) > 0 {
+		j.request, pick.queue = pick.queue[0], pick.queue[1:]
+	}
+	return j, true
 }
 
 // loop runs the campaign until every test's budget is spent or ctx is cancelled.
@@ -229,6 +252,13 @@ func (c *campaign) finish(res jobResult) {
 		return
 	}
 	ar := res.run
+	if ar.Canceled {
+		// Killed because the campaign was cancelled: not a result of the test.
+		if ar.Trace != "" && !c.keepTraces {
+			os.Remove(ar.Trace)
+		}
+		return
+	}
 	t.runs++
 	if statusRank[ar.Status] >= statusRank[t.worst] {
 		t.worst = ar.Status

@@ -75,7 +75,6 @@ func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
 	if always.Test != "TestAlways" || always.Run != 1 || always.Package != "fakerecorder" {
 		t.Errorf("always: test %s run %d package %s, want TestAlways run 1 in fakerecorder", always.Test, always.Run, always.Package)
 	}
-	// Run 3 finishes after runs 4 (and maybe 5): the earliest run still keeps the finding.
 	if third.Test != "TestFromThird" || third.Run != 3 {
 		t.Errorf("from-third: test %s run %d, want TestFromThird run 3", third.Test, third.Run)
 	}
@@ -229,7 +228,7 @@ func TestFuzzCancel(t *testing.T) {
 	defer cancel()
 	var start time.Time
 	rep, err := Fuzz(ctx, cfg, func(p Progress) {
-		if p.Runs == 2 && start.IsZero() {
+		if p.Findings > 0 && start.IsZero() {
 			start = time.Now()
 			cancel()
 		}
@@ -240,7 +239,63 @@ func TestFuzzCancel(t *testing.T) {
 	if d := time.Since(start); d > 15*time.Second {
 		t.Errorf("cancelled campaign took %v", d)
 	}
-	if rep == nil || len(rep.Tests) != 3 || rep.Tests[0].Runs == 0 || len(rep.Findings) == 0 {
-		t.Errorf("report so far %+v", rep)
+	if rep == nil || len(rep.Tests) != 3 || len(rep.Findings) == 0 {
+		t.Fatalf("report so far %+v", rep)
+	}
+	// The runs killed by the cancellation are not counted as timeouts of the tests.
+	for _, tr := range rep.Tests {
+		if tr.Status != "pass" {
+			t.Errorf("%s: status %s", tr.Test, tr.Status)
+		}
+	}
+}
+
+// With all process slots on one test, its slow third run finishes after the fourth: the
+// finding still belongs to the earliest run that found it, with that run's trace.
+func TestFuzzKeepsEarliestRunOfParallelRuns(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.RunsPerTest = "FromThird", 6
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || rep.Findings[0].Run != 3 || filepath.Base(rep.Findings[0].Trace) != "run-000003.trace" {
+		t.Fatalf("findings %+v, want the one of run 3", rep.Findings)
+	}
+	if _, err := trace.ReadFile(rep.Findings[0].Trace); err != nil {
+		t.Error(err)
+	}
+}
+
+// Tests are fuzzed side by side, one per process slot; slots beyond the number of tests go
+// to the tests under way, fewest runs in flight first.
+func TestNextJobSpreadsSlotsOverTests(t *testing.T) {
+	c := &campaign{cfg: Config{Parallel: 2, RunsPerTest: 10}}
+	for _, name := range []string{"A", "B", "C"} {
+		c.tests = append(c.tests, &testState{bin: &TestBinary{Package: "p"}, name: name})
+	}
+	now := time.Now()
+	pick := func() string {
+		j, ok := c.nextJob(now)
+		if !ok {
+			return "-"
+		}
+		return j.test.name
+	}
+	// Two slots: A and B start; a third process goes to one of them, not to C.
+	if got := pick() + pick() + pick(); got != "ABA" {
+		t.Errorf("picks %q, want ABA", got)
+	}
+	if got := pick(); got != "B" {
+		t.Errorf("pick %q, want B (fewest in flight)", got)
+	}
+	// A's budget is spent and its runs finish: C takes its place.
+	c.tests[0].started, c.tests[0].inflight = 10, 0
+	if got := pick(); got != "C" {
+		t.Errorf("pick %q, want C", got)
+	}
+	if !c.tests[0].done {
+		t.Error("A not marked done")
 	}
 }

@@ -54,6 +54,7 @@ type Run struct {
 	Races    [][]string    // the race detector's reports, one slice of lines each
 	Trace    string        // path of the trace, when one was written
 	Schedule string        // the schedule file the run was given, if any
+	Canceled bool          // stopped because ctx was cancelled: says nothing about the test
 	Elapsed  time.Duration // wall-clock time of the process
 }
 
@@ -171,5 +172,6 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 		}
 	}
 	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
+	r.Canceled = cancelled
 	return r, nil
 }
