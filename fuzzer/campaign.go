@@ -276,6 +276,9 @@ func (c *campaign) finish(res jobResult) {
 	}
 	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
 		os.Remove(ar.Trace)
+		if ar.Schedule != "" {
+			os.Remove(ar.Schedule) // no finding replays it
+		}
 	}
 	if c.onRun != nil {
 		c.onRun(ar)

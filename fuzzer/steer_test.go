@@ -21,6 +21,7 @@ func TestSteeredRuns(t *testing.T) {
 		t.Fatal(err, buildErr)
 	}
 	c.analyze = true
+	c.keepTraces = true // and so the schedules, which the test reads
 	var runs []*AnalyzedRun
 	c.onRun = func(ar *AnalyzedRun) { runs = append(runs, ar) }
 	c.loop(context.Background())
