@@ -1,0 +1,45 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave goroutine hooks: spawn (newproc) and end (goexit1), recorded for
+// every non-system goroutine whatever code started it.
+
+package runtime
+
+// goweaveSpawn records that parent started child at return address pc
+// (newproc, on the system stack, before the child can run).
+func goweaveSpawn(parent, child *g, pc uintptr) {
+	child.goweave = goweaveG{}
+	if !goweaveOn || isSystemGoroutine(child, false) {
+		return
+	}
+	pos := goweavePosOf(pc)
+	if via := parent.goweave.spawnPC; via != 0 {
+		// Spawned by the standard library on behalf of a user call
+		// (WaitGroup.Go): attribute the spawn, and the child's Done, to it.
+		parent.goweave.spawnPC = 0
+		pos = goweavePosOf(via)
+		child.goweave.attrPC, child.goweave.attrBits = via, goweaveAttrWgDone
+	}
+	h := goweaveOpen(parent, goweaveKGoSpawn, 0, pos, 0)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.a = child.goid
+	e.post = e.pre
+}
+
+// goweaveGoEnd records the end of the current goroutine (goexit1).
+func goweaveGoEnd() {
+	if !goweaveOn {
+		return
+	}
+	gp := getg()
+	if isSystemGoroutine(gp, false) {
+		return
+	}
+	if h := goweaveOpen(gp, goweaveKGoEnd, 0, 0, 0); h != 0 {
+		e := goweaveRec(h)
+		e.post = e.pre
+	}
+}
