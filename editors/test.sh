@@ -5,7 +5,8 @@
 # Prints "editors: N passed, M failed" last and exits non-zero on any failure.
 #
 # Environment: CI=true turns a missing tool (node, npm, nvim) into a failure instead of a
-# skip. GOWEAVE_BIN=/path/to/goweave skips the build.
+# skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM=/path/to/nvim picks the
+# Neovim to test with (default: nvim on PATH).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -83,11 +84,12 @@ else
 fi
 
 # --- Neovim
-if command -v nvim >/dev/null 2>&1; then
+nvim=${GOWEAVE_NVIM:-nvim}
+if command -v "$nvim" >/dev/null 2>&1; then
   nvim_test() {
-    timeout 300 nvim --headless -u NONE -i NONE -n -c "luafile $1" </dev/null
+    timeout 300 "$nvim" --headless -u NONE -i NONE -n -c "luafile $1" </dev/null
   }
-  step "nvim: unit tests ($(nvim --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
+  step "nvim: unit tests ($("$nvim" --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
   step "nvim: e2e against goweave serve" nvim_test "$editors/nvim/test/e2e.lua"
 else
   missing "nvim" "nvim"
