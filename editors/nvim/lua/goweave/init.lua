@@ -112,7 +112,7 @@ local function on_progress(err, result, ctx, cfg)
     refresh_client_lenses(ctx.client_id)
   end
   vim.cmd("redrawstatus")
-  vim.cmd("doautocmd <nomodeline> User GoweaveProgress")
+  vim.api.nvim_exec_autocmds("User", { pattern = "GoweaveProgress", modeline = false })
 end
 
 local function on_show_document(_, result)
@@ -129,7 +129,7 @@ local function on_show_document(_, result)
       pcall(vim.api.nvim_win_set_cursor, 0, { result.selection.start.line + 1, result.selection.start.character })
     end
   end
-  vim.cmd("doautocmd <nomodeline> User GoweaveShowDocument")
+  vim.api.nvim_exec_autocmds("User", { pattern = "GoweaveShowDocument", modeline = false })
   return { success = true }
 end
 
@@ -330,7 +330,7 @@ function M.replay()
   with_finding_action("goweave.replay", function(result)
     M.last.replay = result
     echo(results.format_replay(result))
-    vim.cmd("doautocmd <nomodeline> User GoweaveReplay")
+    vim.api.nvim_exec_autocmds("User", { pattern = "GoweaveReplay", modeline = false })
   end)
 end
 
