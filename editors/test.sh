@@ -91,6 +91,9 @@ if command -v "$nvim" >/dev/null 2>&1; then
   }
   step "nvim: unit tests ($("$nvim" --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
   step "nvim: e2e against goweave serve" nvim_test "$editors/nvim/test/e2e.lua"
+  if command -v luacheck >/dev/null 2>&1; then
+    step "nvim: luacheck" bash -c "cd '$editors/nvim' && luacheck --no-color -q lua test"
+  fi
 else
   missing "nvim" "nvim"
 fi
