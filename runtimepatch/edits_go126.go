@@ -100,11 +100,11 @@ var go126Edits = []lineEdit{
 	{"sync/rwmutex.go", 201, "func (rw *RWMutex) Unlock() {",
 		"func (rw *RWMutex) Unlock() { if goweaveH := goweaveSyncPre(goweaveKUnlock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveUnlock() }; func (rw *RWMutex) goweaveUnlock() {"},
 
-	// sync: Once.
+	// sync: Once. Do completes its record also when f panics (Do then counts as returned).
 	{"sync/once.go", 8, "\t\"sync/atomic\"", "\t\"sync/atomic\"; \"internal/runtime/sys\""},
 	{"sync/once.go", 29, "\tm    Mutex", "\tm    Mutex; goweaveID uint64"},
 	{"sync/once.go", 52, "func (o *Once) Do(f func()) {",
-		"func (o *Once) Do(f func()) { goweaveH := goweaveSyncPre(goweaveKOnceDo, 0, &o.goweaveID, sys.GetCallerPC(), 0, 0); o.goweaveDo(f, goweaveH); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (o *Once) goweaveDo(f func(), goweaveH uintptr) {"},
+		"func (o *Once) Do(f func()) { goweaveH := goweaveSyncPre(goweaveKOnceDo, 0, &o.goweaveID, sys.GetCallerPC(), 0, 0); if goweaveH != 0 { defer goweaveSyncPost(goweaveH, 0) }; o.goweaveDo(f, goweaveH) }; func (o *Once) goweaveDo(f func(), goweaveH uintptr) {"},
 	{"sync/once.go", 69, "\t\to.doSlow(f)", "\t\to.goweaveDoSlow(f, goweaveH)"},
 	{"sync/once.go", 73, "func (o *Once) doSlow(f func()) {",
 		"func (o *Once) doSlow(f func()) { o.goweaveDoSlow(f, 0) }; func (o *Once) goweaveDoSlow(f func(), goweaveH uintptr) {"},

@@ -384,6 +384,11 @@ func TestModuleFilter(t *testing.T) {
 	if spawns == 0 {
 		t.Errorf("no GoSpawn/GoEnd events")
 	}
+	unclean := record(t, bin, "TestChanUnbuffered", nil, EnvModule+"="+testdataDir(t)+"/./events/../").tr
+	one(t, unclean, trace.KindChanSend, "unbuf.send")
+	if unclean.Meta["module"] != testdataDir(t) {
+		t.Errorf("META module = %q, want the cleaned %q", unclean.Meta["module"], testdataDir(t))
+	}
 	unset := record(t, bin, "TestChanUnbuffered", nil, EnvModule+"=").tr
 	one(t, unset, trace.KindChanSend, "unbuf.send")
 	for _, e := range unset.Events {
@@ -398,5 +403,15 @@ func TestSelectSendOnClosedEvents(t *testing.T) {
 	sel := one(t, tr, trace.KindSelect, "select.sendclosed")
 	if sel.A != 0 || !sel.Cases[0].Send || sel.Flags != trace.FlagClosed || sel.Post == 0 {
 		t.Errorf("select sending on a closed channel: chose %d flags %s post %d, want case 0 (the send), closed, completed", int64(sel.A), sel.Flags, sel.Post)
+	}
+}
+
+// Once.Do whose f panics has returned, for the Once and for the trace.
+func TestOncePanicEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestOncePanics", nil).tr
+	first := one(t, tr, trace.KindOnceDo, "once.panics")
+	after := one(t, tr, trace.KindOnceDo, "once.after")
+	if !first.Flags.Has(trace.FlagSuccess) || first.Post == 0 || after.Flags.Has(trace.FlagSuccess) || !(first.Post < after.Pre) {
+		t.Errorf("Do with panicking f: flags %s post %d; next Do flags %s pre %d", first.Flags, first.Post, after.Flags, after.Pre)
 	}
 }

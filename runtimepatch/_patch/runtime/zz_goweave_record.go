@@ -160,8 +160,10 @@ func goweaveSetup(path, module string) {
 		print("goweave: cannot map the event buffer, not recording\n")
 		return
 	}
-	if module != "" && module[len(module)-1] != '/' {
-		module += "/"
+	if module != "" {
+		if module = goweaveCleanPath(module); module != "/" {
+			module += "/"
+		}
 	}
 	goweaveModule = module
 	if defaultGOROOT != "" {
@@ -171,6 +173,45 @@ func goweaveSetup(path, module string) {
 }
 
 var goweavePath [4096]byte
+
+// goweaveCleanPath is path.Clean for slash-separated paths, so that
+// GOWEAVE_MODULE=/a/b/../c/ matches file names /a/c/x.go. Runs at init.
+func goweaveCleanPath(p string) string {
+	rooted := p[0] == '/'
+	var parts []string
+	for i := 0; i < len(p); {
+		j := i
+		for j < len(p) && p[j] != '/' {
+			j++
+		}
+		switch part := p[i:j]; part {
+		case "", ".":
+		case "..":
+			if len(parts) > 0 && parts[len(parts)-1] != ".." {
+				parts = parts[:len(parts)-1]
+			} else if !rooted {
+				parts = append(parts, part)
+			}
+		default:
+			parts = append(parts, part)
+		}
+		i = j + 1
+	}
+	out := ""
+	for i, part := range parts {
+		if i > 0 || rooted {
+			out += "/"
+		}
+		out += part
+	}
+	if out == "" {
+		if rooted {
+			return "/"
+		}
+		return "."
+	}
+	return out
+}
 
 func goweaveMap(n uintptr) uintptr {
 	p, err := mmap(nil, n, _PROT_READ|_PROT_WRITE, _MAP_ANON|_MAP_PRIVATE, -1, 0)

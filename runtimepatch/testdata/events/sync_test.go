@@ -86,3 +86,12 @@ func TestCond(t *testing.T) {
 	mu.Unlock()
 	cond.Broadcast() // @cond.broadcast
 }
+
+func TestOncePanics(t *testing.T) {
+	var once sync.Once
+	func() {
+		defer func() { _ = recover() }()
+		once.Do(func() { panic("in f") }) // @once.panics
+	}()
+	once.Do(func() {}) // @once.after
+}
