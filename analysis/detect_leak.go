@@ -168,9 +168,15 @@ func (r *Result) partners(i int32) []op {
 			return nil
 		}
 		best := int32(-1)
-		for _, u := range e.chans[x].users {
-			if u.g != g && isRecvClass(u.class) == send && u.ev > best {
-				best = u.ev
+		classes := sendClasses
+		if send {
+			classes = recvClasses
+		}
+		for _, class := range classes {
+			for _, u := range e.chans[x].users[class] {
+				if u.g != g && u.ev > best {
+					best = u.ev
+				}
 			}
 		}
 		if best < 0 {

@@ -134,15 +134,25 @@ func (e *engine) prepass() {
 	e.objOf = make([]int32, n)
 	e.done = make([]bool, n)
 	r.gIndex = map[uint64]int32{}
+	// Goroutine and object ids are small counters in practice: a dense table answers most
+	// lookups, the maps the rest.
+	dense := uint64(2*n + 1024)
+	gTable := make([]int32, min(dense, 1<<20))
 	gidx := func(id uint64) int32 {
 		if id == 0 {
 			return -1
+		}
+		if id < uint64(len(gTable)) && gTable[id] != 0 {
+			return gTable[id] - 1
 		}
 		if g, ok := r.gIndex[id]; ok {
 			return g
 		}
 		g := int32(len(r.Goroutines))
 		r.gIndex[id] = g
+		if id < uint64(len(gTable)) {
+			gTable[id] = g + 1
+		}
 		r.Goroutines = append(r.Goroutines, GoroutineInfo{ID: id, Spawn: -1, Blocked: -1})
 		return g
 	}
@@ -150,12 +160,16 @@ func (e *engine) prepass() {
 	// Object ids are unique per run; keying by (class, id) keeps a corrupt trace that uses
 	// one id as, say, a channel and a mutex from mixing up the two states.
 	objIdx := map[uint64]int32{}
+	objTable := make([]int32, min(dense, 1<<22)) // key -> index+1
 	obj := func(kind trace.Kind, id uint64, cap uint64) int32 {
 		class := objClass(kind)
 		if id == 0 || class == 0 {
 			return -1
 		}
 		key := id<<3 | uint64(class)
+		if key < uint64(len(objTable)) && objTable[key] != 0 {
+			return objTable[key] - 1
+		}
 		if x, ok := objIdx[key]; ok {
 			return x
 		}
@@ -179,6 +193,9 @@ func (e *engine) prepass() {
 			e.conds = append(e.conds, condState{obj: id, last: -1})
 		}
 		objIdx[key] = x
+		if key < uint64(len(objTable)) {
+			objTable[key] = x + 1
+		}
 		return x
 	}
 	for i := range t.Events {

@@ -17,10 +17,10 @@ type chanState struct {
 	closeEv           int32
 	closeVC, closeWVC []uint32
 
-	users    []chanUser       // latest op per (goroutine, position, class)
-	userIdx  map[uint64]int32 // userKey -> index in users
-	pending  []pendingCase    // select cases not yet known to have a partner
-	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
+	users    [numClasses][]chanUser // per class: latest op per (goroutine, position)
+	userIdx  map[uint64]int32       // userKey -> index in users[class]
+	pending  []pendingCase          // select cases not yet known to have a partner
+	pairHits int                    // concurrent pairs found (bounds the scanning on hot channels)
 }
 
 // Operation classes of chanUser.
@@ -33,15 +33,20 @@ const (
 	// a closed channel's zero value)
 	classSendCase // select send case not chosen
 	classRecvCase // select receive case not chosen
+	numClasses
 )
 
-func isRecvClass(c uint8) bool { return c != classSend && c != classSendCase }
+// Class sets scanned by the rules.
+var (
+	sendClasses     = []uint8{classSend, classSendCase}
+	recvClasses     = []uint8{classRecvValue, classRecvOther, classSelectValue, classRecvCase}
+	recvDoneClasses = []uint8{classRecvValue, classRecvOther, classSelectValue}
+)
 
 type chanUser struct {
-	g     int32
-	pos   uint32
-	class uint8
-	ev    int32
+	g   int32
+	pos uint32
+	ev  int32
 }
 
 // userKey packs (goroutine, position, class) into one map key.
@@ -181,12 +186,11 @@ func (e *engine) chanClose(i int32, ev *trace.Event) {
 	ch.closeVC = e.slab.clone(e.vc[g])
 	ch.closeWVC = e.slab.clone(e.wvc[g])
 	// Every send and value receive so far that is not ordered before the close races with it.
-	for _, u := range ch.users {
-		if u.g == g || !(u.class == classSend || u.class == classRecvValue) {
-			continue
-		}
-		if !e.hbAt(u.ev, g, false) {
-			e.closeRace(u.ev, i, u.class == classSend)
+	for _, class := range []uint8{classSend, classRecvValue} {
+		for _, u := range ch.users[class] {
+			if u.g != g && !e.hbAt(u.ev, g, false) {
+				e.closeRace(u.ev, i, class == classSend)
+			}
 		}
 	}
 }
@@ -331,17 +335,16 @@ func (e *engine) recvClosed(i, g, x int32, class uint8) {
 func (e *engine) before(i, g, x int32, send bool) {
 	ch := &e.chans[x]
 	if ch.pairHits < maxHitsPerObject {
-		kind := PairRecv
+		kind, classes := PairRecv, recvDoneClasses
 		if send {
-			kind = PairSend
+			kind, classes = PairSend, []uint8{classSend}
 		}
-		for _, u := range ch.users {
-			if u.g == g || isRecvClass(u.class) == send || u.class == classSendCase || u.class == classRecvCase {
-				continue
-			}
-			if !e.hbAt(u.ev, g, false) {
-				ch.pairHits++
-				e.f.pair(e.t, kind, u.ev, i)
+		for _, class := range classes {
+			for _, u := range ch.users[class] {
+				if u.g != g && !e.hbAt(u.ev, g, false) {
+					ch.pairHits++
+					e.f.pair(e.t, kind, u.ev, i)
+				}
 			}
 		}
 	}
@@ -361,8 +364,8 @@ func (e *engine) after(i, g, x int32, class uint8) {
 		}
 	}
 	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
-		for _, u := range ch.users {
-			if u.g != g && u.class == classRecvValue && !e.hbAt(u.ev, g, false) {
+		for _, u := range ch.users[classRecvValue] {
+			if u.g != g && !e.hbAt(u.ev, g, false) {
 				ch.pairHits++
 				e.f.concRecv(e.t, u.ev, i)
 			}
@@ -378,7 +381,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	cache := &e.lastUser[g]
 	for _, c := range cache {
 		if c.ch == x && c.pos == pos && c.class == class {
-			ch.users[c.idx].ev = i
+			ch.users[class][c.idx].ev = i
 			return
 		}
 	}
@@ -388,11 +391,11 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	}
 	j, ok := ch.userIdx[k]
 	if !ok {
-		j = int32(len(ch.users))
+		j = int32(len(ch.users[class]))
 		ch.userIdx[k] = j
-		ch.users = append(ch.users, chanUser{g: g, pos: pos, class: class})
+		ch.users[class] = append(ch.users[class], chanUser{g: g, pos: pos})
 	}
-	ch.users[j].ev = i
+	ch.users[class][j].ev = i
 	copy(cache[1:], cache[:len(cache)-1])
 	cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
 }

@@ -46,13 +46,17 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 			if !c.Send && ch.closeEv >= 0 {
 				sc.Partner = int(ch.closeEv)
 			} else {
-				for _, u := range ch.users {
-					if u.g == g || isRecvClass(u.class) != c.Send {
-						continue
-					}
-					if !e.hbAt(u.ev, g, true) {
-						sc.Partner = int(u.ev)
-						break
+				partners := sendClasses
+				if c.Send {
+					partners = recvClasses
+				}
+			scan:
+				for _, class := range partners {
+					for _, u := range ch.users[class] {
+						if u.g != g && !e.hbAt(u.ev, g, true) {
+							sc.Partner = int(u.ev)
+							break scan
+						}
 					}
 				}
 			}
