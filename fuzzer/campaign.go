@@ -13,6 +13,7 @@ import (
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
 // A campaign is one Fuzz or Record call: the built binaries, a state per test, and a
@@ -47,6 +48,7 @@ type testState struct {
 	worst      Status
 	runs       int
 	signatures map[string]bool
+	steered    int
 	found      []*Finding
 	enough     bool // Config.Enough said so
 	done       bool
@@ -206,6 +208,7 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
 	ar.Signature = signature(tr)
+	ar.Steered = j.request != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if c.analyze {
 		res, err := analyzeTrace(tr)
@@ -265,6 +268,9 @@ func (c *campaign) finish(res jobResult) {
 	}
 	if ar.Signature != "" {
 		t.signatures[ar.Signature] = true
+	}
+	if ar.Steered {
+		t.steered++
 	}
 	// Trace findings first: a race-detector finding of the same bug then adds nothing.
 	for _, fromRaces := range []bool{false, true} {
@@ -383,7 +389,7 @@ func (c *campaign) result() *Report {
 	}
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
-		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Status: string(t.worst)}
+		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst)}
 		if !t.first.IsZero() && !t.last.IsZero() {
 			tr.Seconds = t.last.Sub(t.first).Seconds()
 		}

@@ -39,6 +39,10 @@ type TestResult struct {
 	Runs       int     `json:"runs"`
 	Seconds    float64 `json:"seconds"`    // wall-clock time spent running the test
 	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
+	// Steered counts the runs that had a schedule and that the runtime reports it enforced
+	// (trace META "schedule"); fewer than the steered runs requested means the runtime
+	// ignored schedules.
+	Steered int `json:"steered"`
 	// Status is the worst status over all runs (crash > panic > deadlock > timeout > fail > pass).
 	Status string `json:"status"`
 }

@@ -36,6 +36,7 @@ type AnalyzedRun struct {
 	Request   *RunRequest // what the run enforced; nil for a free run
 	Events    int         // events in the trace
 	Signature string      // hash of the order of operations: equal signatures, same interleaving
+	Steered   bool        // the runtime reports it enforced the run's schedule
 	TraceErr  error       // why the trace could not be read, if it could not
 	Findings  []Finding   // what the analysis found in this run (before deduplication)
 	// Recorded is the decoded trace (nil when it could not be read) and Analysis its
