@@ -415,3 +415,16 @@ func TestOncePanicEvents(t *testing.T) {
 		t.Errorf("Do with panicking f: flags %s post %d; next Do flags %s pre %d", first.Flags, first.Post, after.Flags, after.Pre)
 	}
 }
+
+func TestEmptySelectEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestEmptySelectLeak", nil).tr
+	sel := one(t, tr, trace.KindSelect, "select.empty")
+	if sel.Aux != 0 || sel.Post != 0 || sel.A != trace.SelectDefault {
+		t.Errorf("select {}: %d cases, post %d, chose %d; want 0 cases, never completed", sel.Aux, sel.Post, int64(sel.A))
+	}
+	for _, g := range tr.Goroutines {
+		if g.ID == sel.G && (g.WaitReason != "select (no cases)" || g.LastEvent != sel.Index) {
+			t.Errorf("goroutine: reason %q last %d", g.WaitReason, g.LastEvent)
+		}
+	}
+}

@@ -170,3 +170,10 @@ func TestSelectSendOnClosed(t *testing.T) {
 	case c <- 1:
 	}
 }
+
+func TestEmptySelectLeak(t *testing.T) {
+	go func() {
+		select {} // @select.empty
+	}()
+	waitBlocked(t, "select (no cases)", "events.TestEmptySelectLeak.func1")
+}
