@@ -3,5 +3,24 @@
 // trace per run), analyzes the traces, steers later runs with schedule-mutation strategies,
 // and deduplicates what it finds into a Report.
 //
-// The entry point is Fuzz. It knows nothing about how results are shown (lsp, cmd).
+// Entry points: Fuzz (a campaign), Record (one recorded run per test, every trace kept),
+// Replay (rerun a finding's test until the bug actually happens), and the lower-level Build
+// and TestBinary.Run.
+//
+// One file per concept:
+//
+//   - config.go, report.go, builderror.go: the public types;
+//   - packages.go, build.go: resolving patterns (go list) and `go test -c -overlay` once per package;
+//   - run.go, output.go, status.go: one test process (own process group, time limit enforced
+//     from outside with SIGQUIT then SIGKILL, output capped head and tail, status from exit
+//     code, output markers and the trace's META exit);
+//   - campaign.go: the dispatcher (Parallel processes, tests side by side, budgets, a queue of
+//     run requests per test, dedup by fingerprint keeping the earliest run and its trace);
+//   - strategy.go, steer.go: the Strategy interface and its wiring to fuzzer/mutate;
+//   - analyze.go, race.go: the analysis of a trace, and findings from -race reports;
+//   - replay.go, prune.go, fuzz.go: Replay, pruning of old campaign directories, Fuzz/Record.
+//
+// Data flows one way: fuzzer uses runtimepatch (the overlay), analysis/trace and analysis
+// (reading and analyzing traces), fuzzer/schedule and fuzzer/mutate (what steered runs
+// enforce). It knows nothing about how results are shown (lsp, cmd).
 package fuzzer
