@@ -19,6 +19,7 @@ type chanState struct {
 
 	users    [numClasses][]chanUser // per class: latest op per (goroutine, position)
 	userIdx  map[uint64]int32       // userKey -> index in users[class]
+	byG      [numClasses][]int32    // per class, per goroutine: index+1 of its latest entry (busy channels only)
 	pending  []pendingCase          // select cases not yet known to have a partner
 	pairHits int                    // concurrent pairs found (bounds the scanning on hot channels)
 }
@@ -385,6 +386,16 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 			return
 		}
 	}
+	// busy channels: the goroutine's latest entry in this class, usually the same place
+	byG := ch.byG[class]
+	if byG != nil {
+		if j := byG[g] - 1; j >= 0 && ch.users[class][j].pos == pos {
+			ch.users[class][j].ev = i
+			copy(cache[1:], cache[:len(cache)-1])
+			cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
+			return
+		}
+	}
 	k := userKey(g, pos, class)
 	if ch.userIdx == nil {
 		ch.userIdx = map[uint64]int32{}
@@ -394,6 +405,16 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 		j = int32(len(ch.users[class]))
 		ch.userIdx[k] = j
 		ch.users[class] = append(ch.users[class], chanUser{g: g, pos: pos})
+		if byG == nil && len(ch.users[class]) >= 8 {
+			byG = make([]int32, e.ng)
+			for n, u := range ch.users[class] {
+				byG[u.g] = int32(n) + 1
+			}
+			ch.byG[class] = byG
+		}
+	}
+	if byG != nil {
+		byG[g] = j + 1
 	}
 	ch.users[class][j].ev = i
 	copy(cache[1:], cache[:len(cache)-1])
