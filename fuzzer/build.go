@@ -127,7 +127,17 @@ func buildOne(ctx context.Context, p testPackage, opts BuildOptions, binDir stri
 	}
 	tests, err := listTests(ctx, bin, p.Dir, runRE)
 	if err != nil {
-		return nil, fmt.Errorf("listing tests of %s: %v", p.ImportPath, err)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// It compiled but cannot even list its tests (an init that panics, a TestMain that
+		// exits early): as unusable as a compile error, and as local to the package.
+		code := -1
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		return nil, &BuildError{Package: p.ImportPath, Output: "the test binary failed to list its tests: " + err.Error() + "\n", ExitCode: code}
 	}
 	return &TestBinary{Package: p.ImportPath, Dir: p.Dir, Module: p.Module, Path: bin, Tests: tests}, nil
 }
@@ -140,7 +150,7 @@ func listTests(ctx context.Context, bin, dir string, runRE *regexp.Regexp) ([]st
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("%v\n%s", err, strings.TrimSpace(stderr.String()))
+		return nil, fmt.Errorf("%w\n%s", err, strings.TrimSpace(stdout.String()+"\n"+stderr.String()))
 	}
 	var tests []string
 	for _, line := range strings.Split(stdout.String(), "\n") {

@@ -2,8 +2,9 @@ package fuzzer
 
 import "fmt"
 
-// BuildError is returned by Fuzz (and Build) when a test package does not compile. Callers
-// show Output, which is what the go command printed, to the user.
+// BuildError is returned by Fuzz (and Build) when a package's test binary cannot be built
+// (it does not compile) or cannot be used (it fails to list its tests). Callers show Output,
+// which is what the go command (or the binary) printed, to the user.
 type BuildError struct {
 	Package  string // the package pattern or import path whose test binary failed to build
 	Output   string // the go command's combined output (compiler errors)

@@ -197,6 +197,25 @@ func TestFuzzBuildError(t *testing.T) {
 	}
 }
 
+// A package whose test binary builds but dies before listing its tests is reported like a
+// compile error, and the other packages are still fuzzed.
+func TestFuzzUnusableTestBinary(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module m\n\ngo 1.26\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "bad"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "good"), 0o755)
+	os.WriteFile(filepath.Join(dir, "bad", "bad_test.go"), []byte("package bad\n\nimport \"testing\"\n\nfunc init() { panic(\"init fails\") }\n\nfunc TestX(t *testing.T) {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "good", "good_test.go"), []byte("package good\n\nimport \"testing\"\n\nfunc TestY(t *testing.T) {}\n"), 0o644)
+	rep, err := Fuzz(context.Background(), Config{Dir: dir, OutDir: t.TempDir()}, nil)
+	var be *BuildError
+	if !errors.As(err, &be) || be.Package != "m/bad" || !strings.Contains(be.Output, "init fails") {
+		t.Fatalf("error %v, want a BuildError for m/bad showing its panic", err)
+	}
+	if rep == nil || len(rep.Tests) != 1 || rep.Tests[0].Test != "TestY" || rep.Tests[0].Runs != 1 {
+		t.Errorf("report %+v, want m/good's test run", rep)
+	}
+}
+
 func TestFuzzRejectsBadConfig(t *testing.T) {
 	for name, cfg := range map[string]Config{
 		"strategy":  {Dir: "testdata/fakerecorder", Strategy: "bogus"},

@@ -127,7 +127,7 @@ func printFuzzError(w io.Writer, err error) {
 		var be *fuzzer.BuildError
 		switch {
 		case errors.As(e, &be):
-			fmt.Fprintf(w, "goweave: %s does not compile:\n%s", be.Package, be.Output)
+			fmt.Fprintf(w, "goweave: cannot build the tests of %s:\n%s", be.Package, be.Output)
 		case errors.Is(e, context.Canceled):
 			fmt.Fprintln(w, "goweave fuzz: interrupted; results so far follow")
 		default:

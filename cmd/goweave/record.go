@@ -56,7 +56,7 @@ func runRecord(args []string) int {
 		var be *fuzzer.BuildError
 		for _, e := range flatten(err) {
 			if errors.As(e, &be) {
-				fmt.Fprintf(os.Stderr, "goweave: %s does not compile:\n%s", be.Package, be.Output)
+				fmt.Fprintf(os.Stderr, "goweave: cannot build the tests of %s:\n%s", be.Package, be.Output)
 			} else {
 				fmt.Fprintf(os.Stderr, "goweave record: %v\n", e)
 			}

@@ -107,7 +107,7 @@ func TestRecordCommandBuildError(t *testing.T) {
 	if code != 2 {
 		t.Errorf("exit %d, want 2", code)
 	}
-	if !strings.Contains(stderr, "broken does not compile") || !strings.Contains(stderr, "b_test.go:5") {
+	if !strings.Contains(stderr, "cannot build the tests of broken") || !strings.Contains(stderr, "b_test.go:5") {
 		t.Errorf("stderr lacks the compiler's output:\n%s", stderr)
 	}
 }
