@@ -369,3 +369,17 @@ func TestSelectCaseWithoutPartnerCutShort(t *testing.T) {
 		}
 	}
 }
+
+// With dropped events only what happened is reported: the relation may miss edges.
+func TestDroppedEventsKeepOnlyActual(t *testing.T) {
+	b := tracetest.New().Meta("dropped", "12")
+	m := b.Main()
+	c := m.MakeChan(1, "d.go:1")
+	w := m.Go("d.go:2")
+	w.Send(c, "d.go:3")
+	m.Close(c, "d.go:4")
+	m.Close(c, "d.go:5")
+	r := analyze(t, b)
+	want(t, r, "close-of-closed", Actual, "d.go:5")
+	wantNo(t, r, "send-on-closed")
+}

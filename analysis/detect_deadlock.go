@@ -269,9 +269,13 @@ func cycleFinding(r *Result, cyc []*lockDep) Finding {
 		if k > 0 {
 			ops = append(ops, op{"lock", d.ev})
 		}
-		desc = append(desc, fmt.Sprintf("%s at %s (holding %s)", r.operand(d.ev, "a mutex"), r.at(d.ev), r.at(heldEv)))
+		where := "Lock"
+		if d.read {
+			where = "RLock"
+		}
+		desc = append(desc, fmt.Sprintf("%s of %s at %s while holding the lock taken at %s", where, r.operand(d.ev, "a mutex"), r.at(d.ev), r.at(heldEv)))
 	}
-	msg := fmt.Sprintf("lock order cycle: %d goroutines each hold a lock the next one requests, unordered by happens-before: %s",
+	msg := fmt.Sprintf("lock order cycle between %d goroutines: %s; nothing orders them, so each can wait for the next forever",
 		len(cyc), joinAnd(desc))
 	return r.newFinding("cyclic-deadlock", conf, msg, ops...)
 }
