@@ -5,9 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/internal/wants"
 )
 
 var goweaveBinary struct {
@@ -109,5 +113,63 @@ func TestRecordCommandBuildError(t *testing.T) {
 	}
 	if !strings.Contains(stderr, "cannot build the tests of broken") || !strings.Contains(stderr, "b_test.go:5") {
 		t.Errorf("stderr lacks the compiler's output:\n%s", stderr)
+	}
+}
+
+// goweave record over the whole acceptance corpus (../shared/corpus beside the checkout):
+// every kernel's test leaves a readable trace, the ones that panic included, and the status
+// matches the corpus table (kernels whose plain run fails panic, the others pass).
+func TestRecordCorpusCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds every corpus kernel")
+	}
+	corpus, _ := filepath.Abs(filepath.Join("..", "..", "..", "shared", "corpus"))
+	if _, err := os.Stat(filepath.Join(corpus, "go.mod")); err != nil {
+		t.Skipf("no corpus at %s", corpus)
+	}
+	kernels, err := wants.ReadCorpusTable(filepath.Join(corpus, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runGoweave(t, corpus, "record", "-timeout", "20s", "-o", t.TempDir(), "./...")
+	if code != 0 {
+		t.Errorf("exit %d; stderr:\n%s", code, stderr)
+	}
+	seen := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(stdout), "\n") {
+		// "<status> corpus/<kernel>.<Test>  <n> events  <trace>"
+		f := strings.Fields(line)
+		if len(f) != 5 || f[3] != "events" {
+			t.Errorf("line %q: want status, test, event count and trace", line)
+			continue
+		}
+		kernel := strings.TrimPrefix(f[1][:strings.IndexByte(f[1], '.')], "corpus/")
+		seen[kernel] = true
+		k, ok := kernels[kernel]
+		if !ok {
+			t.Errorf("%s: not in the corpus table", kernel)
+			continue
+		}
+		want := "pass"
+		for _, how := range k.FoundBy {
+			if strings.HasPrefix(how, "actual (fails)") {
+				want = "panic"
+			}
+		}
+		if f[0] != want {
+			t.Errorf("%s: status %s, want %s", kernel, f[0], want)
+		}
+		if n, err := strconv.Atoi(f[2]); err != nil || n == 0 {
+			t.Errorf("%s: %s events", kernel, f[2])
+		}
+		tr, err := trace.ReadFile(f[4])
+		if err != nil {
+			t.Errorf("%s: %v", kernel, err)
+		} else if tr.Meta["exit"] != map[string]string{"pass": "exit", "panic": "panic"}[want] {
+			t.Errorf("%s: trace META exit=%s", kernel, tr.Meta["exit"])
+		}
+	}
+	if len(seen) != len(kernels) {
+		t.Errorf("recorded %d kernels, the corpus table has %d", len(seen), len(kernels))
 	}
 }
