@@ -140,15 +140,19 @@ the code the case guards (shutdown, cancellation) never runs. Cases on nil chann
 channels made outside the recorded code (contexts, timers) are not reported, nor is anything
 when the run did not end normally or a goroutine of the test was still running or sleeping
 at the end (the partner may just not have run yet). Fix it by
-signalling the channel the select actually waits on.`,
+signalling the channel the select actually waits on. Selects with a default case (a try
+that may always fail) and selects that a cancellation or timeout decided (a case on a channel
+from outside the recorded code was taken) are not reported.`,
 	Run: func(r *Result) []Finding {
 		if r.end() != endNormal || r.lingering() {
 			return nil // the run was cut short: a partner may simply not have run yet
 		}
 		var out []Finding
 		for _, c := range r.SelectPartners() {
-			if !c.Known || c.HasPartner() || r.Trace.Events[c.Select].Post == 0 {
-				continue // a select blocked forever is reported as a leak or deadlock
+			if !c.Known || c.HasPartner() || c.Default || c.Foreign || r.Trace.Events[c.Select].Post == 0 {
+				// a try (select with default) may always fail; a cancellation or timeout may
+				// come later in another run; a select blocked forever is a leak
+				continue
 			}
 			dir := "receive from"
 			if c.Send {

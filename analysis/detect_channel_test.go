@@ -383,3 +383,56 @@ func TestDroppedEventsKeepOnlyActual(t *testing.T) {
 	want(t, r, "close-of-closed", Actual, "d.go:5")
 	wantNo(t, r, "send-on-closed")
 }
+
+// Per-call channels (semaphore waiters): one call's ready channel is closed, a cancelled
+// call's is abandoned. The case is alive at that select statement: nothing to report. A try
+// (select with default) whose case never fires is not reported either.
+func TestSelectCasePerCallChannelAndTry(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	done := b.ForeignChan(0)
+	rel := m.Go("s.go:1")
+	for call := 0; call < 2; call++ {
+		ready := m.MakeChan(0, "s.go:75")
+		if call == 0 {
+			rel.Close(ready, "s.go:120")
+			m.Select("s.go:80", 1, tracetest.RecvCase(done), tracetest.RecvCase(ready))
+		} else {
+			b.CloseForeign(done)
+			m.Select("s.go:80", 0, tracetest.RecvCase(done), tracetest.RecvCase(ready))
+		}
+	}
+	sem := m.MakeChan(0, "s.go:150")
+	m.Select("s.go:111", tracetest.Default, tracetest.SendCase(sem))
+	rel.End()
+	r := analyze(t, b)
+	wantNo(t, r)
+}
+
+// The only execution of a select took ctx.Done(): the abandoned per-call channel might have
+// been served had the cancellation come later. Not reported; a select that took a recorded
+// channel's case instead is.
+func TestSelectDecidedByCancellation(t *testing.T) {
+	for _, cancelled := range []bool{true, false} {
+		b := tracetest.New()
+		m := b.Main()
+		done := b.ForeignChan(0)
+		other := m.MakeChan(0, "s.go:70")
+		ready := m.MakeChan(0, "s.go:75")
+		w := m.Go("s.go:76")
+		if cancelled {
+			b.CloseForeign(done)
+			m.Select("s.go:80", 0, tracetest.RecvCase(done), tracetest.RecvCase(ready))
+		} else {
+			w.Close(other, "s.go:77")
+			m.Select("s.go:80", 0, tracetest.RecvCase(other), tracetest.RecvCase(ready))
+		}
+		w.End()
+		r := analyze(t, b)
+		if cancelled {
+			wantNo(t, r)
+		} else {
+			want(t, r, "select-case-without-partner", Actual, "s.go:80")
+		}
+	}
+}

@@ -5,8 +5,9 @@ type facts struct {
 	pairs    []Pair
 	pairSeen map[pairKey]bool
 
-	selects     map[selectKey]*SelectCase
-	selectOrder []selectKey
+	selects       map[selectKey]*SelectCase
+	selectOrder   []selectKey
+	selectForeign map[selectKey]bool // select statements (cas -1) that took a foreign channel's case
 
 	// send or value receive unordered with a close of its channel
 	closeRaces    []closeRace
@@ -49,10 +50,9 @@ type pairKey struct {
 }
 
 type selectKey struct {
-	pos   uint32
-	g     int32 // only when the position is unknown
-	cas   int
-	chan_ uint64
+	pos uint32
+	g   int32 // only when the position is unknown
+	cas int
 }
 
 type closeRace struct {
@@ -90,6 +90,7 @@ type blockedHold struct {
 func (f *facts) init() {
 	f.pairSeen = map[pairKey]bool{}
 	f.selects = map[selectKey]*SelectCase{}
+	f.selectForeign = map[selectKey]bool{}
 	f.closeRaceSeen = map[pairKey]bool{}
 	f.concRecvSeen = map[pairKey]bool{}
 	f.rwSeen = map[pairKey]bool{}

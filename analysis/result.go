@@ -66,27 +66,36 @@ func (r *Result) ConcurrentPairs() []Pair { return r.facts.pairs }
 // partner in the run. Cases are aggregated per select statement (position) and case index
 // over all executions of the select.
 type SelectCase struct {
-	Select  int // an execution of the select (event index): the latest one checked
-	Case    int // case index in source order
-	Chan    uint64
+	Select  int    // an execution of the select (event index): the latest one checked
+	Case    int    // case index in source order
+	Chan    uint64 // the case's channel in that execution
 	Send    bool
 	Chosen  bool // some execution took this case
 	Partner int  // an operation that could have served it (event index); -1 none
-	// Known is false when the channel was not made by recorded code (a context's Done
-	// channel, a timer): its operations are invisible, so "no partner" means nothing.
+	// Known is false when a channel of the case was not made by recorded code (a context's
+	// Done channel, a timer): its operations are invisible, so "no partner" means nothing.
 	Known bool
+	// Default: the select has a default case (a non-blocking attempt, where a case that
+	// never fires is the point of the idiom).
+	Default bool
+	// Foreign: some execution of the select took a case whose channel is outside the
+	// recorded code (a context's Done channel, a timer): cancellation or a timeout decided
+	// it, and the other cases may fire when that comes later.
+	Foreign bool
 }
 
 // HasPartner reports whether the case could have been served in the run.
 func (c SelectCase) HasPartner() bool { return c.Chosen || c.Partner >= 0 }
 
-// SelectPartners returns, for every case of every select statement executed in the run,
-// whether a concurrent operation could have served it. A non-chosen case with a partner is
+// SelectPartners returns, for every case of every select statement executed in the run
+// (aggregated over its executions), whether a concurrent operation could have served it. A non-chosen case with a partner is
 // a case select fuzzing can make the select take.
 func (r *Result) SelectPartners() []SelectCase {
 	out := make([]SelectCase, 0, len(r.facts.selectOrder))
 	for _, k := range r.facts.selectOrder {
-		out = append(out, *r.facts.selects[k])
+		c := *r.facts.selects[k]
+		c.Foreign = r.facts.selectForeign[selectKey{pos: k.pos, g: k.g, cas: -1}]
+		out = append(out, c)
 	}
 	return out
 }
@@ -107,7 +116,7 @@ func (r *Result) SelectPartnersByEvent() map[int][]int {
 			if c.Obj == 0 || (ev.Flags.Has(trace.FlagSuccess) && uint64(ci) == ev.A) {
 				continue
 			}
-			key := selectKey{pos: ev.Pos, cas: c.Index, chan_: c.Obj}
+			key := selectKey{pos: ev.Pos, cas: c.Index}
 			if ev.Pos == 0 {
 				key.g = r.gOf[i]
 			}

@@ -5,13 +5,27 @@ import "github.com/goweave/goweave/analysis/trace"
 // selectCases checks, for every case of select i that was not chosen, whether an operation
 // in another goroutine could have served it: an operation of the opposite direction on the
 // same channel that does not happen before the select (by the weak clock: that a mutex
-// happened to order the two in this run does not make the case impossible) (checked here against the latest
-// operation of each goroutine and position), a close of the channel for a receive case, or
-// a later operation the select does not happen before (checked by resolvePending when it
-// comes). A goroutine's latest execution of a select is the one most likely concurrent with
-// later operations, so one pending entry per select case suffices.
+// happened to order the two in this run does not make the case impossible; checked here
+// against the latest operation of each goroutine and position), a close of the channel for
+// a receive case, or a later operation the select does not happen before (checked by
+// resolvePending when it comes). A goroutine's latest execution of a select is the one most
+// likely concurrent with later operations, so one pending entry per select case suffices.
+// Cases are aggregated per select statement: a case has a partner when any execution's
+// channel had one (a per-call channel that a cancelled call abandons is not a dead case).
 func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 	f := e.f
+	if ev.Flags.Has(trace.FlagSuccess) && ev.A < uint64(len(ev.Cases)) {
+		// taken by an event outside the recorded code (a context's cancellation, a timer)?
+		if c := ev.Cases[ev.A]; c.Obj != 0 {
+			if x, ok := e.chanIdx[c.Obj]; !ok || e.chans[x].made < 0 {
+				site := selectKey{pos: ev.Pos, cas: -1}
+				if ev.Pos == 0 {
+					site.g = g
+				}
+				f.selectForeign[site] = true
+			}
+		}
+	}
 	for ci, c := range ev.Cases {
 		if c.Obj == 0 {
 			continue // a nil case never fires; setting a case's channel to nil is deliberate
@@ -21,17 +35,19 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 			continue
 		}
 		ch := &e.chans[x]
-		key := selectKey{pos: ev.Pos, cas: c.Index, chan_: c.Obj}
+		key := selectKey{pos: ev.Pos, cas: c.Index}
 		if ev.Pos == 0 {
 			key.g = g
 		}
 		sc := f.selects[key]
 		if sc == nil {
-			sc = &SelectCase{Case: c.Index, Chan: c.Obj, Send: c.Send, Partner: -1, Known: ch.made >= 0}
+			sc = &SelectCase{Case: c.Index, Send: c.Send, Partner: -1, Known: true}
 			f.selects[key] = sc
 			f.selectOrder = append(f.selectOrder, key)
 		}
-		sc.Select = int(i)
+		sc.Select, sc.Chan = int(i), c.Obj
+		sc.Known = sc.Known && ch.made >= 0
+		sc.Default = sc.Default || ev.Flags.Has(trace.FlagNonBlocking)
 		chosen := ev.Flags.Has(trace.FlagSuccess) && uint64(ci) == ev.A
 		if chosen {
 			sc.Chosen = true
