@@ -87,7 +87,7 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 	if opts.Schedule != "" {
 		cmd.Env = append(cmd.Env, envSchedule+"="+opts.Schedule)
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = processAttr()
 
 	// The child writes into a pipe we read ourselves: exec's own copying would wait for
 	// grandchildren that keep the pipe open.
@@ -133,20 +133,20 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 		case <-ctx.Done():
 			cancelled = true
 		}
-		syscall.Kill(-pgid, syscall.SIGQUIT)
+		signalGroup(pgid, true)
 		grace := time.NewTimer(opts.Grace)
 		defer grace.Stop()
 		select {
 		case <-exited:
 		case <-grace.C:
-			syscall.Kill(-pgid, syscall.SIGKILL)
+			signalGroup(pgid, false)
 		}
 	}()
 	waitErr := cmd.Wait()
 	close(exited)
 	<-stopped
 	// Whatever the test started in its process group goes with it.
-	syscall.Kill(-pgid, syscall.SIGKILL)
+	signalGroup(pgid, false)
 	select {
 	case <-copied:
 	case <-time.After(time.Second):

@@ -1,9 +1,12 @@
+//go:build unix
+
 package fuzzer
 
 import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -139,7 +142,7 @@ func TestRunKillsHungTestAndChildren(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the test did not record its child: %v", err)
 	}
-	pid, _ := strconv.Atoi(string(data))
+	pid, _ := strconv.Atoi(strings.Fields(string(data))[0])
 	if pid <= 0 {
 		t.Fatalf("bad child pid %q", data)
 	}
@@ -202,5 +205,53 @@ func TestRunCancelled(t *testing.T) {
 	}
 	if r.Status != StatusTimeout {
 		t.Errorf("status %s, want timeout", r.Status)
+	}
+}
+
+// runHelperEnv makes the test binary, started by TestRunDiesWithGoweave, act as a goweave
+// process running a hung test: its TestMain runs the test and never returns.
+const runHelperEnv = "FUZZER_TEST_RUN_HELPER"
+
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(runHelperEnv); spec != "" {
+		// spec: binary, package dir, pid file, one a line
+		f := strings.Split(spec, "\n")
+		b := &TestBinary{Path: f[0], Dir: f[1], Module: f[1]}
+		b.Run(context.Background(), "TestHangWithChild", RunOptions{Timeout: time.Hour, Env: []string{"STATUSES_CHILD_PID_FILE=" + f[2]}})
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+// When goweave dies without cleaning up (SIGKILL, a crash), the kernel kills its test
+// process: a hung test does not run on forever. (What the test process started itself is
+// not covered: it is reparented, only goweave's own cleanup kills its process group.)
+func TestRunDiesWithGoweave(t *testing.T) {
+	b := statusesBinary(t)
+	pidFile := filepath.Join(t.TempDir(), "pids")
+	helper := exec.Command(os.Args[0], "-test.run=^$")
+	helper.Env = append(os.Environ(), runHelperEnv+"="+b.Path+"\n"+b.Dir+"\n"+pidFile)
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pids []string
+	for deadline := time.Now().Add(30 * time.Second); len(pids) != 2; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			helper.Process.Kill()
+			t.Fatal("the hung test never started")
+		}
+		data, _ := os.ReadFile(pidFile)
+		pids = strings.Fields(string(data))
+	}
+	child, _ := strconv.Atoi(pids[0])
+	testProcess, _ := strconv.Atoi(pids[1])
+	defer syscall.Kill(child, syscall.SIGKILL)
+	helper.Process.Kill()
+	helper.Wait()
+	for deadline := time.Now().Add(5 * time.Second); alive(testProcess); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			syscall.Kill(testProcess, syscall.SIGKILL)
+			t.Fatalf("test process %d outlived goweave", testProcess)
+		}
 	}
 }

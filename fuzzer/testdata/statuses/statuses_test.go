@@ -48,14 +48,14 @@ func TestDeadlock(t *testing.T) {
 func TestHang(t *testing.T) { time.Sleep(time.Hour) }
 
 // TestHangWithChild starts a child process that would outlive the test if goweave killed
-// only the test process; it writes the child's pid to $STATUSES_CHILD_PID_FILE.
+// only the test process; it writes the child's pid and its own to $STATUSES_CHILD_PID_FILE.
 func TestHangWithChild(t *testing.T) {
 	child := exec.Command("sleep", "3600")
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
 	if p := os.Getenv("STATUSES_CHILD_PID_FILE"); p != "" {
-		os.WriteFile(p, []byte(strconv.Itoa(child.Process.Pid)), 0o644)
+		os.WriteFile(p, []byte(strconv.Itoa(child.Process.Pid)+" "+strconv.Itoa(os.Getpid())), 0o644)
 	}
 	time.Sleep(time.Hour)
 }
