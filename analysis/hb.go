@@ -81,6 +81,8 @@ type engine struct {
 	slab slab
 	tmp  []uint32
 	rec  *clockRecorder // per-event clocks, for Result.Clocks
+
+	freeClocks [][2][]uint32 // clocks of ended goroutines, for reuse
 }
 
 // heldLock is a lock a goroutine holds.
@@ -120,6 +122,9 @@ func (e *engine) run() {
 		}
 		if e.rec != nil {
 			e.record(i, g)
+		}
+		if ev.Kind == trace.KindGoEnd {
+			e.endClocks(g)
 		}
 	}
 	e.finishBlocked()
@@ -260,12 +265,10 @@ func (e *engine) prepass() {
 	}
 	e.ng = len(r.Goroutines)
 	e.slab.n = e.ng
+	// Goroutine clocks are allocated when a goroutine starts and recycled when it ends, so
+	// memory follows the goroutines alive at once, not all that ever ran.
 	e.vc = make([][]uint32, e.ng)
 	e.wvc = make([][]uint32, e.ng)
-	for g := range e.vc {
-		e.vc[g] = e.slab.alloc()
-		e.wvc[g] = e.slab.alloc()
-	}
 	e.held = make([][]heldLock, e.ng)
 	e.ended = make([]bool, e.ng)
 	e.lastUser = make([][4]userCache, e.ng)
@@ -351,11 +354,37 @@ sortAll:
 // event's epoch.
 func (e *engine) tick(i int32) int32 {
 	g := e.r.gOf[i]
+	if e.vc[g] == nil {
+		e.newClocks(g, true)
+	}
 	ep := e.vc[g][g] + 1
 	e.vc[g][g] = ep
 	e.wvc[g][g] = ep
 	e.r.epoch[i] = ep
 	return g
+}
+
+// newClocks gives goroutine g its clocks, reusing those of an ended goroutine.
+func (e *engine) newClocks(g int32, zero bool) {
+	if n := len(e.freeClocks); n > 0 {
+		e.vc[g], e.wvc[g] = e.freeClocks[n-1][0], e.freeClocks[n-1][1]
+		e.freeClocks = e.freeClocks[:n-1]
+		if zero {
+			clear(e.vc[g])
+			clear(e.wvc[g])
+		}
+		return
+	}
+	e.vc[g], e.wvc[g] = e.slab.alloc(), e.slab.alloc()
+}
+
+// endClocks recycles the clocks of goroutine g, which ended: nothing reads a goroutine's
+// clock after its last event (what it published was copied).
+func (e *engine) endClocks(g int32) {
+	if e.vc[g] != nil {
+		e.freeClocks = append(e.freeClocks, [2][]uint32{e.vc[g], e.wvc[g]})
+		e.vc[g], e.wvc[g] = nil, nil
+	}
 }
 
 // hbAt reports whether event a (already processed) happens before the current point of

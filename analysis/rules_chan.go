@@ -109,9 +109,10 @@ func bySeq(s []int32, seq uint64) int32 {
 func (e *engine) goSpawn(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	c, ok := e.r.gIndex[ev.A]
-	if !ok || c == g || e.vc[c][c] != 0 {
-		return
+	if !ok || c == g || e.vc[c] != nil {
+		return // (a child that already ran keeps its clock)
 	}
+	e.newClocks(c, false)
 	copy(e.vc[c], e.vc[g])
 	copy(e.wvc[c], e.wvc[g])
 	e.vc[c][c], e.wvc[c][c] = 1, 1

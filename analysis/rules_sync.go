@@ -318,7 +318,7 @@ func (e *engine) onceDo(i int32, ev *trace.Event) {
 		}
 		join(e.vc[g], o.vc)
 		join(e.wvc[g], o.wvc)
-	case o.runner >= 0:
+	case o.runner >= 0 && e.vc[e.r.gOf[o.runner]] != nil:
 		gr := e.r.gOf[o.runner]
 		join(e.vc[g], e.vc[gr])
 		join(e.wvc[g], e.wvc[gr])
