@@ -48,6 +48,7 @@ type testState struct {
 	worst      Status
 	runs       int
 	signatures map[string]bool
+	statuses   map[string]int
 	steered    int
 	found      []*Finding
 	enough     bool // Config.Enough said so
@@ -266,6 +267,7 @@ func (c *campaign) finish(res jobResult) {
 	if statusRank[ar.Status] >= statusRank[t.worst] {
 		t.worst = ar.Status
 	}
+	t.statuses[string(ar.Status)]++
 	if ar.Signature != "" {
 		t.signatures[ar.Signature] = true
 	}
@@ -389,7 +391,7 @@ func (c *campaign) result() *Report {
 	}
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
-		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst)}
+		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
 		if !t.first.IsZero() && !t.last.IsZero() {
 			tr.Seconds = t.last.Sub(t.first).Seconds()
 		}

@@ -56,8 +56,8 @@ func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
 		t.Fatalf("%d tests in the report, want 3: %+v", len(rep.Tests), rep.Tests)
 	}
 	for _, tr := range rep.Tests {
-		if tr.Runs != 6 || tr.Status != "pass" {
-			t.Errorf("%s: %d runs, status %s; want 6 runs, pass", tr.Test, tr.Runs, tr.Status)
+		if tr.Runs != 6 || tr.Status != "pass" || tr.Statuses["pass"] != 6 || len(tr.Statuses) != 1 {
+			t.Errorf("%s: %d runs, status %s %v; want 6 runs, pass", tr.Test, tr.Runs, tr.Status, tr.Statuses)
 		}
 		// Runs alternate between one and two events: two interleavings.
 		if tr.Signatures != 2 {

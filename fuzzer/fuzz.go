@@ -110,7 +110,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		if err != nil {
 			return nil, nil, err
 		}
-		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: StatusPass, signatures: map[string]bool{}})
+		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: StatusPass, signatures: map[string]bool{}, statuses: map[string]int{}})
 	}
 	return c, buildErr, nil
 }

@@ -43,8 +43,11 @@ type TestResult struct {
 	// (trace META "schedule"); fewer than the steered runs requested means the runtime
 	// ignored schedules.
 	Steered int `json:"steered"`
-	// Status is the worst status over all runs (crash > panic > deadlock > timeout > fail > pass).
+	// Status is the worst status over all runs (crash > panic > deadlock > timeout > fail >
+	// skip > pass).
 	Status string `json:"status"`
+	// Statuses counts the runs by status.
+	Statuses map[string]int `json:"statuses"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it

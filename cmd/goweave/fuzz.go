@@ -99,6 +99,7 @@ func runFuzz(args []string) int {
 	} else {
 		cwd, _ := os.Getwd()
 		printFindings(os.Stdout, rep.Findings, cwd)
+		printUnhealthyTests(os.Stderr, rep.Tests)
 	}
 	if *sarifPath != "" {
 		if err := writeSARIF(*sarifPath, rep.Findings); err != nil {
@@ -176,6 +177,23 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, cwd string) {
 		}
 		if f.Trace != "" {
 			fmt.Fprintf(w, "\t(%s, %s run %d of %s.%s; trace %s)\n", f.Confidence, f.Strategy, f.Run, f.Package, f.Test, f.Trace)
+		}
+	}
+}
+
+// printUnhealthyTests notes the tests that did not pass in every run: a panic, deadlock or
+// timeout with no finding still deserves a look (its runs' output is not kept).
+func printUnhealthyTests(w io.Writer, tests []fuzzer.TestResult) {
+	order := []fuzzer.Status{fuzzer.StatusFail, fuzzer.StatusPanic, fuzzer.StatusDeadlock, fuzzer.StatusTimeout, fuzzer.StatusCrash}
+	for _, t := range tests {
+		var parts []string
+		for _, s := range order {
+			if n := t.Statuses[string(s)]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, s))
+			}
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "goweave: %s.%s: %s in %d runs\n", t.Package, t.Test, strings.Join(parts, ", "), t.Runs)
 		}
 	}
 }

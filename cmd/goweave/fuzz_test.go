@@ -62,6 +62,17 @@ func TestPrintFindingsLikeGoVet(t *testing.T) {
 	}
 }
 
+func TestPrintUnhealthyTests(t *testing.T) {
+	var b bytes.Buffer
+	printUnhealthyTests(&b, []fuzzer.TestResult{
+		{Package: "p", Test: "TestOK", Runs: 5, Statuses: map[string]int{"pass": 5}},
+		{Package: "p", Test: "TestFlaky", Runs: 9, Statuses: map[string]int{"pass": 6, "deadlock": 1, "panic": 2}},
+	})
+	if want := "goweave: p.TestFlaky: 2 panic, 1 deadlock in 9 runs\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
 // The SARIF has what GitHub code scanning requires: version 2.1.0, one run whose driver is
 // goweave with one rule per kind, and results that name their rule by id and index, carry a
 // level and message, and point at repository-relative files.
