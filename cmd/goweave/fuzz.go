@@ -46,7 +46,7 @@ func runFuzz(args []string) int {
 	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
 	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
-	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every `// want` annotation of its package is found")
+	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
