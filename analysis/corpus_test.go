@@ -32,10 +32,13 @@ func TestCorpusOneRun(t *testing.T) {
 		t.Skipf("no recorder: building goweave: %v\n%s", err, out)
 	}
 	out := t.TempDir()
-	rec := exec.Command(bin, "record", "-o", out, "./...")
+	// a generous per-test limit: the machine may be busy, and a kernel cut short by the
+	// limit would be a recording problem, not an analysis one
+	rec := exec.Command(bin, "record", "-timeout", "60s", "-o", out, "./...")
 	rec.Dir = corpus
-	if b, err := rec.CombinedOutput(); err != nil && !strings.Contains(string(b), "events") {
-		t.Fatalf("goweave record: %v\n%s", err, b)
+	recOut, err := rec.CombinedOutput()
+	if err != nil && !strings.Contains(string(recOut), "events") {
+		t.Fatalf("goweave record: %v\n%s", err, recOut)
 	}
 	traces := map[string]string{} // kernel -> trace
 	filepath.WalkDir(out, func(path string, d os.DirEntry, err error) error {
@@ -51,7 +54,7 @@ func TestCorpusOneRun(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			path, ok := traces[name]
 			if !ok {
-				t.Fatalf("no trace recorded")
+				t.Fatalf("no trace recorded; goweave record said:\n%s", recOut)
 			}
 			tr, err := trace.ReadFile(path)
 			if err != nil {
@@ -68,6 +71,9 @@ func TestCorpusOneRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := a.Match(reports)
+			if !res.OK() {
+				t.Logf("trace %s (exit %s); findings: %v", path, tr.Meta["exit"], reports)
+			}
 			for _, u := range res.Unexpected {
 				t.Errorf("unexpected %s at %s:%d", u.Kind, filepath.Base(u.File), u.Line)
 			}

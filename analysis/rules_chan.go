@@ -387,34 +387,42 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 			return
 		}
 	}
-	// busy channels: the goroutine's latest entry in this class, usually the same place
-	byG := ch.byG[class]
-	if byG != nil {
-		if j := byG[g] - 1; j >= 0 && ch.users[class][j].pos == pos {
-			ch.users[class][j].ev = i
-			copy(cache[1:], cache[:len(cache)-1])
-			cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
-			return
+	list := ch.users[class]
+	j := int32(-1)
+	if byG := ch.byG[class]; byG != nil {
+		// busy channel: the goroutine's latest entry in this class, usually the same place
+		if k := byG[g] - 1; k >= 0 && list[k].pos == pos {
+			j = k
+		} else if k, ok := ch.userIdx[userKey(g, pos, class)]; ok {
+			j = k
+		}
+	} else {
+		for k := range list { // few users: a scan beats hashing
+			if list[k].g == g && list[k].pos == pos {
+				j = int32(k)
+				break
+			}
 		}
 	}
-	k := userKey(g, pos, class)
-	if ch.userIdx == nil {
-		ch.userIdx = map[uint64]int32{}
-	}
-	j, ok := ch.userIdx[k]
-	if !ok {
-		j = int32(len(ch.users[class]))
-		ch.userIdx[k] = j
-		ch.users[class] = append(ch.users[class], chanUser{g: g, pos: pos})
-		if byG == nil && len(ch.users[class]) >= 8 {
-			byG = make([]int32, e.ng)
+	if j < 0 {
+		j = int32(len(list))
+		ch.users[class] = append(list, chanUser{g: g, pos: pos})
+		if ch.byG[class] == nil && len(ch.users[class]) >= 8 {
+			// the channel got busy: index its users by goroutine and by (goroutine, place)
+			byG := make([]int32, e.ng)
+			if ch.userIdx == nil {
+				ch.userIdx = map[uint64]int32{}
+			}
 			for n, u := range ch.users[class] {
 				byG[u.g] = int32(n) + 1
+				ch.userIdx[userKey(u.g, u.pos, class)] = int32(n)
 			}
 			ch.byG[class] = byG
+		} else if ch.byG[class] != nil {
+			ch.userIdx[userKey(g, pos, class)] = j
 		}
 	}
-	if byG != nil {
+	if byG := ch.byG[class]; byG != nil {
 		byG[g] = j + 1
 	}
 	ch.users[class][j].ev = i
