@@ -35,15 +35,16 @@ var go126Edits = []lineEdit{
 		"\t\t\tgoweaveChanHandoff(c, sg, false, goweaveFamRecv); recv(c, sg, ep, func() { unlock(&c.lock) }, 3)"},
 	{"runtime/chan.go", 626, "\t\tc.qcount--", "\t\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamRecv)"},
 	{"runtime/chan.go", 785, "\treturn chansend(c, elem, false, sys.GetCallerPC())",
-		"\tgoweaveNB := goweaveSelectNBPre(c, false, false, sys.GetCallerPC()); selected = chansend(c, elem, false, sys.GetCallerPC()); goweaveSelectNBEnd(goweaveNB, selected); return"},
+		"\tgoweaveNB, goweaveOut := goweaveSelectNBPre(c, elem, false, false, sys.GetCallerPC()); if goweaveOut >= 0 { selected = goweaveOut&1 != 0 } else { selected = chansend(c, elem, false, sys.GetCallerPC()) }; goweaveSelectNBEnd(goweaveNB, selected); return"},
 	{"runtime/chan.go", 805, "\treturn chanrecv(c, elem, false)",
-		"\tgoweaveNB := goweaveSelectNBPre(c, true, elem != nil, sys.GetCallerPC()); selected, received = chanrecv(c, elem, false); goweaveSelectNBEnd(goweaveNB, selected); return"},
+		"\tgoweaveNB, goweaveOut := goweaveSelectNBPre(c, elem, true, elem != nil, sys.GetCallerPC()); if goweaveOut >= 0 { selected, received = goweaveOut&1 != 0, goweaveOut&2 != 0 } else { selected, received = chanrecv(c, elem, false) }; goweaveSelectNBEnd(goweaveNB, selected); return"},
 
-	// select.go: select {}, selectgo and each way it completes.
+	// select.go: select {}, selectgo (whose pre hook may decide the select
+	// for a schedule's select preference) and each way it completes.
 	{"runtime/select.go", 104, "\tgopark(nil, nil, waitReasonSelectNoCases, traceBlockForever, 1) // forever",
 		"\tgoweaveSelectPre(nil, 0, 0, true, sys.GetCallerPC()); gopark(nil, nil, waitReasonSelectNoCases, traceBlockForever, 1) // forever"},
 	{"runtime/select.go", 123, "\tgp := getg()",
-		"\tgp := getg(); goweaveSel := goweaveSelectPre(cas0, nsends, nrecvs, block, sys.GetCallerPC())"},
+		"\tgp := getg(); goweaveSel, goweaveCasi, goweaveRecvOK := goweaveSelectPre(cas0, nsends, nrecvs, block, sys.GetCallerPC()); if goweaveCasi != goweaveSelectRun { return goweaveCasi, goweaveRecvOK }"},
 	{"runtime/select.go", 470, "\tc.qcount--", "\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamSelect)"},
 	{"runtime/select.go", 491, "\tc.qcount++", "\tc.qcount++; goweaveChanBuffered(c, true, goweaveFamSelect)"},
 	{"runtime/select.go", 497, "\trecv(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)",

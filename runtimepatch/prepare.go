@@ -30,6 +30,12 @@ const (
 	// (default 4194304, at most 67108864). Events beyond it are counted in
 	// META "dropped" and lost.
 	EnvEvents = "GOWEAVE_EVENTS"
+	// EnvSchedule is the path of a schedule file (fuzzer/schedule/FORMAT.md)
+	// the run follows: an order to admit operations in, delays, select
+	// preferences (SCHEDULE.md). It takes effect only when recording. A file
+	// that does not parse ends the process at start-up with exit status 2
+	// and "goweave: schedule <path>: line N: ..." on stderr.
+	EnvSchedule = "GOWEAVE_SCHEDULE"
 )
 
 // SupportedVersions names the toolchains Prepare accepts.

@@ -36,6 +36,7 @@ func goweaveChanMake(c *hchan, size int, pc uintptr) {
 		return
 	}
 	gp := getg()
+	goweaveCountOnly(gp, pos)
 	h := goweaveOpen(gp, goweaveKChanMake, 0, pos, c.goweave.id)
 	if h == 0 {
 		return
@@ -85,18 +86,31 @@ func goweaveChanPre(c *hchan, recv, valueUsed, commaOK bool, pc uintptr) {
 // per case, in source order: the pre hook of selectgo (cases != nil) and of
 // `select {}` (no cases). scase holds the sends first, in source order, then
 // the receives in reverse source order; case k of the trace is the k-th
-// send, or the (k-nsends)-th receive. Returns the Select handle.
-func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) uint64 {
+// send, or the (k-nsends)-th receive. Returns the Select handle and, when a
+// schedule's select preference decided the select (casi !=
+// goweaveSelectRun), the result selectgo must return.
+func goweaveSelectPre(cas0 *scase, nsends, nrecvs int, block bool, pc uintptr) (h uint64, casi int, recvOK bool) {
 	if !goweaveOn {
-		return 0
+		return 0, goweaveSelectRun, false
 	}
 	pos := goweavePosOf(pc)
 	if pos == 0 {
-		return 0
+		return 0, goweaveSelectRun, false
 	}
 	gp := getg()
 	goweaveBefore(gp, goweaveKSelect, pos)
 	n := nsends + nrecvs
+	h = goweaveSelectOpen(gp, pos, cas0, nsends, n, block)
+	if goweaveSchedOn && n > 0 {
+		if casi, recvOK, done := goweaveSelectPrefer(gp, h, pos, cas0, nsends, n, block); done {
+			return h, casi, recvOK
+		}
+	}
+	return h, goweaveSelectRun, false
+}
+
+// goweaveSelectOpen writes the Select record and its SelectCase records.
+func goweaveSelectOpen(gp *g, pos uint32, cas0 *scase, nsends, n int, block bool) uint64 {
 	h, pre := goweaveReserve(uint64(1 + n))
 	if h == 0 {
 		return 0
@@ -163,17 +177,27 @@ func goweaveSelectEnd(h uint64, casi int, nsends, ncases int) {
 }
 
 // goweaveSelectNBPre is the pre hook of selectnbsend/selectnbrecv, the
-// compiled form of a select with one case and a default.
-func goweaveSelectNBPre(c *hchan, recv, valueUsed bool, pc uintptr) uint64 {
+// compiled form of a select with one case and a default. outcome is -1
+// (run the operation), or what a schedule's select preference decided: 0
+// not selected, 1 selected, 3 selected and a value received.
+func goweaveSelectNBPre(c *hchan, elem unsafe.Pointer, recv, valueUsed bool, pc uintptr) (h uint64, outcome int) {
 	if !goweaveOn {
-		return 0
+		return 0, -1
 	}
 	pos := goweavePosOf(pc)
 	if pos == 0 {
-		return 0
+		return 0, -1
 	}
 	gp := getg()
 	goweaveBefore(gp, goweaveKSelect, pos)
+	h = goweaveSelectNBOpen(gp, pos, c, recv, valueUsed)
+	if goweaveSchedOn {
+		return h, goweaveSelectNBPrefer(gp, pos, c, elem, recv)
+	}
+	return h, -1
+}
+
+func goweaveSelectNBOpen(gp *g, pos uint32, c *hchan, recv, valueUsed bool) uint64 {
 	h, pre := goweaveReserve(2)
 	if h == 0 {
 		return 0
@@ -271,7 +295,7 @@ func goweaveFinish(h, post, seq, fill uint64, flags uint8) {
 // parked receiver sg, or (sender == false) the current goroutine (receiver)
 // takes the value of the parked sender sg. c is locked.
 func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
-	if !goweaveOn {
+	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
 	}
 	c.goweave.sends++
@@ -298,7 +322,7 @@ func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
 // goweaveChanBuffered: the current goroutine put a value into (send) or took
 // one from the buffer of c; qcount is already updated. c is locked.
 func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
-	if !goweaveOn {
+	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
 	}
 	seq := &c.goweave.recvs
@@ -315,7 +339,7 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 // a receive gets the zero value (a completed communication for a select), a
 // send panics.
 func goweaveChanClosed(c *hchan, send bool, fam uint8) {
-	if !goweaveOn {
+	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
 	}
 	if self := goweaveSelf(fam); self != 0 {
@@ -365,7 +389,7 @@ func goweaveChanCloseDone(h uint64, flags uint8) {
 // goweaveChanWokenByClose completes the record of a goroutine that close
 // releases from c's queues. c is locked.
 func goweaveChanWokenByClose(c *hchan, sg *sudog, send bool) {
-	if !goweaveOn {
+	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
 	}
 	if peer := goweavePeer(sg); peer != 0 {

@@ -317,6 +317,23 @@ func goweaveBuildMeta() {
 	goweaveMetaKey("stamp")
 	_, stamp := goweaveLoadCounts()
 	goweaveMetaInt(stamp)
+	if id := goweaveTestGoid.Load(); id != 0 {
+		goweaveMetaKey("testgoid")
+		goweaveMetaInt(id)
+	}
+	if goweaveSchedPath != "" {
+		goweaveMetaKV("schedule", goweaveSchedPath)
+		goweaveMetaKey("schedule.ops")
+		goweaveMetaInt(uint64(len(goweaveSchedOps)))
+		goweaveMetaKey("schedule.admitted")
+		goweaveMetaInt(uint64(goweaveAdmitted))
+		goweaveMetaKey("schedule.diverged")
+		goweaveMetaInt(uint64(goweaveDiverged))
+		goweaveMetaKey("schedule.select.timeouts")
+		goweaveMetaInt(uint64(goweaveSelTimeouts.Load()))
+		goweaveMetaKey("schedule.delay.timeouts")
+		goweaveMetaInt(uint64(goweaveDelayTimeouts.Load()))
+	}
 }
 
 func goweaveMetaByte(c byte) {

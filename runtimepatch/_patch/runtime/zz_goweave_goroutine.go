@@ -12,6 +12,7 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 	if !goweaveOn || isSystemGoroutine(child, false) {
 		return
 	}
+	goweaveSpawnID(parent, child)
 	pos := goweavePosOf(pc)
 	if via := parent.goweave.spawnPC; via != 0 {
 		// Spawned by the standard library on behalf of a user call
@@ -20,6 +21,7 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 		pos = goweavePosOf(via)
 		child.goweave.attrPC, child.goweave.attrBits = via, goweaveAttrWgDone
 	}
+	goweaveCountOnly(parent, pos)
 	h := goweaveOpen(parent, goweaveKGoSpawn, 0, pos, 0)
 	if h == 0 {
 		return
@@ -37,6 +39,9 @@ func goweaveGoEnd() {
 	gp := getg()
 	if isSystemGoroutine(gp, false) {
 		return
+	}
+	if goweaveSchedOn {
+		goweaveGoEndSteer(gp)
 	}
 	if h := goweaveOpen(gp, goweaveKGoEnd, 0, 0, 0); h != 0 {
 		e := goweaveRec(h)

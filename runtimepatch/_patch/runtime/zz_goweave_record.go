@@ -89,6 +89,7 @@ type goweaveG struct {
 	attrPC   uintptr // user call site those operations are attributed to
 	spawnPC  uintptr // user call site of a goroutine spawned through the standard library
 	last     uint64  // handle of this goroutine's newest event
+	s        goweaveSteerG
 }
 
 // goweaveChan is the per-channel recorder state, embedded in hchan.
@@ -106,7 +107,7 @@ type goweavePosition struct {
 	fileLen uint32
 	fnLen   uint32
 	line    uint32
-	_       uint32
+	sched   uint32 // schedule position index (zz_goweave_schedule.go), 0 = not named by the schedule
 }
 
 type goweavePCEntry struct {
@@ -223,22 +224,38 @@ func goweaveMap(n uintptr) uintptr {
 
 func init() {
 	path := gogetenv("GOWEAVE_TRACE")
-	if path == "" {
+	schedule := gogetenv("GOWEAVE_SCHEDULE")
+	if path == "" && schedule == "" {
 		return
 	}
 	// A process this one starts (a test re-executing itself) must not
-	// overwrite this process's trace.
+	// overwrite this process's trace nor follow its schedule.
 	kept := make([]string, 0, len(envs))
 	for _, kv := range envs {
-		if len(kv) < 14 || kv[:14] != "GOWEAVE_TRACE=" {
+		if !goweaveHasPrefix(kv, "GOWEAVE_TRACE=") && !goweaveHasPrefix(kv, "GOWEAVE_SCHEDULE=") {
 			kept = append(kept, kv)
 		}
 	}
 	envs = kept
+	if schedule != "" {
+		// Before the trace file is created: a schedule that does not
+		// parse ends the process.
+		goweaveScheduleInit(schedule)
+	}
+	if path == "" {
+		return
+	}
 	if n, ok := goweaveParseCount(gogetenv("GOWEAVE_EVENTS")); ok && n > 0 && n <= goweaveMaxEvents {
 		goweaveCapacity = n
 	}
 	goweaveSetup(path, gogetenv("GOWEAVE_MODULE"))
+	if goweaveOn {
+		goweaveSteerStart()
+	}
+}
+
+func goweaveHasPrefix(s, prefix string) bool {
+	return len(s) >= len(prefix) && s[:len(prefix)] == prefix
 }
 
 func goweaveParseCount(s string) (uint64, bool) {
@@ -413,6 +430,7 @@ func goweaveClassify(pc uintptr) uint32 {
 	p.fn = uintptr(unsafe.Pointer(unsafe.StringData(name)))
 	p.fnLen = uint32(len(name))
 	p.line = uint32(line)
+	p.sched = goweaveSchedPosOf(file, line)
 	return id
 }
 
@@ -473,7 +491,12 @@ func goweaveAttributed(gp *g, kind uint8) uint32 {
 // goweaveBefore is the "pre" hook point: every recorded channel, select and
 // sync operation of user code passes here before it takes any lock or
 // changes any state, on its own goroutine (never on g0), with no runtime
-// lock held. Schedule control (replay, select preference, delays) plugs in
-// here by parking gp until the operation may proceed; recording alone does
-// nothing here.
-func goweaveBefore(gp *g, kind uint8, pos uint32) {}
+// lock held. Schedule control (order, delays: zz_goweave_steer.go) parks gp
+// here until the operation may proceed.
+//
+// Without a schedule this costs a load and a branch.
+func goweaveBefore(gp *g, kind uint8, pos uint32) {
+	if goweaveSchedOn {
+		goweaveSteer(gp, kind, pos)
+	}
+}

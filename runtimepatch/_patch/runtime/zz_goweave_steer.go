@@ -1,0 +1,492 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave schedule control: logical goroutine ids, occurrence counting, the
+// order (admit operations in a sequence), delays and select preferences.
+// Semantics: fuzzer/schedule/FORMAT.md; the runtime's exact rules (when a
+// replay diverges, what a window is) are in runtimepatch/SCHEDULE.md.
+//
+// Goroutines wait by parking (gopark) on goweaveSteerMu's waiter list and
+// are woken with goready: no spinning, no sleeping. While anything waits, or
+// while the order is active, the watchdog timer goweaveWatch is pending, so
+// checkdead never reports a false deadlock; when the order ends the timer is
+// stopped, so a program that deadlocks by design is still reported.
+
+package runtime
+
+import (
+	"internal/runtime/atomic"
+	"internal/runtime/sys"
+	"unsafe"
+)
+
+// Why a goroutine is parked by the schedule (goweaveG.wstate).
+const (
+	goweaveWaitNone  = 0
+	goweaveWaitOrder = 1
+	goweaveWaitDelay = 2
+)
+
+// goweaveSteerG is the per-goroutine schedule state, part of goweaveG.
+type goweaveSteerG struct {
+	lnode     uint32       // trie node of this goroutine's logical id; 0 = the schedule names neither it nor a descendant
+	lspawns   uint32       // recorded spawns so far: the next child is number lspawns+1
+	lhas      bool         // the goroutine has a logical id (its ancestors are all goroutines)
+	inPref    bool         // inside a select preference's nested selectgo
+	wstate    uint8        // goweaveWait*: why it is parked (guarded by goweaveSteerMu)
+	wtimeout  bool         // its delay ended by the window
+	wdelay    uint32       // delay index+1 it waits for
+	wop       goweaveOpKey // the operation it waits to perform
+	wdeadline int64        // delay waits: when the window ends
+	wnext     guintptr     // waiter list / ready list link
+}
+
+var (
+	goweaveSteerMu   mutex
+	goweaveWaiters   guintptr // goroutines parked by the schedule
+	goweaveToReady   guintptr // goroutines to ready once goweaveSteerMu is released
+	goweaveOrderOn   atomic.Bool
+	goweaveHead      uint32 // index of the next op of goweaveSchedOps
+	goweaveAdmitted  uint32 // ops admitted
+	goweaveDiverged  uint32 // 1-based index of the op that did not arrive; 0 = none
+	goweaveLastAdmit int64  // nanotime of the last admission (or of the start)
+	goweaveWatch     timer
+	goweaveWatchWhen int64 // when the watchdog is armed for; 0 = not armed
+
+	goweaveSelTimeouts   atomic.Uint32
+	goweaveDelayTimeouts atomic.Uint32
+	goweaveTestGoid      atomic.Uint64 // goid of logical goroutine 1
+)
+
+// goweaveSteerStart runs at init, on the main goroutine (logical id 0).
+func goweaveSteerStart() {
+	gp := getg()
+	gp.goweave.s.lhas = true
+	gp.goweave.s.lnode = goweaveSchedNodeMain
+	if !goweaveSchedOn {
+		return
+	}
+	goweaveWatch.init(goweaveWatchFired, nil)
+	if len(goweaveSchedOps) > 0 {
+		lock(&goweaveSteerMu)
+		goweaveLastAdmit = nanotime()
+		goweaveOrderOn.Store(true)
+		goweaveRearm()
+		unlock(&goweaveSteerMu)
+	}
+}
+
+// goweaveSpawnID gives child its logical id (parent's id + its spawn
+// number) and finds the test goroutine. Runs in newproc before child runs.
+func goweaveSpawnID(parent, child *g) {
+	test := false
+	if goweaveTestGoid.Load() == 0 && goweaveIsTestEntry(child.startpc) {
+		test = goweaveTestGoid.CompareAndSwap(0, child.goid)
+	}
+	ps := &parent.goweave.s
+	if !ps.lhas {
+		if test {
+			child.goweave.s.lhas, child.goweave.s.lnode = true, goweaveSchedNodeTest
+		}
+		return
+	}
+	ps.lspawns++
+	cs := &child.goweave.s
+	cs.lhas = true
+	switch {
+	case test:
+		cs.lnode = goweaveSchedNodeTest
+	case ps.lnode != 0 && goweaveSchedOn:
+		cs.lnode = goweaveSchedTrie.get(uint64(ps.lnode)<<32 | uint64(ps.lspawns))
+	}
+}
+
+// goweaveIsTestEntry reports whether a goroutine starting at pc runs
+// testing.tRunner (`go tRunner(t, f)` compiles to a wrapper of T.Run).
+func goweaveIsTestEntry(pc uintptr) bool {
+	f := findfunc(pc)
+	if !f.valid() {
+		return false
+	}
+	name := funcname(f)
+	const wrap = "testing.(*T).Run.gowrap"
+	return name == "testing.tRunner" || len(name) > len(wrap) && name[:len(wrap)] == wrap
+}
+
+// goweaveOccur counts one recorded operation of gp at position pos. It
+// returns the schedule position index and the occurrence number, k = 0 when
+// the schedule names no operation of gp at pos (nothing to count).
+func goweaveOccur(gp *g, pos uint32) (sp, k uint32) {
+	sp = goweavePositionAt(uint64(pos - 1)).sched
+	if sp == 0 || gp.goweave.s.lnode == 0 {
+		return sp, 0
+	}
+	i := goweaveSchedOccTab.get(uint64(gp.goweave.s.lnode)<<32 | uint64(sp))
+	if i == 0 {
+		return sp, 0
+	}
+	c := &goweaveSchedOcc[i-1]
+	*c++
+	return sp, *c
+}
+
+// goweaveCountOnly counts an operation that is never held back (ChanMake,
+// GoSpawn) so that later occurrence numbers stay right.
+func goweaveCountOnly(gp *g, pos uint32) {
+	if goweaveSchedOn && pos != 0 {
+		goweaveOccur(gp, pos)
+	}
+}
+
+// goweaveSteer is the schedule's part of the pre hook: delay, then order,
+// then the admission that releases delays waiting for this op.
+func goweaveSteer(gp *g, kind uint8, pos uint32) {
+	s := &gp.goweave.s
+	if s.inPref {
+		return
+	}
+	sp, k := goweaveOccur(gp, pos)
+	op := goweaveOpKey{node: s.lnode, sp: sp, k: k, kind: kind}
+	canPark := s.lhas && gp == gp.m.curg && gp.m.locks == 0
+	if k != 0 && canPark && len(goweaveSchedDelays) > 0 {
+		goweaveDelayWait(gp, op)
+	}
+	if s.lhas && goweaveOrderOn.Load() {
+		goweaveOrderWait(gp, op, canPark)
+	}
+	if k != 0 && len(goweaveSchedDelays) > 0 {
+		goweaveDelayAdmit(op)
+	}
+}
+
+// goweaveOrderWait admits op if it is the head of the order, else parks gp
+// until it is or the order ends.
+func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
+	s := &gp.goweave.s
+	lock(&goweaveSteerMu)
+	for goweaveOrderOn.Load() {
+		head := goweaveSchedOps[goweaveHead]
+		if op.k != 0 && head == op {
+			goweaveAdmit()
+			break
+		}
+		if !canPark {
+			break
+		}
+		if op.node != 0 && head.node == op.node {
+			// The head names this goroutine, which is at another
+			// operation: the head can never arrive.
+			goweaveOrderEnd(goweaveHead + 1)
+			break
+		}
+		s.wstate, s.wop = goweaveWaitOrder, op
+		s.wnext = goweaveWaiters
+		goweaveWaiters.set(gp)
+		goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+		lock(&goweaveSteerMu)
+	}
+	goweaveUnlockAndReady()
+}
+
+// goweaveAdmit advances the order past its head. goweaveSteerMu is held.
+func goweaveAdmit() {
+	goweaveHead++
+	goweaveAdmitted++
+	goweaveLastAdmit = nanotime()
+	if int(goweaveHead) == len(goweaveSchedOps) {
+		goweaveOrderEnd(0)
+		return
+	}
+	head := goweaveSchedOps[goweaveHead]
+	for w := goweaveWaiters.ptr(); w != nil; w = w.goweave.s.wnext.ptr() {
+		ws := &w.goweave.s
+		if ws.wstate != goweaveWaitOrder || ws.wop.node != head.node {
+			continue
+		}
+		if ws.wop == head {
+			goweaveWake(w)
+		} else {
+			goweaveOrderEnd(goweaveHead + 1) // its goroutine waits at another op
+		}
+		return
+	}
+}
+
+// goweaveOrderEnd ends the order (diverged = 1-based index of the op that
+// will not arrive, 0 when the last op was admitted) and releases every
+// goroutine waiting in it. goweaveSteerMu is held.
+func goweaveOrderEnd(diverged uint32) {
+	if !goweaveOrderOn.Load() {
+		return
+	}
+	goweaveOrderOn.Store(false)
+	goweaveDiverged = diverged
+	for w := goweaveWaiters.ptr(); w != nil; {
+		next := w.goweave.s.wnext.ptr()
+		if w.goweave.s.wstate == goweaveWaitOrder {
+			goweaveWake(w)
+		}
+		w = next
+	}
+	goweaveRearm()
+}
+
+// goweaveWake moves w from the waiter list to the ready list.
+// goweaveSteerMu is held.
+func goweaveWake(w *g) {
+	var prev *g
+	for x := goweaveWaiters.ptr(); x != nil; prev, x = x, x.goweave.s.wnext.ptr() {
+		if x != w {
+			continue
+		}
+		if prev == nil {
+			goweaveWaiters = x.goweave.s.wnext
+		} else {
+			prev.goweave.s.wnext = x.goweave.s.wnext
+		}
+		break
+	}
+	w.goweave.s.wstate = goweaveWaitNone
+	w.goweave.s.wnext = goweaveToReady
+	goweaveToReady.set(w)
+}
+
+// goweaveUnlockAndReady releases goweaveSteerMu and readies the goroutines
+// woken while it was held.
+func goweaveUnlockAndReady() {
+	list := goweaveToReady
+	goweaveToReady = 0
+	unlock(&goweaveSteerMu)
+	for list != 0 {
+		w := list.ptr()
+		list = w.goweave.s.wnext
+		w.goweave.s.wnext = 0
+		goready(w, 1)
+	}
+}
+
+// goweaveGoEndSteer: a goroutine that ends while the order's head names it
+// diverges the order at once.
+func goweaveGoEndSteer(gp *g) {
+	if !goweaveOrderOn.Load() || gp.goweave.s.lnode == 0 {
+		return
+	}
+	lock(&goweaveSteerMu)
+	if goweaveOrderOn.Load() && goweaveSchedOps[goweaveHead].node == gp.goweave.s.lnode {
+		goweaveOrderEnd(goweaveHead + 1)
+	}
+	goweaveUnlockAndReady()
+}
+
+// goweaveDelayWait holds op while a delay names it and its until op has not
+// been admitted, for at most the delay's window.
+func goweaveDelayWait(gp *g, op goweaveOpKey) {
+	s := &gp.goweave.s
+	for i := range goweaveSchedDelays {
+		d := &goweaveSchedDelays[i]
+		if d.op != op {
+			continue
+		}
+		lock(&goweaveSteerMu)
+		if !d.admitted {
+			s.wstate, s.wop, s.wdelay, s.wtimeout = goweaveWaitDelay, op, uint32(i+1), false
+			s.wdeadline = nanotime() + d.window
+			s.wnext = goweaveWaiters
+			goweaveWaiters.set(gp)
+			goweaveRearm()
+			goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+			if s.wtimeout {
+				goweaveDelayTimeouts.Add(1)
+			}
+			lock(&goweaveSteerMu)
+		}
+		goweaveUnlockAndReady()
+	}
+}
+
+// goweaveDelayAdmit marks op admitted for the delays waiting for it.
+func goweaveDelayAdmit(op goweaveOpKey) {
+	for i := range goweaveSchedDelays {
+		d := &goweaveSchedDelays[i]
+		if d.until != op {
+			continue
+		}
+		lock(&goweaveSteerMu)
+		d.admitted = true
+		for w := goweaveWaiters.ptr(); w != nil; {
+			next := w.goweave.s.wnext.ptr()
+			if w.goweave.s.wstate == goweaveWaitDelay && w.goweave.s.wdelay == uint32(i+1) {
+				goweaveWake(w)
+			}
+			w = next
+		}
+		goweaveRearm()
+		goweaveUnlockAndReady()
+	}
+}
+
+// goweaveRearm keeps the watchdog pending exactly while something has a
+// deadline: the active order (its window since the last admission) or a
+// delay wait. Admissions do not re-arm it: a watchdog that fires early
+// re-arms itself. goweaveSteerMu is held.
+func goweaveRearm() {
+	var next int64
+	if goweaveOrderOn.Load() {
+		next = goweaveLastAdmit + goweaveSchedWindow
+	}
+	for w := goweaveWaiters.ptr(); w != nil; w = w.goweave.s.wnext.ptr() {
+		if ws := &w.goweave.s; ws.wstate == goweaveWaitDelay && (next == 0 || ws.wdeadline < next) {
+			next = ws.wdeadline
+		}
+	}
+	switch {
+	case next == 0 && goweaveWatchWhen != 0:
+		goweaveWatch.stop()
+		goweaveWatchWhen = 0
+	case next != 0 && (goweaveWatchWhen == 0 || next < goweaveWatchWhen):
+		if next <= 0 {
+			next = 1
+		}
+		goweaveWatchWhen = next
+		goweaveWatch.reset(next, 0)
+	}
+}
+
+// goweaveWatchFired is the watchdog's timer function: it ends the order if
+// its head is overdue and releases delay waits whose window passed.
+func goweaveWatchFired(arg any, seq uintptr, delay int64) {
+	lock(&goweaveSteerMu)
+	goweaveWatchWhen = 0
+	now := nanotime()
+	if goweaveOrderOn.Load() && now >= goweaveLastAdmit+goweaveSchedWindow {
+		goweaveOrderEnd(goweaveHead + 1)
+	}
+	for w := goweaveWaiters.ptr(); w != nil; {
+		next := w.goweave.s.wnext.ptr()
+		if ws := &w.goweave.s; ws.wstate == goweaveWaitDelay && now >= ws.wdeadline {
+			ws.wtimeout = true
+			goweaveWake(w)
+		}
+		w = next
+	}
+	goweaveRearm()
+	goweaveUnlockAndReady()
+}
+
+// Select preferences.
+
+// goweaveSelectRun is the case index meaning "no preference applied: run
+// the select normally".
+const goweaveSelectRun = -3
+
+// goweavePreference returns the case the current execution of the select
+// at pos prefers (a trace case index, or goweaveSchedCase*) and the window.
+func goweavePreference(pos uint32) (int32, int64) {
+	sp := goweavePositionAt(uint64(pos - 1)).sched
+	if sp == 0 || goweaveSchedPoss[sp-1].sel == 0 {
+		return goweaveSchedCaseFree, 0
+	}
+	pref := &goweaveSchedSelects[goweaveSchedPoss[sp-1].sel-1]
+	i := atomic.Xadd(&pref.execs, 1)
+	if int(i) > len(pref.cases) {
+		return goweaveSchedCaseFree, 0
+	}
+	return pref.cases[i-1], pref.window
+}
+
+// goweaveSelectPrefer applies a preference to the selectgo call recorded as
+// h at pos. done reports that the select is decided: casi (an scase index,
+// -1 = default) and recvOK are its result.
+func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncases int, block bool) (casi int, recvOK, done bool) {
+	c, window := goweavePreference(pos)
+	switch {
+	case c == goweaveSchedCaseDef:
+		if block {
+			return 0, false, false // no default case: no preference
+		}
+		goweaveSelectEnd(h, -1, nsends, ncases)
+		return -1, false, true
+	case c < 0 || int(c) >= ncases:
+		return 0, false, false
+	}
+	si := int(c)
+	if si >= nsends {
+		si = ncases - 1 - (si - nsends)
+	}
+	cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:ncases:ncases]
+	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, window)
+	if !ok {
+		return 0, false, false
+	}
+	goweaveSelectEnd(h, si, nsends, ncases)
+	return si, recvOK, true
+}
+
+// goweaveSelectNBPrefer applies a preference to a one-case select with a
+// default (selectnbsend/selectnbrecv): outcome -1 = run it normally, 0 =
+// not selected, 1 = selected, 3 = selected and a value received.
+func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, recv bool) int {
+	pc, window := goweavePreference(pos)
+	switch pc {
+	case goweaveSchedCaseDef:
+		return 0
+	case 0:
+		cas := scase{c: c, elem: elem}
+		recvOK, ok := goweavePreferWait(gp, &cas, !recv, window)
+		if !ok {
+			return -1
+		}
+		if recvOK {
+			return 3
+		}
+		return 1
+	}
+	return -1
+}
+
+// goweavePreferWait waits up to window for the one case cas: one blocking
+// selectgo over {cas, a channel a timer sends on}. ok reports that cas
+// completed. The current goroutine's open record (if any) is completed by
+// the nested select's hooks like the outer select's would be; the private
+// channel has object id 0, which the channel hooks ignore.
+func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok bool) {
+	if gp != gp.m.curg || gp.m.locks != 0 {
+		return false, false
+	}
+	ch := make(chan struct{}, 1)
+	hc := *(**hchan)(unsafe.Pointer(&ch))
+	hc.goweave.id = 0
+	t := new(timer)
+	t.init(goweavePreferTimeout, hc)
+	t.reset(nanotime()+window, 0)
+	var cases [2]scase
+	var order [4]uint16
+	cases[0] = *cas
+	cases[1] = scase{c: hc}
+	nsends, nrecvs := 0, 2
+	if send {
+		nsends, nrecvs = 1, 1
+	}
+	s := &gp.goweave.s
+	fam := gp.goweave.fam
+	if gp.goweave.rec != 0 {
+		gp.goweave.fam = goweaveFamSelect
+	}
+	s.inPref = true
+	casi, recvOK := selectgo(&cases[0], &order[0], nil, nsends, nrecvs, true)
+	s.inPref = false
+	if gp.goweave.rec != 0 {
+		gp.goweave.fam = fam
+	}
+	t.stop()
+	if casi != 0 {
+		goweaveSelTimeouts.Add(1)
+		return false, false
+	}
+	return recvOK, true
+}
+
+// goweavePreferTimeout ends a preference's wait: a non-blocking send on its
+// private channel (buffered, so it never blocks even after the wait ended).
+func goweavePreferTimeout(arg any, _ uintptr, _ int64) {
+	chansend(arg.(*hchan), unsafe.Pointer(&zeroVal[0]), false, sys.GetCallerPC())
+}
