@@ -19,7 +19,7 @@ type chanState struct {
 
 	users    [numClasses][]chanUser // per class: latest op per (goroutine, position)
 	userIdx  map[uint64]int32       // userKey -> index in users[class]
-	byG      [numClasses][]int32    // per class, per goroutine: index+1 of its latest entry (busy channels only)
+	byG      [numClasses][]int32    // per class, per goroutine: index+1 of its two latest entries (busy channels only)
 	pending  []pendingCase          // select cases not yet known to have a partner
 	pairHits int                    // concurrent pairs found (bounds the scanning on hot channels)
 }
@@ -390,8 +390,10 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	list := ch.users[class]
 	j := int32(-1)
 	if byG := ch.byG[class]; byG != nil {
-		// busy channel: the goroutine's latest entry in this class, usually the same place
-		if k := byG[g] - 1; k >= 0 && list[k].pos == pos {
+		// busy channel: the goroutine's two latest entries in this class, usually the place
+		if k := byG[2*g] - 1; k >= 0 && list[k].pos == pos {
+			j = k
+		} else if k := byG[2*g+1] - 1; k >= 0 && list[k].pos == pos {
 			j = k
 		} else if k, ok := ch.userIdx[userKey(g, pos, class)]; ok {
 			j = k
@@ -409,12 +411,12 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 		ch.users[class] = append(list, chanUser{g: g, pos: pos})
 		if ch.byG[class] == nil && len(ch.users[class]) >= 8 {
 			// the channel got busy: index its users by goroutine and by (goroutine, place)
-			byG := make([]int32, e.ng)
+			byG := make([]int32, 2*e.ng)
 			if ch.userIdx == nil {
 				ch.userIdx = map[uint64]int32{}
 			}
 			for n, u := range ch.users[class] {
-				byG[u.g] = int32(n) + 1
+				byG[2*u.g+1], byG[2*u.g] = byG[2*u.g], int32(n)+1
 				ch.userIdx[userKey(u.g, u.pos, class)] = int32(n)
 			}
 			ch.byG[class] = byG
@@ -422,8 +424,8 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 			ch.userIdx[userKey(g, pos, class)] = j
 		}
 	}
-	if byG := ch.byG[class]; byG != nil {
-		byG[g] = j + 1
+	if byG := ch.byG[class]; byG != nil && byG[2*g] != j+1 {
+		byG[2*g+1], byG[2*g] = byG[2*g], j+1
 	}
 	ch.users[class][j].ev = i
 	copy(cache[1:], cache[:len(cache)-1])
