@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -216,6 +217,9 @@ func (r *Result) partners(i int32) []op {
 
 func (r *Result) spawnedAt(i int32) string {
 	info := r.goroutine(int(i))
+	if info != nil && r.Trace.Meta["testgoid"] == strconv.FormatUint(info.ID, 10) {
+		return "the test goroutine" // named by the runtime
+	}
 	if info == nil || info.Spawn < 0 || r.Trace.Events[info.Spawn].Pos == 0 {
 		if info != nil && info.Parent > 1 {
 			return "a goroutine started outside the recorded code"

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace/tracetest"
@@ -171,8 +172,12 @@ func TestDeadlockActual(t *testing.T) {
 	m.Lock(mu, "d.go:21")
 	m.Pending().Send(events, "d.go:23")
 	sub.Pending().Lock(mu, "d.go:28")
+	b.Meta("testgoid", "1")
 	r := analyze(t, b)
-	want(t, r, "deadlock", Actual, "d.go:23", "also blocked=d.go:28")
+	f := want(t, r, "deadlock", Actual, "d.go:23", "also blocked=d.go:28")
+	if !strings.Contains(f.Message, "the test goroutine is blocked sending on") {
+		t.Errorf("message %q should name the test goroutine", f.Message)
+	}
 	want(t, r, "deadlock", Actual, "d.go:28", "also blocked=d.go:23")
 	want(t, r, "mixed-deadlock", Actual, "d.go:23", "partner's lock=d.go:28")
 	wantNo(t, r, "leak-chan", "leak-mutex")
