@@ -1,0 +1,323 @@
+package mutate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+// A Claim is a predicted bug to confirm: its kind and its positions with their roles, as
+// the analysis reported them for the run (the first position is the primary one).
+type Claim struct {
+	Kind      string
+	Positions []ClaimPos
+}
+
+// ClaimPos is one position of a Claim.
+type ClaimPos struct {
+	Role string
+	Pos  schedule.Pos
+}
+
+// A Rewrite is a schedule that should make a claimed bug happen: the recorded run's
+// operations that must come first, then Chain in this order, then a free run.
+type Rewrite struct {
+	Schedule *schedule.Schedule
+	Chain    []int  // the reordered events of the recorded run, in the order they are admitted
+	Note     string // what the schedule does, in one line
+}
+
+// ConfirmableKinds are the kinds Confirm has a rewrite for. Leaks are not among them: a
+// predicted leak needs its partner to happen elsewhere, which an order of recorded
+// operations cannot express.
+var ConfirmableKinds = []string{"send-on-closed", "recv-on-closed", "negative-waitgroup", "cyclic-deadlock", "mixed-deadlock"}
+
+// maxRewrites bounds the candidate schedules of one claim.
+const maxRewrites = 4
+
+// Confirm builds the schedules that should make a predicted bug of the recorded run r
+// happen, most promising first:
+//
+//   - send-on-closed, recv-on-closed: the close, then the send (value receive);
+//   - negative-waitgroup: the unmatched Done, then the Add it raced with;
+//   - cyclic-deadlock: each goroutine of a two-lock cycle takes its first lock, then both
+//     request their second; for read-lock recursion: the outer RLock, the writer's Lock,
+//     then the inner RLock;
+//   - mixed-deadlock: the lock taken around the channel operation, then the partner's Lock.
+//
+// Each chain is admitted after exactly the operations that must happen before it
+// (MustHappenBefore), so orders that only the recorded schedule imposed (which goroutine
+// locked first, which Add came first) do not hold it back. It fails when the kind has no
+// rewrite or no operations of the recorded run match the claim.
+func Confirm(r *Run, c Claim) ([]Rewrite, error) {
+	r.Prepare()
+	if incomplete(r) {
+		return nil, fmt.Errorf("the recorded run lost events (trace META dropped): its operations cannot be ordered")
+	}
+	// A receive made to see the close must not wait for the send it got its value from.
+	var cut map[int]bool
+	if c.Kind == "recv-on-closed" {
+		cut = map[int]bool{}
+		for _, i := range at(r, c, "", func(e *trace.Event) bool { return e.Kind == trace.KindChanRecv || e.Kind == trace.KindSelect }) {
+			cut[i] = true
+		}
+	}
+	must := &Run{Trace: r.Trace, HB: mustHappenBefore(r.Trace, cut), Names: r.Names, SelectPartners: map[int][]int{}}
+	must.Prepare()
+	var chains [][]int
+	switch c.Kind {
+	case "send-on-closed":
+		chains = closeChains(must, c, 1)
+	case "recv-on-closed":
+		chains = closeChains(must, c, -1)
+	case "negative-waitgroup":
+		chains = waitGroupChains(must, c)
+	case "cyclic-deadlock":
+		chains = append(rwRecursionChains(must, c), lockCycleChains(must, c)...)
+	case "mixed-deadlock":
+		chains = mixedChains(must, c)
+	default:
+		return nil, fmt.Errorf("no rewrite confirms %s (confirmable: %s)", c.Kind, strings.Join(ConfirmableKinds, ", "))
+	}
+	var out []Rewrite
+	seen := map[string]bool{}
+	var firstErr error
+	for _, chain := range chains {
+		if len(out) == maxRewrites {
+			break
+		}
+		order, err := replayOrder(must, linear(must), chain)
+		if err == nil && c.Kind == "negative-waitgroup" && !goesNegative(must, order, chain[0]) {
+			err = fmt.Errorf("the counter is above zero when %s runs", shortOp(r.Names.Ops[chain[0]]))
+		}
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		s := orderSchedule(must, order, nil, DefaultOrderWindow, DefaultSelectWindow)
+		key, ok := keyOf("confirm", s)
+		if !ok || seen[key] {
+			continue
+		}
+		seen[key] = true
+		names := make([]string, len(chain))
+		for k, e := range chain {
+			names[k] = shortOp(r.Names.Ops[e])
+		}
+		out = append(out, Rewrite{Schedule: s, Chain: chain, Note: c.Kind + ": " + strings.Join(names, ", then ")})
+	}
+	if len(out) == 0 {
+		if firstErr != nil {
+			return nil, fmt.Errorf("no schedule of the recorded run can make this %s happen: %v", c.Kind, firstErr)
+		}
+		return nil, fmt.Errorf("the recorded run has no operations at the positions of this %s", c.Kind)
+	}
+	return out, nil
+}
+
+// goesNegative reports whether, admitting order, the WaitGroup counter is zero when done
+// runs (every Add and Done of its WaitGroup admitted before it counted).
+func goesNegative(r *Run, order []int, done int) bool {
+	wg := r.Trace.Events[done].Obj
+	counter := int64(0)
+	for _, e := range order {
+		ev := &r.Trace.Events[e]
+		if ev.Obj != wg || (ev.Kind != trace.KindWgAdd && ev.Kind != trace.KindWgDone) {
+			continue
+		}
+		counter += int64(ev.A)
+		if e == done {
+			return counter < 0
+		}
+	}
+	return false
+}
+
+// at lists the schedulable events at the claim position with the given role (or, when
+// role is "", at the primary position) that satisfy keep.
+func at(r *Run, c Claim, role string, keep func(e *trace.Event) bool) []int {
+	var want []schedule.Pos
+	for k, p := range c.Positions {
+		if (role == "" && k == 0) || (role != "" && p.Role == role) {
+			want = append(want, p.Pos)
+		}
+	}
+	var out []int
+	for _, i := range r.lin {
+		if slices.Contains(want, r.Names.Ops[i].Pos) && keep(&r.Trace.Events[i]) {
+			out = append(out, i)
+		}
+	}
+	// Operations that never completed (a goroutine blocked at the end) are schedulable too.
+	for i := range r.Trace.Events {
+		if r.rank[i] < 0 && r.Names.Schedulable(i) && slices.Contains(want, r.Names.Ops[i].Pos) && keep(&r.Trace.Events[i]) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func roleOf(c Claim, k int, fallback string) string {
+	if k < len(c.Positions) && c.Positions[k].Role != "" {
+		return c.Positions[k].Role
+	}
+	return fallback
+}
+
+// closeChains: [close, op] for every close and send (dir 1) or value receive (dir -1) of one
+// channel that the close need not follow.
+func closeChains(r *Run, c Claim, dir int) [][]int {
+	ops := at(r, c, "", func(e *trace.Event) bool {
+		_, d, _, closed := transfer(e)
+		if d == 0 && e.Kind == trace.KindChanSend {
+			d = 1
+		}
+		return d == dir && !closed
+	})
+	closes := at(r, c, roleOf(c, 1, "close"), func(e *trace.Event) bool { return e.Kind == trace.KindChanClose })
+	var out [][]int
+	for _, op := range ops {
+		obj := object(&r.Trace.Events[op])
+		if obj == 0 {
+			obj = r.Trace.Events[op].Obj
+		}
+		for _, cl := range closes {
+			if r.Trace.Events[cl].Obj == obj && !r.HB.HappensBefore(op, cl) {
+				out = append(out, []int{cl, op})
+			}
+		}
+	}
+	return out
+}
+
+// waitGroupChains: [done, add] for a Done and an Add of one WaitGroup in different
+// goroutines that the Done need not follow.
+func waitGroupChains(r *Run, c Claim) [][]int {
+	dones := at(r, c, "", func(e *trace.Event) bool {
+		return e.Kind == trace.KindWgDone || (e.Kind == trace.KindWgAdd && int64(e.A) < 0)
+	})
+	adds := at(r, c, roleOf(c, 1, "add"), func(e *trace.Event) bool { return e.Kind == trace.KindWgAdd && int64(e.A) > 0 })
+	var out [][]int
+	for _, d := range dones {
+		for _, a := range adds {
+			ed, ea := &r.Trace.Events[d], &r.Trace.Events[a]
+			if ed.Obj == ea.Obj && ed.G != ea.G && !r.HB.HappensBefore(a, d) {
+				out = append(out, []int{d, a})
+			}
+		}
+	}
+	return out
+}
+
+func isAcquire(e *trace.Event) bool {
+	switch e.Kind {
+	case trace.KindLock, trace.KindRLock:
+		return true
+	case trace.KindTryLock, trace.KindTryRLock:
+		return e.Flags.Has(trace.FlagSuccess)
+	}
+	return false
+}
+
+// holds reports whether acquisition h is still held by its goroutine when event x of the
+// same goroutine starts.
+func holds(r *Run, h, x int) bool {
+	eh, ex := &r.Trace.Events[h], &r.Trace.Events[x]
+	if eh.G != ex.G || eh.Pre >= ex.Pre || !eh.Completed() {
+		return false
+	}
+	release := trace.KindUnlock
+	if eh.Kind == trace.KindRLock || eh.Kind == trace.KindTryRLock {
+		release = trace.KindRUnlock
+	}
+	for i := range r.Trace.Events {
+		e := &r.Trace.Events[i]
+		if e.G == eh.G && e.Obj == eh.Obj && e.Kind == release && e.Pre > eh.Pre && e.Pre < ex.Pre {
+			return false
+		}
+	}
+	return true
+}
+
+// lockDep is an acquisition (req) made while holding another lock (held).
+type lockDep struct{ held, req int }
+
+func lockDeps(r *Run, c Claim, heldRole string) []lockDep {
+	reqs := at(r, c, "", isAcquire)
+	for k, p := range c.Positions {
+		if k > 0 && p.Role == c.Positions[0].Role {
+			reqs = append(reqs, at(r, Claim{Positions: []ClaimPos{p}}, "", isAcquire)...)
+		}
+	}
+	helds := at(r, c, heldRole, isAcquire)
+	var out []lockDep
+	for _, q := range reqs {
+		for _, h := range helds {
+			if r.Trace.Events[h].Obj != r.Trace.Events[q].Obj && holds(r, h, q) {
+				out = append(out, lockDep{h, q})
+			}
+		}
+	}
+	return out
+}
+
+// lockCycleChains: for two goroutines that each hold one lock of a pair and request the
+// other, [held A, held B, request A, request B] (both orders of A and B).
+func lockCycleChains(r *Run, c Claim) [][]int {
+	deps := lockDeps(r, c, "held lock")
+	ev := func(i int) *trace.Event { return &r.Trace.Events[i] }
+	var out [][]int
+	for _, a := range deps {
+		for _, b := range deps {
+			if ev(a.held).G == ev(b.held).G || ev(a.held).Obj != ev(b.req).Obj || ev(b.held).Obj != ev(a.req).Obj {
+				continue
+			}
+			out = append(out, []int{a.held, b.held, a.req, b.req})
+		}
+	}
+	return out
+}
+
+// rwRecursionChains: [outer RLock, the writer's Lock, inner RLock] for a goroutine that
+// read-locks an RWMutex it already read-holds while another goroutine write-locks it.
+func rwRecursionChains(r *Run, c Claim) [][]int {
+	inner := at(r, c, "", func(e *trace.Event) bool { return e.Kind == trace.KindRLock })
+	writers := at(r, c, "writer lock", func(e *trace.Event) bool { return e.Kind == trace.KindLock })
+	outer := at(r, c, "held lock", func(e *trace.Event) bool { return e.Kind == trace.KindRLock })
+	var out [][]int
+	for _, in := range inner {
+		for _, o := range outer {
+			if r.Trace.Events[o].Obj != r.Trace.Events[in].Obj || !holds(r, o, in) {
+				continue
+			}
+			for _, w := range writers {
+				if r.Trace.Events[w].Obj == r.Trace.Events[in].Obj && r.Trace.Events[w].G != r.Trace.Events[in].G {
+					out = append(out, []int{o, w, in})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// mixedChains: [the lock held around the channel operation, the partner's Lock of the same
+// mutex], after which the channel operation blocks while its partner waits for the lock.
+func mixedChains(r *Run, c Claim) [][]int {
+	held := at(r, c, "held lock", isAcquire)
+	partner := at(r, c, "partner's lock", isAcquire)
+	var out [][]int
+	for _, h := range held {
+		for _, p := range partner {
+			eh, ep := &r.Trace.Events[h], &r.Trace.Events[p]
+			if eh.Obj == ep.Obj && eh.G != ep.G {
+				out = append(out, []int{h, p})
+			}
+		}
+	}
+	return out
+}
