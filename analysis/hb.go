@@ -20,8 +20,9 @@ import (
 // event's epoch. Event a happens before event b of another goroutine iff
 // epoch(a) <= clock(b)[goroutine(a)].
 //
-// There is one rule per primitive (rules, below, each documented beside its code). Rules
-// also record the facts detectors need (concurrent pairs, select partners, lock
+// There is one rule per event kind, registered in the table below and documented beside its
+// code: rules_chan.go (spawn, channels, close), rules_select.go, rules_mutex.go, rules_once.go,
+// rules_waitgroup.go, rules_cond.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
 // dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
 // event: memory is O(events) for epochs plus O(objects x goroutines) for clocks.
 
