@@ -125,12 +125,12 @@ func (m *mustHB) compute(t *trace.Trace, cut map[int]bool) {
 
 	childInit := map[uint64][]uint32{} // goid -> clock at its spawn
 	started := make([]bool, ng)
-	sends := map[chanKey][]uint32{}    // clock after each completed send
-	sendG := map[chanKey]int32{}       // its goroutine
-	recvs := map[chanKey][]uint32{}    // clock after each completed value receive
-	closes := map[uint64][]uint32{}    // clock after the close of each channel
-	acc := map[uint64][]uint32{}       // WaitGroup Adds/Dones, Cond signals: joined clocks
-	onceRan := map[uint64][]uint32{}   // the Once.Do that ran f
+	sends := map[chanKey][]uint32{}  // clock after each completed send
+	sendG := map[chanKey]int32{}     // its goroutine
+	recvs := map[chanKey][]uint32{}  // clock after each completed value receive
+	closes := map[uint64][]uint32{}  // clock after the close of each channel
+	acc := map[uint64][]uint32{}     // WaitGroup Adds/Dones, Cond signals: joined clocks
+	onceRan := map[uint64][]uint32{} // the Once.Do that ran f
 	for _, i := range order {
 		e := &t.Events[i]
 		g := m.gOf[i]
