@@ -439,3 +439,20 @@ func TestSelectDecidedByCancellation(t *testing.T) {
 		}
 	}
 }
+
+// A consumer that takes exactly the values a producer sent before closing never sees the
+// channel closed, however the receives and the close interleave.
+func TestRecvOfValuesSentBeforeClose(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	c := m.MakeChan(3, "p.go:1")
+	p := m.Go("p.go:2")
+	p.Send(c, "p.go:3")
+	p.Send(c, "p.go:3")
+	m.Recv(c, "p.go:10") // before the close in this run
+	p.Send(c, "p.go:3")
+	p.Close(c, "p.go:4")
+	m.Recv(c, "p.go:11") // after the close, from the buffer
+	m.Recv(c, "p.go:11")
+	wantNo(t, analyze(t, b))
+}

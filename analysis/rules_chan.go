@@ -190,11 +190,31 @@ func (e *engine) chanClose(i int32, ev *trace.Event) {
 	// Every send and value receive so far that is not ordered before the close races with it.
 	for _, class := range []uint8{classSend, classRecvValue} {
 		for _, u := range ch.users[class] {
-			if u.g != g && !e.hbAt(u.ev, g, false) {
-				e.closeRace(u.ev, i, class == classSend)
+			if u.g == g || e.hbAt(u.ev, g, false) {
+				continue
 			}
+			if class == classRecvValue && e.valueBeforeClose(ch, u.ev, e.wvc[g]) {
+				continue
+			}
+			e.closeRace(u.ev, i, class == classSend)
 		}
 	}
+}
+
+// valueBeforeClose reports whether the send whose value receive r got happens before the
+// close whose weak clock is closeWVC: then, in every schedule, that value is in the channel
+// before it closes and r cannot see it closed (a consumer taking exactly the values a
+// producer sent before closing). The weak clock ignores mutexes, so a send that a mutex
+// merely ordered before the close (and that another schedule might skip) does not count.
+func (e *engine) valueBeforeClose(ch *chanState, r int32, closeWVC []uint32) bool {
+	s := bySeq(ch.sendBySeq, e.t.Events[r].A)
+	if e.t.Events[r].Kind == trace.KindSelect {
+		s = bySeq(ch.sendBySeq, e.t.Events[r].B)
+	}
+	if s < 0 || e.r.epoch[s] == 0 {
+		return false
+	}
+	return e.r.epoch[s] <= closeWVC[e.r.gOf[s]]
 }
 
 // Rule Select: the chosen case is processed as its channel operation (with the sequence
@@ -361,7 +381,7 @@ func (e *engine) after(i, g, x int32, class uint8) {
 	ch := &e.chans[x]
 	if ch.closeEv >= 0 && class == classRecvValue {
 		// a value received after the close in the run, yet not ordered after it
-		if !e.hbAt(ch.closeEv, g, false) {
+		if !e.hbAt(ch.closeEv, g, false) && !e.valueBeforeClose(ch, i, ch.closeWVC) {
 			e.closeRace(i, ch.closeEv, false)
 		}
 	}
