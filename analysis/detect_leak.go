@@ -88,33 +88,7 @@ func (r *Result) findLeaks() []leak {
 		return nil
 	}
 	evs := r.Trace.Events
-	objs := map[uint64]bool{}
-	for _, i := range r.facts.blocked {
-		for _, o := range blockedObjs(&evs[i]) {
-			objs[o] = true
-		}
-	}
-	users := map[uint64]map[int32]bool{} // object -> goroutines that used it
-	use := func(o uint64, i int) {
-		if objs[o] {
-			if users[o] == nil {
-				users[o] = map[int32]bool{}
-			}
-			users[o][r.gOf[i]] = true
-		}
-	}
-	for i := range evs {
-		if len(objs) == 0 {
-			break
-		}
-		if ev := &evs[i]; ev.Kind == trace.KindSelect {
-			for _, c := range ev.Cases {
-				use(c.Obj, i)
-			}
-		} else if ev.Obj != 0 {
-			use(ev.Obj, i)
-		}
-	}
+	users := r.objectUsers(r.facts.blocked, true) // object -> goroutines that used it
 	var out []leak
 	for _, i := range r.facts.blocked {
 		ev := &evs[i]
@@ -317,20 +291,21 @@ var Deadlock = &Detector{
 	Doc: `The run actually got stuck: goroutines blocked for good until the runtime's deadlock check, the test timeout or a kill.
 
 Each blocked operation is reported, with the other blocked operations as related
-positions; together they show the wait-for cycle. Fix the cycle the operations form:
+positions; together they show the wait-for cycle. When the runtime names the test goroutine
+(META testgoid) and it is blocked, only the goroutines connected to it by what they wait
+for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: unrelated
+idle goroutines are not part of the deadlock. Fix the cycle the operations form:
 lock order, a lock held across a channel operation, or a missing send/close.`,
 	Run: func(r *Result) []Finding {
 		if r.end() != endStuck {
 			return nil
 		}
 		var out []Finding
-		for _, i := range r.facts.blocked {
-			if leakKind(&r.Trace.Events[i]) == "" {
-				continue
-			}
+		stuck := r.stuckWithTest()
+		for _, i := range stuck {
 			ops := []op{{"blocked", i}}
-			for _, j := range r.facts.blocked {
-				if j != i && leakKind(&r.Trace.Events[j]) != "" {
+			for _, j := range stuck {
+				if j != i {
 					ops = append(ops, op{"also blocked", j})
 				}
 			}
@@ -342,4 +317,109 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		}
 		return out
 	},
+}
+
+// stuckWithTest returns the blocked operations of the deadlock: those of goroutines
+// connected to the blocked test goroutine in the wait-for graph (a blocked goroutine waits
+// for the holder of the mutex it requests and for the goroutines that used the channels,
+// WaitGroup or Cond it waits on), or every blocked operation when the test goroutine is not
+// known or not blocked in a recorded operation.
+func (r *Result) stuckWithTest() []int32 {
+	var all []int32
+	for _, i := range r.facts.blocked {
+		if leakKind(&r.Trace.Events[i]) != "" {
+			all = append(all, i)
+		}
+	}
+	test := int32(-1)
+	if id, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64); err == nil {
+		if g, ok := r.gIndex[id]; ok && r.Goroutines[g].Blocked >= 0 {
+			test = g
+		}
+	}
+	if test < 0 || len(all) <= 1 {
+		return all
+	}
+	// waits[g] = goroutines g waits for
+	waits := map[int32][]int32{}
+	users := r.objectUsers(all, false)
+	for _, i := range all {
+		g := r.gOf[i]
+		ev := &r.Trace.Events[i]
+		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
+			if h, ok := r.facts.holders[ev.Obj]; ok {
+				waits[g] = append(waits[g], r.gOf[h])
+			}
+			continue
+		}
+		for _, o := range blockedObjs(ev) {
+			for u := range users[o] {
+				waits[g] = append(waits[g], u)
+			}
+		}
+	}
+	// the component of the test goroutine, edges taken both ways
+	adj := map[int32][]int32{}
+	for g, ws := range waits {
+		for _, w := range ws {
+			adj[g] = append(adj[g], w)
+			adj[w] = append(adj[w], g)
+		}
+	}
+	in := map[int32]bool{test: true}
+	queue := []int32{test}
+	for len(queue) > 0 {
+		g := queue[0]
+		queue = queue[1:]
+		for _, h := range adj[g] {
+			if !in[h] {
+				in[h] = true
+				queue = append(queue, h)
+			}
+		}
+	}
+	var out []int32
+	for _, i := range all {
+		if in[r.gOf[i]] {
+			out = append(out, i)
+		}
+	}
+	if len(out) <= 1 {
+		return all // nothing connects: better all than a lone operation
+	}
+	return out
+}
+
+// objectUsers maps the objects the blocked operations wait on to the goroutines that used
+// them anywhere in the trace (making a channel counts only if withMake).
+func (r *Result) objectUsers(blocked []int32, withMake bool) map[uint64]map[int32]bool {
+	evs := r.Trace.Events
+	objs := map[uint64]bool{}
+	for _, i := range blocked {
+		for _, o := range blockedObjs(&evs[i]) {
+			objs[o] = true
+		}
+	}
+	users := map[uint64]map[int32]bool{}
+	use := func(o uint64, i int) {
+		if objs[o] {
+			if users[o] == nil {
+				users[o] = map[int32]bool{}
+			}
+			users[o][r.gOf[i]] = true
+		}
+	}
+	for i := range evs {
+		if len(objs) == 0 {
+			break
+		}
+		if ev := &evs[i]; ev.Kind == trace.KindSelect {
+			for _, c := range ev.Cases {
+				use(c.Obj, i)
+			}
+		} else if ev.Obj != 0 && (withMake || ev.Kind != trace.KindChanMake) {
+			use(ev.Obj, i)
+		}
+	}
+	return users
 }

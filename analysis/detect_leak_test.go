@@ -214,3 +214,35 @@ func TestLeakSelectNotCaseWithoutPartner(t *testing.T) {
 		t.Errorf("findings %v", summaries(r))
 	}
 }
+
+// With the test goroutine named, the deadlock is the component of goroutines it waits for
+// (here the partner holding the mutex it requests); an unrelated idle goroutine blocked on
+// its own channel is not part of it.
+func TestDeadlockComponentOfTheTestGoroutine(t *testing.T) {
+	b := tracetest.New().Meta("exit", "signal").Meta("testgoid", "1")
+	m := b.Main()
+	a, bb := b.Mutex(), b.Mutex()
+	idleCh := m.MakeChan(0, "d.go:2")
+	other := m.Go("d.go:3")
+	idle := m.Go("d.go:4")
+	other.Lock(a, "d.go:10")
+	m.Lock(bb, "d.go:20")
+	other.Pending().Lock(bb, "d.go:11")
+	m.Pending().Lock(a, "d.go:21")
+	idle.Pending().Recv(idleCh, "d.go:30")
+	r := analyze(t, b)
+	want(t, r, "deadlock", Actual, "d.go:21", "also blocked=d.go:11")
+	want(t, r, "deadlock", Actual, "d.go:11", "also blocked=d.go:21")
+	for _, f := range r.Findings {
+		if f.Kind == "deadlock" {
+			for _, p := range f.Positions {
+				if p.Line == 30 {
+					t.Errorf("the idle goroutine is not part of the deadlock: %s", summary(f))
+				}
+			}
+		}
+	}
+	// without testgoid every blocked operation is reported
+	b.Meta("testgoid", "")
+	want(t, analyze(t, b), "deadlock", Actual, "d.go:30")
+}
