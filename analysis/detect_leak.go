@@ -93,7 +93,7 @@ func (r *Result) findLeaks() []leak {
 	for _, i := range r.facts.blocked {
 		ev := &evs[i]
 		kind := leakKind(ev)
-		if kind == "" {
+		if kind == "" || !parked(r.Goroutines[r.gOf[i]]) {
 			continue
 		}
 		lingering := false
@@ -110,6 +110,15 @@ func (r *Result) findLeaks() []leak {
 		out = append(out, leak{kind: kind, ev: i, related: r.partners(i)})
 	}
 	return out
+}
+
+// parked reports whether a goroutine with an unfinished operation was really waiting when
+// the run ended. A process can exit while a goroutine is between an operation's request and
+// its completion on another P (runnable, running, in a system call): that goroutine was cut
+// short, not blocked forever. A goroutine missing from the final list is taken as parked.
+func parked(g GoroutineInfo) bool {
+	const runnable, running, syscall = 1, 2, 3
+	return !g.Alive || (g.Status != runnable && g.Status != running && g.Status != syscall)
 }
 
 // blockedObjs returns the objects an operation waits on (the channels of a select).

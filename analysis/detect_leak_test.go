@@ -56,6 +56,28 @@ func TestLingeringIsNotALeak(t *testing.T) {
 	}
 }
 
+// A goroutine the process exit caught between requesting a send and completing it (running
+// on another P, not parked) is not leaked: nothing says it would have blocked.
+func TestRunningAtExitIsNotALeak(t *testing.T) {
+	for _, status := range []uint32{1, 2, 3, 4} {
+		b := tracetest.New()
+		m := b.Main()
+		c := m.MakeChan(0, "l.go:5")
+		w := m.Go("l.go:6")
+		w.Pending().Send(c, "l.go:7")
+		if status != 4 {
+			w.State(status, "")
+		}
+		m.End()
+		r := analyze(t, b)
+		if status == 4 {
+			want(t, r, "leak-chan", Actual, "l.go:7")
+		} else if len(r.Findings) != 0 {
+			t.Errorf("status %d: findings %v, want none", status, summaries(r))
+		}
+	}
+}
+
 // leak_mutex, bad schedule: pop returned holding the lock; push blocks forever.
 func TestLeakMutex(t *testing.T) {
 	b := tracetest.New()
