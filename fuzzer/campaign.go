@@ -28,12 +28,15 @@ type campaign struct {
 	onRun      func(*AnalyzedRun) // called for every finished run, from the dispatcher
 	progress   func(Progress)
 
-	tests     []*testState
-	findings  map[string]*Finding // by fingerprint
-	byPrimary map[string]*Finding // by kind and primary line, see merge
-	traceRefs map[string]int      // findings that point at each trace
-	runs      int
-	start     time.Time
+	tests      []*testState
+	findings   map[string]*Finding     // by fingerprint
+	recipes    map[string]*recipeParts // by fingerprint: what the finding's recipe replays
+	confirming map[string]string       // confirmation request key -> fingerprint
+	keepFiles  map[string]bool         // schedules that confirmed a finding
+	byPrimary  map[string]*Finding     // by kind and primary line, see merge
+	traceRefs  map[string]int          // findings that point at each trace
+	runs       int
+	start      time.Time
 }
 
 type testState struct {
@@ -41,7 +44,8 @@ type testState struct {
 	name       string
 	strategy   Strategy
 	queue      []*RunRequest
-	started    int // runs started; the next run's index is started+1
+	confirm    []*RunRequest // confirmation runs of predicted findings, before the queue
+	started    int           // runs started; the next run's index is started+1
 	inflight   int
 	first      time.Time // when the first run started
 	last       time.Time // when the latest run finished
@@ -72,7 +76,11 @@ var statusRank = map[Status]int{StatusPass: 0, StatusSkip: 1, StatusFail: 2, Sta
 
 func (c *campaign) canStart(t *testState, now time.Time) bool {
 	switch {
-	case t.done || t.enough:
+	case t.done:
+		return false
+	case len(t.confirm) > 0:
+		return true // bounded (confirmAttempts per finding), and worth it whatever the budget
+	case t.enough:
 		return false
 	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
 		return false
@@ -124,7 +132,9 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	pick.started++
 	pick.inflight++
 	j := job{test: pick, index: pick.started}
-	if len(pick.queue) > 0 {
+	if len(pick.confirm) > 0 {
+		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
+	} else if len(pick.queue) > 0 {
 		j.request, pick.queue = pick.queue[0], pick.queue[1:]
 	}
 	return j, true
@@ -179,48 +189,54 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	if err != nil {
 		return jobResult{job: j, err: err}
 	}
-	ar := &AnalyzedRun{Run: r, Index: j.index, Request: j.request}
+	return jobResult{job: j, run: inspectRun(t.bin, t.name, j.index, j.request, r, c.analyze)}
+}
+
+// inspectRun reads and, if analyze, analyzes the trace of run r, the index-th run of test
+// (made under req, nil for a free run).
+func inspectRun(bin *TestBinary, test string, index int, req *RunRequest, r *Run, analyze bool) *AnalyzedRun {
+	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
 	strategy := "record"
-	if j.request != nil {
-		strategy = j.request.Strategy
+	if req != nil {
+		strategy = req.Strategy
 	}
 	found := func(fs []analysis.Finding) {
 		for _, f := range fs {
-			f.Package, f.Test = t.bin.Package, t.name
-			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: j.index, Strategy: strategy, Trace: r.Trace}
-			if j.request != nil {
-				ff.Replay = opts.Schedule
+			f.Package, f.Test = bin.Package, test
+			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: index, Strategy: strategy, Trace: r.Trace}
+			if req != nil {
+				ff.Replay = r.Schedule
 			}
 			ar.Findings = append(ar.Findings, ff)
 		}
 	}
-	if c.analyze {
-		found(raceFindings(r.Races, t.bin.Module))
+	if analyze {
+		found(raceFindings(r.Races, bin.Module))
 	}
 	if r.Trace == "" {
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
-		return jobResult{job: j, run: ar}
+		return ar
 	}
 	tr, err := trace.ReadFile(r.Trace)
 	if err != nil {
 		ar.TraceErr = err
-		return jobResult{job: j, run: ar}
+		return ar
 	}
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
 	ar.Signature = signature(tr)
-	ar.Steered = j.request != nil && schedule.ReadOutcome(tr.Meta).Steered
+	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
-	if c.analyze {
+	if analyze {
 		res, err := analyzeTrace(tr)
 		if err != nil {
 			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
-			return jobResult{job: j, run: ar}
+			return ar
 		}
 		ar.Analysis = res
 		found(res.Findings)
 	}
-	return jobResult{job: j, run: ar}
+	return ar
 }
 
 // refineStatus uses how the recorder saw the process end, where the output was ambiguous.
@@ -274,17 +290,22 @@ func (c *campaign) finish(res jobResult) {
 	if ar.Steered {
 		t.steered++
 	}
+	confirmed := c.confirmRun(t, ar)
 	// Trace findings first: a race-detector finding of the same bug then adds nothing.
 	for _, fromRaces := range []bool{false, true} {
 		for i := range ar.Findings {
-			if f := &ar.Findings[i]; isRaceFinding(f) == fromRaces {
-				c.merge(t, f)
+			f := &ar.Findings[i]
+			if isRaceFinding(f) != fromRaces || (confirmed != nil && f.Kind == confirmed.Kind && primaryKey(f) == primaryKey(confirmed)) {
+				continue // the confirmation of a predicted finding is that finding
+			}
+			if stored, isNew := c.merge(t, f); stored != nil {
+				c.noteRecipe(t, ar, stored, isNew)
 			}
 		}
 	}
 	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
 		os.Remove(ar.Trace)
-		if ar.Schedule != "" {
+		if ar.Schedule != "" && !c.keepFiles[ar.Schedule] {
 			os.Remove(ar.Schedule) // no finding replays it
 		}
 	}
@@ -304,12 +325,13 @@ func (c *campaign) finish(res jobResult) {
 
 // merge adds a finding of a run of t, unless the campaign has it already from an earlier
 // run. The race detector and the trace can both see a send racing a close: the trace's
-// finding, which says more, replaces the race detector's of the same kind and line.
-func (c *campaign) merge(t *testState, f *Finding) {
+// finding, which says more, replaces the race detector's of the same kind and line. It
+// returns the stored finding when f was added (isNew) or replaced an earlier one.
+func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool) {
 	key := primaryKey(f)
 	if prev := c.byPrimary[key]; prev != nil && prev.Fingerprint != f.Fingerprint {
 		if isRaceFinding(f) {
-			return
+			return nil, false
 		}
 		if isRaceFinding(prev) {
 			c.drop(prev)
@@ -325,11 +347,18 @@ func (c *campaign) merge(t *testState, f *Finding) {
 		}
 		t.found = append(t.found, &nf)
 		c.traceRefs[nf.Trace]++
+		return &nf, true
 	case old.Package == f.Package && old.Test == f.Test && f.Run < old.Run:
 		c.release(old.Trace)
+		conf, replay, confirmation := old.Confidence, old.Replay, old.Confirmation
 		*old = *f
+		if conf == analysis.Confirmed { // an earlier run predicted what a replay confirmed
+			old.Confidence, old.Replay, old.Confirmation = conf, replay, confirmation
+		}
 		c.traceRefs[old.Trace]++
+		return old, false
 	}
+	return nil, false
 }
 
 // drop removes a finding from the campaign.

@@ -34,6 +34,9 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	c.progress = progress
 	c.loop(ctx)
 	rep := c.result()
+	if err := c.writeRecipes(rep); err != nil {
+		return rep, errors.Join(buildErr, err)
+	}
 	if err := c.writeReport(rep); err != nil {
 		return rep, errors.Join(buildErr, err)
 	}
@@ -67,7 +70,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 	if err != nil {
 		return nil, nil, err
 	}
-	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
+	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, recipes: map[string]*recipeParts{}, confirming: map[string]string{}, keepFiles: map[string]bool{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
 	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC())
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, nil, err
@@ -140,14 +143,29 @@ func applyDefaults(cfg *Config) error {
 		return fmt.Errorf("shard index %d out of range for %d shards", cfg.Shard.Index, cfg.Shard.Count)
 	}
 	if cfg.OutDir == "" {
-		cache, err := os.UserCacheDir()
-		if err != nil {
-			return fmt.Errorf("no output directory given and no user cache directory: %v", err)
+		if cfg.OutDir, err = DefaultOutDir(cfg.Dir); err != nil {
+			return err
 		}
-		sum := sha256.Sum256([]byte(cfg.Dir))
-		cfg.OutDir = filepath.Join(cache, "goweave", fmt.Sprintf("%s-%x", filepath.Base(cfg.Dir), sum[:4]))
 	}
 	return nil
+}
+
+// DefaultOutDir is the output directory of campaigns run in dir when Config.OutDir is
+// empty: a directory per module directory under the user cache directory.
+func DefaultOutDir(dir string) (string, error) {
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no output directory given and no user cache directory: %v", err)
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(cache, "goweave", fmt.Sprintf("%s-%x", filepath.Base(abs), sum[:4])), nil
 }
 
 // prepareOverlay returns the -overlay file of the goweave runtime (generated once per

@@ -15,11 +15,14 @@ import (
 // ReplayResult is the outcome of replaying a finding.
 type ReplayResult struct {
 	// Reproduced: the bug happened in a replayed run (an actual finding of the same kind on
-	// the same line).
+	// the same line, or for a deadlock kind goroutines blocked at its positions).
 	Reproduced bool
 	// Finding is the finding as observed in the replay, with Confidence "confirmed"; nil when
 	// the replay did not reproduce it.
 	Finding *Finding
+	// Verdict says what the last run showed: confirmed, or what happened instead (ran to
+	// completion, diverged from the schedule, a different failure).
+	Verdict Verdict
 	// Run is the replayed run that reproduced the bug, or the last one tried.
 	Run *Run
 	// Runs is the number of runs made.
@@ -27,27 +30,41 @@ type ReplayResult struct {
 	// Blocked lists the goroutines left blocked at the end of Run, one line each
 	// ("goroutine 7 [chan send] at x_test.go:31").
 	Blocked []string
+	// Command is a shell command line that runs Run again outside goweave (ReplayRecipe
+	// only): the test binary under the same schedule.
+	Command string
 }
 
 // defaultReplayRuns is how many runs Replay tries when cfg sets no budget: a schedule
 // replay is meant to reproduce at once; free reruns of a rare bug need a few tries.
 const defaultReplayRuns = 20
 
-// Replay runs the test that found f again until the bug happens: under f's schedule when
-// it was found by a steered run (f.Replay), else freely. It stops at the first run in which
-// the bug actually happens, or when cfg's budget (RunsPerTest, TimePerTest; default 20
-// runs) is spent. cfg is the configuration of the campaign that found f; its Packages,
-// Run, Strategy and Shard are replaced by f's package and test.
+// Replay runs the test that found f again until the bug happens. A predicted finding is
+// replayed under the rewrites that should make it happen (mutate.Confirm, built from the
+// trace of the run that predicted it); any other finding under its schedule when a steered
+// run found it (f.Replay), else freely. It stops at the first run in which the bug happens
+// at f's positions, or when cfg's budget (RunsPerTest, TimePerTest; default 20 runs) is
+// spent. cfg is the configuration of the campaign that found f; its Packages, Run,
+// Strategy and Shard are replaced by f's package and test.
 func Replay(ctx context.Context, cfg Config, f Finding) (*ReplayResult, error) {
 	if f.Package == "" || f.Test == "" || len(f.Positions) == 0 {
 		return nil, errors.New("replay: the finding names no package, test or position")
 	}
-	var recipe []byte
-	if f.Replay != "" {
-		var err error
-		if recipe, err = os.ReadFile(f.Replay); err != nil {
+	var recipes [][]byte
+	if confirmable(&f) && f.Trace != "" {
+		tr, err := trace.ReadFile(f.Trace)
+		if err != nil {
+			return nil, fmt.Errorf("replay: reading the trace that predicted the finding: %v", err)
+		}
+		if recipes, _, err = rewritesFor(tr, f); err != nil {
+			return nil, fmt.Errorf("replay: %v", err)
+		}
+	} else if f.Replay != "" {
+		recipe, err := os.ReadFile(f.Replay)
+		if err != nil {
 			return nil, fmt.Errorf("replay: reading the schedule of the finding: %v", err)
 		}
+		recipes = [][]byte{recipe}
 	}
 	cfg.Packages = []string{f.Package}
 	cfg.Run = "^" + regexp.QuoteMeta(f.Test) + "$"
@@ -64,10 +81,11 @@ func Replay(ctx context.Context, cfg Config, f Finding) (*ReplayResult, error) {
 		return nil, fmt.Errorf("replay: test %s not found in package %s", f.Test, f.Package)
 	}
 	t := c.tests[0]
-	if recipe != nil {
-		for range max(cfg.RunsPerTest, 1) {
-			t.queue = append(t.queue, &RunRequest{Strategy: f.Strategy, Parent: f.Run, Key: "replay", Recipe: recipe})
+	for k := range max(cfg.RunsPerTest, 1) {
+		if len(recipes) == 0 {
+			break
 		}
+		t.queue = append(t.queue, &RunRequest{Strategy: f.Strategy, Parent: f.Run, Key: "replay", Recipe: recipes[k%len(recipes)]})
 	}
 	c.analyze = true
 	res := &ReplayResult{}
@@ -78,13 +96,10 @@ func Replay(ctx context.Context, cfg Config, f Finding) (*ReplayResult, error) {
 		res.Runs++
 		res.Run = ar.Run
 		res.Blocked = blockedGoroutines(ar.Recorded, t.bin.Dir)
-		for _, g := range ar.Findings {
-			if sameBug(g, f) {
-				g.Confidence = analysis.Confirmed
-				res.Reproduced, res.Finding = true, &g
-				t.enough = true
-				return
-			}
+		res.Verdict = judge(f, ar)
+		if res.Verdict.Confirmed {
+			res.Reproduced, res.Finding = true, confirmedFinding(f, ar, res.Verdict)
+			t.enough = true
 		}
 	}
 	c.keepTraces = true
@@ -92,12 +107,16 @@ func Replay(ctx context.Context, cfg Config, f Finding) (*ReplayResult, error) {
 	return res, ctx.Err()
 }
 
-// sameBug reports whether g shows f actually happening: the same kind on the same line,
-// observed rather than predicted.
-func sameBug(g, f Finding) bool {
-	gf, gl, _ := primary(g)
-	ff, fl, _ := primary(f)
-	return g.Kind == f.Kind && gf == ff && gl == fl && g.Confidence == analysis.Actual
+// confirmedFinding is f as a replay run ar confirmed it.
+func confirmedFinding(f Finding, ar *AnalyzedRun, v Verdict) *Finding {
+	g := f
+	g.Confidence = analysis.Confirmed
+	g.Confirmation = v.String()
+	g.Run, g.Trace = ar.Index, ar.Trace
+	if ar.Schedule != "" {
+		g.Replay = ar.Schedule
+	}
+	return &g
 }
 
 // blockedGoroutines describes the goroutines still blocked when the trace was written,

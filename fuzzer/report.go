@@ -59,6 +59,12 @@ type Finding struct {
 	Strategy string `json:"strategy"`         // strategy that produced that run ("record" for plain runs)
 	Replay   string `json:"replay,omitempty"` // path of a replay recipe, when the run was steered
 	Trace    string `json:"trace,omitempty"`  // path of the trace of that run
+	// Recipe is the path of the finding's replay recipe (Recipe, JSON): what `goweave
+	// replay` runs. Written when the campaign ends.
+	Recipe string `json:"recipe,omitempty"`
+	// Confirmation says how the campaign tried to confirm a predicted finding: the
+	// outcome of the run that confirmed it, or of the last attempt ("diverged: ...").
+	Confirmation string `json:"confirmation,omitempty"`
 }
 
 // Report is the result of a campaign.
