@@ -56,35 +56,39 @@ func testdataDir(t testing.TB) string {
 // buildEvents builds testdata/events with the overlay (and -race if race).
 func buildEvents(t testing.TB, race bool) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the standard library with the overlay")
-	}
-	build := func(out string, extra ...string) (string, error) {
-		ov, err := Prepare(context.Background())
-		if err != nil {
-			return "", err
-		}
-		args := append([]string{"test", "-c", "-o", out, "-overlay=" + ov.Path}, extra...)
-		cmd := exec.Command("go", append(args, ".")...)
-		cmd.Dir = filepath.Join(testdataDir(t), "events")
-		cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
-		}
-		return out, nil
-	}
 	if race {
-		raceOnce.Do(func() { racePath, raceErr = build(filepath.Join(workDir, "events-race.test"), "-race") })
+		raceOnce.Do(func() {
+			racePath, raceErr = buildTestdata(t, "events", filepath.Join(workDir, "events-race.test"), "-race")
+		})
 		if raceErr != nil {
 			t.Fatal(raceErr)
 		}
 		return racePath
 	}
-	buildOnce.Do(func() { binPath, buildErr = build(filepath.Join(workDir, "events.test")) })
+	buildOnce.Do(func() { binPath, buildErr = buildTestdata(t, "events", filepath.Join(workDir, "events.test")) })
 	if buildErr != nil {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+// buildTestdata builds the test binary of testdata/<pkg> with the overlay.
+func buildTestdata(t testing.TB, pkg, out string, extra ...string) (string, error) {
+	if testing.Short() {
+		t.Skip("builds the standard library with the overlay")
+	}
+	ov, err := Prepare(context.Background())
+	if err != nil {
+		return "", err
+	}
+	args := append([]string{"test", "-c", "-o", out, "-overlay=" + ov.Path}, extra...)
+	cmd := exec.Command("go", append(args, ".")...)
+	cmd.Dir = filepath.Join(testdataDir(t), pkg)
+	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return out, nil
 }
 
 // result is one recorded run of one test of testdata/events.
@@ -96,7 +100,7 @@ type result struct {
 
 // record runs test name of bin with recording on. If sig is not nil, the
 // signal is sent once the program prints READY.
-func record(t *testing.T, bin, name string, sig os.Signal, env ...string) result {
+func record(t testing.TB, bin, name string, sig os.Signal, env ...string) result {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "trace.gwt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -138,7 +142,13 @@ func record(t *testing.T, bin, name string, sig os.Signal, env ...string) result
 // markers maps each "// @name" marker of testdata/events to "file:line".
 func markers(t *testing.T) map[string]string {
 	t.Helper()
-	dir := filepath.Join(testdataDir(t), "events")
+	return markersIn(t, "events")
+}
+
+// markersIn maps each "// @name" marker of testdata/<pkg> to "file:line".
+func markersIn(t testing.TB, pkg string) map[string]string {
+	t.Helper()
+	dir := filepath.Join(testdataDir(t), pkg)
 	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)

@@ -21,9 +21,14 @@ import (
 
 // Why a goroutine is parked by the schedule (goweaveG.wstate).
 const (
-	goweaveWaitNone  = 0
-	goweaveWaitOrder = 1
-	goweaveWaitDelay = 2
+	goweaveWaitNone   = 0
+	goweaveWaitOrder  = 1
+	goweaveWaitDelay  = 2
+	goweaveWaitSettle = 3
+
+	// goweaveSettleNs bounds how long the head waits for the previous
+	// admitted operation of another goroutine to take effect.
+	goweaveSettleNs = 100_000
 )
 
 // goweaveSteerG is the per-goroutine schedule state, part of goweaveG.
@@ -51,6 +56,12 @@ var (
 	goweaveLastAdmit int64  // nanotime of the last admission (or of the start)
 	goweaveWatch     timer
 	goweaveWatchWhen int64 // when the watchdog is armed for; 0 = not armed
+
+	// The goroutine of the last admission and whether it has moved on
+	// since (reached its next pre hook, ended, or stopped running).
+	goweaveLastG     atomic.Uintptr
+	goweaveLastMoved atomic.Bool
+	goweaveSettleG   atomic.Uintptr // the head waiting for the last admission to settle
 
 	goweaveSelTimeouts   atomic.Uint32
 	goweaveDelayTimeouts atomic.Uint32
@@ -144,6 +155,7 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	if s.inPref {
 		return
 	}
+	goweaveMovedOn(gp)
 	sp, k := goweaveOccur(gp, pos)
 	op := goweaveOpKey{node: s.lnode, sp: sp, k: k, kind: kind}
 	canPark := s.lhas && gp == gp.m.curg && gp.m.locks == 0
@@ -162,11 +174,28 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 // until it is or the order ends.
 func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 	s := &gp.goweave.s
+	settled := false
 	lock(&goweaveSteerMu)
 	for goweaveOrderOn.Load() {
 		head := goweaveSchedOps[goweaveHead]
 		if op.k != 0 && head == op {
-			goweaveAdmit()
+			if canPark && !settled && goweaveUnsettled(gp) {
+				// Let the previous admitted operation, which another
+				// goroutine is still executing, take effect first (for
+				// at most goweaveSettleNs): admitted operations on the
+				// same object then reach it in the order admitted.
+				settled = true
+				s.wstate, s.wop = goweaveWaitSettle, op
+				s.wdeadline = nanotime() + goweaveSettleNs
+				s.wnext = goweaveWaiters
+				goweaveWaiters.set(gp)
+				goweaveSettleG.Store(uintptr(unsafe.Pointer(gp)))
+				goweaveRearm()
+				goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+				lock(&goweaveSteerMu)
+				continue
+			}
+			goweaveAdmit(gp)
 			break
 		}
 		if !canPark {
@@ -187,8 +216,36 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 	goweaveUnlockAndReady()
 }
 
-// goweaveAdmit advances the order past its head. goweaveSteerMu is held.
-func goweaveAdmit() {
+// goweaveUnsettled reports whether the last admission was of another
+// goroutine that is still running and has not reached its next pre hook.
+// goweaveSteerMu is held.
+func goweaveUnsettled(gp *g) bool {
+	last := (*g)(unsafe.Pointer(goweaveLastG.Load()))
+	return last != nil && last != gp && !goweaveLastMoved.Load() && readgstatus(last)&^_Gscan == _Grunning
+}
+
+// goweaveMovedOn notes that gp left its last admitted operation (it reached
+// its next pre hook or ended) and wakes the head waiting for that.
+func goweaveMovedOn(gp *g) {
+	if goweaveLastG.Load() != uintptr(unsafe.Pointer(gp)) || goweaveLastMoved.Load() {
+		return
+	}
+	goweaveLastMoved.Store(true)
+	if goweaveSettleG.Load() == 0 {
+		return
+	}
+	lock(&goweaveSteerMu)
+	if w := (*g)(unsafe.Pointer(goweaveSettleG.Load())); w != nil && w.goweave.s.wstate == goweaveWaitSettle {
+		goweaveWake(w)
+	}
+	goweaveUnlockAndReady()
+}
+
+// goweaveAdmit advances the order past its head, performed by gp.
+// goweaveSteerMu is held.
+func goweaveAdmit(gp *g) {
+	goweaveLastG.Store(uintptr(unsafe.Pointer(gp)))
+	goweaveLastMoved.Store(false)
 	goweaveHead++
 	goweaveAdmitted++
 	goweaveLastAdmit = nanotime()
@@ -222,7 +279,7 @@ func goweaveOrderEnd(diverged uint32) {
 	goweaveDiverged = diverged
 	for w := goweaveWaiters.ptr(); w != nil; {
 		next := w.goweave.s.wnext.ptr()
-		if w.goweave.s.wstate == goweaveWaitOrder {
+		if ws := w.goweave.s.wstate; ws == goweaveWaitOrder || ws == goweaveWaitSettle {
 			goweaveWake(w)
 		}
 		w = next
@@ -244,6 +301,9 @@ func goweaveWake(w *g) {
 			prev.goweave.s.wnext = x.goweave.s.wnext
 		}
 		break
+	}
+	if w.goweave.s.wstate == goweaveWaitSettle {
+		goweaveSettleG.Store(0)
 	}
 	w.goweave.s.wstate = goweaveWaitNone
 	w.goweave.s.wnext = goweaveToReady
@@ -267,6 +327,7 @@ func goweaveUnlockAndReady() {
 // goweaveGoEndSteer: a goroutine that ends while the order's head names it
 // diverges the order at once.
 func goweaveGoEndSteer(gp *g) {
+	goweaveMovedOn(gp)
 	if !goweaveOrderOn.Load() || gp.goweave.s.lnode == 0 {
 		return
 	}
@@ -334,7 +395,7 @@ func goweaveRearm() {
 		next = goweaveLastAdmit + goweaveSchedWindow
 	}
 	for w := goweaveWaiters.ptr(); w != nil; w = w.goweave.s.wnext.ptr() {
-		if ws := &w.goweave.s; ws.wstate == goweaveWaitDelay && (next == 0 || ws.wdeadline < next) {
+		if ws := &w.goweave.s; (ws.wstate == goweaveWaitDelay || ws.wstate == goweaveWaitSettle) && (next == 0 || ws.wdeadline < next) {
 			next = ws.wdeadline
 		}
 	}
@@ -362,8 +423,8 @@ func goweaveWatchFired(arg any, seq uintptr, delay int64) {
 	}
 	for w := goweaveWaiters.ptr(); w != nil; {
 		next := w.goweave.s.wnext.ptr()
-		if ws := &w.goweave.s; ws.wstate == goweaveWaitDelay && now >= ws.wdeadline {
-			ws.wtimeout = true
+		if ws := &w.goweave.s; (ws.wstate == goweaveWaitDelay || ws.wstate == goweaveWaitSettle) && now >= ws.wdeadline {
+			ws.wtimeout = ws.wstate == goweaveWaitDelay
 			goweaveWake(w)
 		}
 		w = next

@@ -1,0 +1,395 @@
+package runtimepatch
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// These tests run testdata/replay built with the overlay under schedules
+// (GOWEAVE_SCHEDULE) and check what the trace shows: the order enforced,
+// replays, delays, select preferences, divergences and deadlocks.
+
+// TestScheduleConformance runs a test binary with every conformance file of
+// fuzzer/schedule/testdata: valid files are followed (META schedule names
+// them), invalid ones end the process at start-up with status 2 and a
+// message naming the file, before any trace is written.
+func TestScheduleConformance(t *testing.T) {
+	bin := buildReplay(t)
+	dir := filepath.Join("..", "fuzzer", "schedule", "testdata")
+	for _, valid := range []bool{true, false} {
+		sub := "invalid"
+		if valid {
+			sub = "valid"
+		}
+		files, err := filepath.Glob(filepath.Join(dir, sub, "*.sched"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no conformance files in %s/%s (%v)", dir, sub, err)
+		}
+		for _, f := range files {
+			t.Run(sub+"/"+filepath.Base(f), func(t *testing.T) {
+				abs, _ := filepath.Abs(f)
+				out := filepath.Join(t.TempDir(), "trace.gwt")
+				cmd := exec.Command(bin, "-test.run=^TestNothing$", "-test.timeout=0")
+				cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t), EnvSchedule+"="+abs)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				err := cmd.Run()
+				if valid {
+					if err != nil {
+						t.Fatalf("valid schedule: %v\n%s", err, stderr.String())
+					}
+					tr, err := trace.ReadFile(out)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if tr.Meta["schedule"] != abs {
+						t.Errorf("META schedule = %q, want %q", tr.Meta["schedule"], abs)
+					}
+					return
+				}
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+					t.Fatalf("invalid schedule: process ended with %v, want exit status 2\n%s", err, stderr.String())
+				}
+				if want := "goweave: schedule " + abs + ": "; !strings.HasPrefix(stderr.String(), want) {
+					t.Errorf("stderr %q does not start with %q", stderr.String(), want)
+				}
+				if _, err := os.Stat(out); err == nil {
+					t.Errorf("a trace was written although the schedule was rejected")
+				}
+			})
+		}
+	}
+}
+
+// TestScheduleLogicalIDs: META testgoid names the goroutine running the
+// test, and the runtime's logical ids match the trace's spawn tree: a
+// schedule naming 1.2 holds the goroutine the trace shows as the test's
+// second child.
+func TestScheduleLogicalIDs(t *testing.T) {
+	m := markersIn(t, "replay")
+	free := record(t, buildReplay(t), "TestOrderLock", nil)
+	add := oneM(t, free.tr, trace.KindWgAdd, "lock.add", m)
+	if got := free.tr.Meta["testgoid"]; got == "" || got != strconv.FormatUint(add.G, 10) {
+		t.Fatalf("META testgoid = %q, want the goroutine of the test's wg.Add, %d", got, add.G)
+	}
+	ids := logicalIDs(t, free.tr)
+	if ids[oneM(t, free.tr, trace.KindLock, "lock.a", m).G] != "1.1" || ids[oneM(t, free.tr, trace.KindLock, "lock.b", m).G] != "1.2" {
+		t.Fatalf("logical ids from the trace: %v", ids)
+	}
+}
+
+// orderCase is a program of two concurrent operations, 1.1's first in a
+// free run, and a schedule that reverses them.
+type orderCase struct {
+	test     string
+	schedule func(m map[string]string) *schedText
+	reversed func(t *testing.T, tr *trace.Trace, m map[string]string) bool
+}
+
+var orderCases = []orderCase{
+	{"TestOrderSend", func(m map[string]string) *schedText {
+		s := &schedText{window: 2000}
+		s.op("1", trace.KindWgAdd, m["send.add"], 1)
+		s.op("1.2", trace.KindChanSend, m["send.b"], 1)
+		s.op("1.1", trace.KindChanSend, m["send.a"], 1)
+		return s
+	}, func(t *testing.T, tr *trace.Trace, m map[string]string) bool {
+		return oneM(t, tr, trace.KindChanSend, "send.b", m).A == 1 && oneM(t, tr, trace.KindChanSend, "send.a", m).A == 2
+	}},
+	{"TestOrderLock", func(m map[string]string) *schedText {
+		s := &schedText{window: 2000}
+		s.op("1", trace.KindWgAdd, m["lock.add"], 1)
+		s.op("1.2", trace.KindLock, m["lock.b"], 1)
+		s.op("1.2", trace.KindUnlock, m["lock.b.unlock"], 1)
+		s.op("1.1", trace.KindLock, m["lock.a"], 1)
+		return s
+	}, func(t *testing.T, tr *trace.Trace, m map[string]string) bool {
+		return oneM(t, tr, trace.KindLock, "lock.b", m).Post < oneM(t, tr, trace.KindLock, "lock.a", m).Post
+	}},
+	{"TestOrderOnce", func(m map[string]string) *schedText {
+		s := &schedText{window: 2000}
+		s.op("1", trace.KindWgAdd, m["once.add"], 1)
+		s.op("1.2", trace.KindOnceDo, m["once.b"], 1)
+		s.op("1.1", trace.KindOnceDo, m["once.a"], 1)
+		return s
+	}, func(t *testing.T, tr *trace.Trace, m map[string]string) bool {
+		return oneM(t, tr, trace.KindOnceDo, "once.b", m).Flags.Has(trace.FlagSuccess) &&
+			!oneM(t, tr, trace.KindOnceDo, "once.a", m).Flags.Has(trace.FlagSuccess)
+	}},
+	{"TestOrderRecv", func(m map[string]string) *schedText {
+		s := &schedText{window: 2000}
+		s.op("1", trace.KindWgAdd, m["recv.add"], 1)
+		s.op("1.2", trace.KindChanRecv, m["recv.b"], 1)
+		s.op("1.1", trace.KindChanRecv, m["recv.a"], 1)
+		s.op("1", trace.KindChanSend, m["recv.send"], 1)
+		return s
+	}, func(t *testing.T, tr *trace.Trace, m map[string]string) bool {
+		return oneM(t, tr, trace.KindChanRecv, "recv.b", m).A == 1 && oneM(t, tr, trace.KindChanRecv, "recv.a", m).A == 2
+	}},
+}
+
+// TestScheduleOrderReverses: a schedule that reverses the natural order of
+// two concurrent sends, locks, Once.Do calls or receives makes the trace
+// show the reversed order, in at least 18 of 20 runs (the rate is logged).
+func TestScheduleOrderReverses(t *testing.T) {
+	const attempts = 20
+	m := markersIn(t, "replay")
+	for _, c := range orderCases {
+		t.Run(c.test, func(t *testing.T) {
+			free := record(t, buildReplay(t), c.test, nil)
+			if c.reversed(t, free.tr, m) {
+				t.Logf("note: this free run already had the reversed order")
+			}
+			text := c.schedule(m).String()
+			ok := 0
+			for i := 0; i < attempts; i++ {
+				r := runSchedule(t, c.test, text)
+				if r.err != nil {
+					t.Fatalf("run %d failed: %v\n%s", i, r.err, r.output)
+				}
+				if metaInt(r, "schedule.diverged") != 0 || metaInt(r, "schedule.admitted") != metaInt(r, "schedule.ops") {
+					t.Fatalf("run %d: the order was not followed: META %v\n%s", i, r.tr.Meta, dump(r.tr))
+				}
+				if c.reversed(t, r.tr, m) {
+					ok++
+				}
+			}
+			t.Logf("%s: reversed order in %d/%d runs", c.test, ok, attempts)
+			if ok < attempts*9/10 {
+				t.Errorf("reversed order in %d/%d runs, want >= %d", ok, attempts, attempts*9/10)
+			}
+		})
+	}
+}
+
+// TestScheduleReplay records runs of a contended program and replays each
+// with an order made from its trace: every replay must show the recorded
+// per-object order (lock acquisitions, channel partners, Once winner).
+func TestScheduleReplay(t *testing.T) {
+	const runs = 6
+	same, distinct := 0, map[string]bool{}
+	for i := 0; i < runs; i++ {
+		rec := record(t, buildReplay(t), "TestContended", nil)
+		if rec.err != nil {
+			t.Fatalf("recording: %v\n%s", rec.err, rec.output)
+		}
+		want := objectOrders(t, rec.tr)
+		distinct[strings.Join(sortedValues(want), "|")] = true
+		s := replaySchedule(t, rec.tr, 2000)
+		rep := runSchedule(t, "TestContended", s.String())
+		if rep.err != nil {
+			t.Fatalf("replay: %v\n%s", rep.err, rep.output)
+		}
+		if d := metaInt(rep, "schedule.diverged"); d != 0 {
+			t.Fatalf("replay diverged at op %d of %d\n%s", d, len(s.ops), s.String())
+		}
+		got := objectOrders(t, rep.tr)
+		if reflect.DeepEqual(got, want) {
+			same++
+			continue
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Logf("replay %d: %s:\n  recorded %s\n  replayed %s", i, k, v, got[k])
+			}
+		}
+	}
+	t.Logf("replays with the recorded per-object order: %d/%d (%d distinct recorded orders)", same, runs, len(distinct))
+	if same < runs-1 {
+		t.Errorf("only %d of %d replays reproduced the recorded per-object order", same, runs)
+	}
+}
+
+func sortedValues(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestScheduleDelay: delaying goroutine 1.1's Once.Do until 1.2's Do is
+// admitted makes 1.2 run f; a delay whose until never comes ends by its
+// window and is counted.
+func TestScheduleDelay(t *testing.T) {
+	m := markersIn(t, "replay")
+	free := record(t, buildReplay(t), "TestOnceFlow", nil)
+	t.Logf("free run: 1.1 ran f: %v", oneM(t, free.tr, trace.KindOnceDo, "flow.a", m).Flags.Has(trace.FlagSuccess))
+
+	s := &schedText{}
+	s.delay("1.1", trace.KindOnceDo, m["flow.a"], 1, 2000, "1.2", trace.KindOnceDo, m["flow.b"], 1)
+	r := runSchedule(t, "TestOnceFlow", s.String())
+	if !oneM(t, r.tr, trace.KindOnceDo, "flow.b", m).Flags.Has(trace.FlagSuccess) {
+		t.Errorf("with the delay, 1.2's Do did not run f\n%s", dump(r.tr))
+	}
+	if got := metaInt(r, "schedule.delay.timeouts"); got != 0 {
+		t.Errorf("delay timeouts = %d, want 0", got)
+	}
+
+	s = &schedText{}
+	s.delay("1.1", trace.KindOnceDo, m["flow.a"], 1, 30, "1.2", trace.KindOnceDo, m["flow.b"], 2)
+	r = runSchedule(t, "TestOnceFlow", s.String())
+	if r.err != nil || metaInt(r, "schedule.delay.timeouts") != 1 {
+		t.Errorf("delay until an op that never comes: err %v, META %v", r.err, r.tr.Meta)
+	}
+}
+
+// TestScheduleSelectPreference: the select that always takes ready case a
+// takes b when preferred and b's partner comes within the window; without a
+// partner it falls back to a after the window and counts the timeout. A
+// one-case select with default follows -1 (default at once) and 0 (wait for
+// the case).
+func TestScheduleSelectPreference(t *testing.T) {
+	m := markersIn(t, "replay")
+	chosen := func(r result) uint64 { return oneM(t, r.tr, trace.KindSelect, "pref.select", m).A }
+
+	if c := chosen(record(t, buildReplay(t), "TestSelectPreference", nil)); c != 0 {
+		t.Fatalf("free run chose case %d, want 0 (a is ready)", int64(c))
+	}
+	s := &schedText{}
+	s.selectPref(m["pref.select"], 2000, 1)
+	r := runSchedule(t, "TestSelectPreference", s.String())
+	if c := chosen(r); c != 1 || metaInt(r, "schedule.select.timeouts") != 0 {
+		t.Errorf("preferring case 1: chose %d, timeouts %d; want 1, 0\n%s", int64(c), metaInt(r, "schedule.select.timeouts"), dump(r.tr))
+	}
+	if e := oneM(t, r.tr, trace.KindSelect, "pref.select", m); e.B != 1 || e.Post == 0 || !e.Flags.Has(trace.FlagSuccess) {
+		t.Errorf("preferred select record: seq %d post %d flags %s, want seq 1, completed, success", e.B, e.Post, e.Flags)
+	}
+	if p := oneM(t, r.tr, trace.KindChanSend, "pref.partner", m); p.A != 1 || p.Post == 0 {
+		t.Errorf("partner send: seq %d post %d, want 1 and completed", p.A, p.Post)
+	}
+
+	s = &schedText{}
+	s.selectPref(m["pref.select"], 30, 1)
+	r = runSchedule(t, "TestSelectPreference", s.String(), "GOWEAVE_TEST_NO_PARTNER=1")
+	if c := chosen(r); c != 0 || metaInt(r, "schedule.select.timeouts") != 1 {
+		t.Errorf("preferring case 1 without partner: chose %d, timeouts %d; want 0, 1", int64(c), metaInt(r, "schedule.select.timeouts"))
+	}
+
+	s = &schedText{}
+	s.selectPref(m["nb.ready"], 0, -1)
+	s.selectPref(m["nb.late"], 2000, 0)
+	r = runSchedule(t, "TestSelectNonBlocking", s.String())
+	if e := oneM(t, r.tr, trace.KindSelect, "nb.ready", m); e.Flags.Has(trace.FlagSuccess) || e.A != ^uint64(0) {
+		t.Errorf("-1 on a ready one-case select: flags %s case %d, want the default", e.Flags, int64(e.A))
+	}
+	if e := oneM(t, r.tr, trace.KindSelect, "nb.late", m); !e.Flags.Has(trace.FlagSuccess) || e.A != 0 {
+		t.Errorf("0 on a one-case select ready after 5 ms: flags %s case %d, want the case taken", e.Flags, int64(e.A))
+	}
+	free := record(t, buildReplay(t), "TestSelectNonBlocking", nil)
+	if e := oneM(t, free.tr, trace.KindSelect, "nb.late", m); e.Flags.Has(trace.FlagSuccess) {
+		t.Logf("note: the free run's late select found its value ready")
+	}
+}
+
+// TestScheduleDivergence: schedules that cannot be followed end the order,
+// report the index of the op that did not come, and never hang.
+func TestScheduleDivergence(t *testing.T) {
+	m := markersIn(t, "replay")
+	rec := record(t, buildReplay(t), "TestBranch", nil)
+	base := replaySchedule(t, rec.tr, 5000)
+	index := func(s *schedText, marker string) int {
+		for i, op := range s.ops {
+			if strings.Contains(op, " "+s.pos(m[marker])+" ") {
+				return i + 1
+			}
+		}
+		t.Fatalf("no op at @%s in\n%s", marker, s.String())
+		return 0
+	}
+	check := func(name string, r result, diverged int) {
+		t.Helper()
+		if r.err != nil {
+			t.Errorf("%s: the test failed: %v\n%s", name, r.err, r.output)
+		}
+		if got := metaInt(r, "schedule.diverged"); got != diverged {
+			t.Errorf("%s: META schedule.diverged = %d, want %d (admitted %d)", name, got, diverged, metaInt(r, "schedule.admitted"))
+		}
+		if got := metaInt(r, "schedule.admitted"); got != diverged-1 {
+			t.Errorf("%s: META schedule.admitted = %d, want %d", name, got, diverged-1)
+		}
+	}
+
+	// The program takes the other branch: 1.1 locks at @branch.b while the
+	// order waits for its lock at @branch.a. The window is 5 s: only the
+	// immediate divergence rule makes this fast.
+	r := runSchedule(t, "TestBranch", base.String(), "GOWEAVE_TEST_BRANCH=b")
+	check("changed control flow", r, index(base, "branch.a"))
+
+	// An op that never happens (a line this test never runs), inserted
+	// before 1.1's first unlock.
+	s := *base
+	s.ops = append([]string(nil), base.ops...)
+	at := index(&s, "branch.first")
+	never := &schedText{fileNum: s.fileNum, files: s.files}
+	never.op("1.1", trace.KindLock, m["dead.lock2"], 1)
+	s.files, s.fileNum = never.files, never.fileNum
+	s.ops = append(s.ops[:at], append(never.ops, s.ops[at:]...)...)
+	r = runSchedule(t, "TestBranch", s.String())
+	check("op that never happens", r, at+1)
+
+	// A goroutine that never starts: everyone waits in the order (no false
+	// deadlock report: the window's timer is pending), then runs free.
+	s = schedText{window: 50, files: base.files, fileNum: base.fileNum}
+	s.op("1.7", trace.KindLock, m["branch.first"], 1)
+	s.ops = append(s.ops, base.ops...)
+	r = runSchedule(t, "TestBranch", s.String())
+	check("goroutine that never starts", r, 1)
+	if r.tr.Meta["exit"] != "exit" || r.tr.Meta["exitcode"] != "0" {
+		t.Errorf("goroutine that never starts: exit %s %s, want a normal exit", r.tr.Meta["exit"], r.tr.Meta["exitcode"])
+	}
+}
+
+// TestScheduleDeadlock: a program that deadlocks by design, replayed under
+// its recorded order (complete, then with one more op that never comes),
+// still ends with the runtime's real deadlock report, after its blocking
+// receive, with a complete trace.
+func TestScheduleDeadlock(t *testing.T) {
+	m := markersIn(t, "replay")
+	rec := record(t, buildReplay(t), "TestDeadlock", nil)
+	if rec.tr.Meta["exit"] != "deadlock" {
+		t.Fatalf("free run: exit %q, want deadlock", rec.tr.Meta["exit"])
+	}
+	full := replaySchedule(t, rec.tr, 200)
+	extra := *full
+	tail := &schedText{fileNum: full.fileNum, files: full.files}
+	tail.op("1.1", trace.KindLock, m["dead.lock"], 2)
+	extra.ops = append(append([]string(nil), full.ops...), tail.ops...)
+	extra.files = tail.files
+	for _, c := range []struct {
+		name     string
+		s        *schedText
+		diverged int
+	}{{"complete order", full, 0}, {"order with an op that never comes", &extra, len(extra.ops)}} {
+		r := runSchedule(t, "TestDeadlock", c.s.String())
+		if r.tr.Meta["exit"] != "deadlock" || r.tr.Meta["message"] != "all goroutines are asleep - deadlock!" {
+			t.Errorf("%s: exit %q message %q, want the deadlock report\n%s", c.name, r.tr.Meta["exit"], r.tr.Meta["message"], r.output)
+		}
+		if got := metaInt(r, "schedule.diverged"); got != c.diverged {
+			t.Errorf("%s: diverged %d, want %d", c.name, got, c.diverged)
+		}
+		recv := oneM(t, r.tr, trace.KindChanRecv, "dead.recv", m)
+		if recv.Post != 0 {
+			t.Errorf("%s: the receive nobody sends to completed", c.name)
+		}
+		blocked := false
+		for _, g := range r.tr.Goroutines {
+			blocked = blocked || g.ID == recv.G && g.WaitReason == "chan receive" && g.LastEvent == recv.Index
+		}
+		if !blocked {
+			t.Errorf("%s: the test goroutine is not listed blocked in its receive\n%s", c.name, dump(r.tr))
+		}
+	}
+}
