@@ -1,0 +1,3 @@
+module replay
+
+go 1.26
