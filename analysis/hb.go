@@ -68,6 +68,7 @@ type engine struct {
 	held     [][]heldLock
 	ended    []bool
 	lastUser [][4]userCache // per goroutine: the channel places it used last
+	users    userTable      // (channel, class, goroutine, place) -> index in the channel's users
 
 	objOf   []int32 // per event: index of its object in the slice of its kind; -1 none
 	chans   []chanState

@@ -18,8 +18,7 @@ type chanState struct {
 	closeVC, closeWVC []uint32
 
 	users    [numClasses][]chanUser // per class: latest op per (goroutine, position)
-	userIdx  map[uint64]int32       // userKey -> index in users[class]
-	byG      [numClasses][]int32    // per class, per goroutine: index+1 of its two latest entries (busy channels only)
+	indexed  [numClasses]bool       // per class: users are in the engine's userTable (busy channels)
 	pending  []pendingCase          // select cases not yet known to have a partner
 	pairHits int                    // concurrent pairs found (bounds the scanning on hot channels)
 }
@@ -48,11 +47,6 @@ type chanUser struct {
 	g   int32
 	pos uint32
 	ev  int32
-}
-
-// userKey packs (goroutine, position, class) into one map key.
-func userKey(g int32, pos uint32, class uint8) uint64 {
-	return uint64(uint32(g))<<32 | uint64(pos)<<3 | uint64(class)
 }
 
 type pendingCase struct {
@@ -409,15 +403,8 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	}
 	list := ch.users[class]
 	j := int32(-1)
-	if byG := ch.byG[class]; byG != nil {
-		// busy channel: the goroutine's two latest entries in this class, usually the place
-		if k := byG[2*g] - 1; k >= 0 && list[k].pos == pos {
-			j = k
-		} else if k := byG[2*g+1] - 1; k >= 0 && list[k].pos == pos {
-			j = k
-		} else if k, ok := ch.userIdx[userKey(g, pos, class)]; ok {
-			j = k
-		}
+	if ch.indexed[class] {
+		j = e.users.get(x, class, g, pos, list)
 	} else {
 		for k := range list { // few users: a scan beats hashing
 			if list[k].g == g && list[k].pos == pos {
@@ -429,23 +416,15 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	if j < 0 {
 		j = int32(len(list))
 		ch.users[class] = append(list, chanUser{g: g, pos: pos})
-		if ch.byG[class] == nil && len(ch.users[class]) >= 8 {
-			// the channel got busy: index its users by goroutine and by (goroutine, place)
-			byG := make([]int32, 2*e.ng)
-			if ch.userIdx == nil {
-				ch.userIdx = map[uint64]int32{}
-			}
+		if ch.indexed[class] {
+			e.users.put(x, class, g, pos, j)
+		} else if len(ch.users[class]) >= 8 {
+			// the channel got busy: index its users by (goroutine, place)
 			for n, u := range ch.users[class] {
-				byG[2*u.g+1], byG[2*u.g] = byG[2*u.g], int32(n)+1
-				ch.userIdx[userKey(u.g, u.pos, class)] = int32(n)
+				e.users.put(x, class, u.g, u.pos, int32(n))
 			}
-			ch.byG[class] = byG
-		} else if ch.byG[class] != nil {
-			ch.userIdx[userKey(g, pos, class)] = j
+			ch.indexed[class] = true
 		}
-	}
-	if byG := ch.byG[class]; byG != nil && byG[2*g] != j+1 {
-		byG[2*g+1], byG[2*g] = byG[2*g], j+1
 	}
 	ch.users[class][j].ev = i
 	copy(cache[1:], cache[:len(cache)-1])
