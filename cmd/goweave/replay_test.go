@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// copyDir copies the files of a flat directory.
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestReplayCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes and replays a test program")
+	}
+	src := t.TempDir()
+	copyDir(t, "../../fuzzer/testdata/replay", src)
+	out := t.TempDir()
+	stdout, stderr, code := runGoweave(t, src, "fuzz", "-json", "-runs", "1", "-run", "^TestCloseRace$", "-o", out, "./...")
+	if code != 1 {
+		t.Fatalf("fuzz exit %d\n%s", code, stderr)
+	}
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	var f *fuzzer.Finding
+	for i := range rep.Findings {
+		if rep.Findings[i].Kind == "send-on-closed" {
+			f = &rep.Findings[i]
+		}
+	}
+	if f == nil || f.Confidence != "confirmed" || f.Recipe == "" {
+		t.Fatalf("want a confirmed send-on-closed with a recipe; findings %+v", rep.Findings)
+	}
+
+	// By id, after fuzz has exited.
+	stdout, stderr, code = runGoweave(t, src, "replay", "-o", out, f.ID)
+	if code != 1 {
+		t.Fatalf("replay exit %d, want 1 (the bug happened)\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{f.ID + ": send-on-closed (confirmed)", "reproduced in 1 run(s): confirmed", "panic: send on closed channel", "run it again:"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, stdout)
+		}
+	}
+	// The printed command line repeats the run without goweave.
+	_, command, ok := strings.Cut(stdout, "run it again:\n\t")
+	if !ok {
+		t.Fatalf("no command in\n%s", stdout)
+	}
+	again, _ := exec.Command("sh", "-c", strings.TrimSpace(command)).CombinedOutput()
+	if !strings.Contains(string(again), "panic: send on closed channel") {
+		t.Errorf("the printed command did not repeat the panic:\n%s\n%s", command, again)
+	}
+
+	// By recipe file, as JSON.
+	stdout, _, code = runGoweave(t, src, "replay", "-json", f.Recipe)
+	var o replayOutput
+	if err := json.Unmarshal([]byte(stdout), &o); err != nil || code != 1 || !o.Reproduced || o.Outcome != fuzzer.OutcomeConfirmed {
+		t.Errorf("replay -json: exit %d, %+v, %v", code, o, err)
+	}
+
+	// Unknown ids and changed source are errors, not replays.
+	if _, stderr, code := runGoweave(t, src, "replay", "-o", out, "GW0000000000"); code != 2 || !strings.Contains(stderr, "no recipe") {
+		t.Errorf("unknown id: exit %d, %s", code, stderr)
+	}
+	file := filepath.Join(src, "replay_test.go")
+	text, _ := os.ReadFile(file)
+	os.WriteFile(file, []byte(strings.Replace(string(text), "results <- 42", "results <- 43", 1)), 0o644)
+	_, stderr, code = runGoweave(t, src, "replay", "-o", out, f.ID)
+	if code != 2 || !strings.Contains(stderr, "source changed") || !strings.Contains(stderr, "replay_test.go:17") {
+		t.Errorf("replay of changed source: exit %d, %s", code, stderr)
+	}
+}
