@@ -25,8 +25,15 @@
 // lines of GOROOT files (edits_go126.go), so patched files keep their line
 // numbers. Every recorded channel, select and sync operation passes through
 // one pre hook (goweaveBefore in _patch/runtime/zz_goweave_record.go) on its
-// own goroutine before it takes a lock: the place where schedule control
-// will park goroutines.
+// own goroutine before it takes a lock: there schedule control parks
+// goroutines.
+//
+// Schedule control: with GOWEAVE_SCHEDULE=<file> (format:
+// fuzzer/schedule/FORMAT.md) the recording run also follows a schedule:
+// operations admitted in a given order (replay, GoPie), delays (flow) and
+// select preferences (GFuzz), and reports the outcome in trace META
+// (schedule.admitted, schedule.diverged, ...). A schedule that does not parse
+// ends the process with exit status 2. Exact semantics: SCHEDULE.md.
 //
 // runtimepatch knows nothing about fuzzing or analysis; it only builds the
 // overlay. Reading traces is analysis/trace's job.

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -391,5 +392,45 @@ func TestScheduleDeadlock(t *testing.T) {
 		if !blocked {
 			t.Errorf("%s: the test goroutine is not listed blocked in its receive\n%s", c.name, dump(r.tr))
 		}
+	}
+}
+
+var (
+	replayRaceOnce sync.Once
+	replayRaceBin  string
+	replayRaceErr  error
+)
+
+// TestScheduleRace follows an order and a select preference in a -race
+// build: the parking, the watchdog and the nested select must work with the
+// race runtime and report no race of their own.
+func TestScheduleRace(t *testing.T) {
+	replayRaceOnce.Do(func() {
+		replayRaceBin, replayRaceErr = buildTestdata(t, "replay", filepath.Join(workDir, "replay-race.test"), "-race")
+	})
+	if replayRaceErr != nil {
+		t.Fatal(replayRaceErr)
+	}
+	m := markersIn(t, "replay")
+	c := orderCases[1] // locks
+	env, _ := writeSchedule(t, c.schedule(m).String())
+	for i := 0; i < 3; i++ {
+		r := record(t, replayRaceBin, c.test, nil, env)
+		if r.err != nil || strings.Contains(r.output, "DATA RACE") {
+			t.Fatalf("run %d: %v\n%s", i, r.err, r.output)
+		}
+		if !c.reversed(t, r.tr, m) {
+			t.Errorf("run %d: the order was not reversed under -race", i)
+		}
+	}
+	s := &schedText{}
+	s.selectPref(m["pref.select"], 2000, 1)
+	env, _ = writeSchedule(t, s.String())
+	r := record(t, replayRaceBin, "TestSelectPreference", nil, env)
+	if r.err != nil || strings.Contains(r.output, "DATA RACE") {
+		t.Fatalf("select preference: %v\n%s", r.err, r.output)
+	}
+	if e := oneM(t, r.tr, trace.KindSelect, "pref.select", m); e.A != 1 {
+		t.Errorf("select preference under -race chose case %d, want 1", int64(e.A))
 	}
 }
