@@ -109,6 +109,17 @@ func TestFuzzConfirmsAndReplayRecipe(t *testing.T) {
 		}
 	}
 
+	// The language server's Replay of the finding as predicted runs its rewrite.
+	predicted := *f
+	predicted.Confidence, predicted.Replay = analysis.Predicted, ""
+	lres, err := Replay(context.Background(), Config{Dir: "testdata/replay", RunsPerTest: 3, Parallel: 1, OutDir: t.TempDir()}, predicted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lres.Reproduced || lres.Runs != 1 || lres.Finding.Confidence != analysis.Confirmed || lres.Run.Schedule == "" {
+		t.Errorf("Replay of the predicted finding: %+v", lres)
+	}
+
 	// A changed line, or a different binary, is refused.
 	changed := *rec
 	changed.Lines = append([]LineHash(nil), rec.Lines...)
