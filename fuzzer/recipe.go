@@ -83,6 +83,9 @@ func (c *campaign) noteRecipe(t *testState, ar *AnalyzedRun, f *Finding, isNew b
 			rp.schedule = b
 		}
 	}
+	if f.Confidence == analysis.Predicted && !confirmable(f) {
+		f.Confirmation = "not attempted: no rewrite makes a predicted " + f.Kind + " happen (confirmable: " + strings.Join(mutate.ConfirmableKinds, ", ") + ")"
+	}
 	if !confirmable(f) || ar.Recorded == nil {
 		return
 	}
