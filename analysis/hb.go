@@ -194,7 +194,7 @@ func (e *engine) prepass() {
 			e.onces = append(e.onces, onceState{runner: -1})
 		case classWG:
 			x = int32(len(e.wgs))
-			e.wgs = append(e.wgs, wgState{obj: id, last: -1})
+			e.wgs = append(e.wgs, wgState{obj: id, last: -1, owner: -1})
 		case classCond:
 			x = int32(len(e.conds))
 			e.conds = append(e.conds, condState{obj: id, last: -1})

@@ -47,6 +47,16 @@ type chanUser struct {
 	g   int32
 	pos uint32
 	ev  int32
+	ep  uint32 // epoch of ev, kept here so that scans do not chase per-event arrays
+}
+
+// before reports whether u's operation happens before the current point of goroutine g
+// (another goroutine), by the strong or the weak clock (hbAt without the lookups).
+func (u chanUser) before(e *engine, g int32, weak bool) bool {
+	if weak {
+		return u.ep <= e.wvc[g][u.g]
+	}
+	return u.ep <= e.vc[g][u.g]
 }
 
 type pendingCase struct {
@@ -184,7 +194,7 @@ func (e *engine) chanClose(i int32, ev *trace.Event) {
 	// Every send and value receive so far that is not ordered before the close races with it.
 	for _, class := range []uint8{classSend, classRecvValue} {
 		for _, u := range ch.users[class] {
-			if u.g == g || e.hbAt(u.ev, g, false) {
+			if u.g == g || u.before(e, g, false) {
 				continue
 			}
 			if class == classRecvValue && e.valueBeforeClose(ch, u.ev, e.wvc[g]) {
@@ -357,7 +367,7 @@ func (e *engine) before(i, g, x int32, send bool) {
 		}
 		for _, class := range classes {
 			for _, u := range ch.users[class] {
-				if u.g != g && !e.hbAt(u.ev, g, false) {
+				if u.g != g && !u.before(e, g, false) {
 					ch.pairHits++
 					e.f.pair(e.t, kind, u.ev, i)
 				}
@@ -381,7 +391,7 @@ func (e *engine) after(i, g, x int32, class uint8) {
 	}
 	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
 		for _, u := range ch.users[classRecvValue] {
-			if u.g != g && !e.hbAt(u.ev, g, false) {
+			if u.g != g && !u.before(e, g, false) {
 				ch.pairHits++
 				e.f.concRecv(e.t, u.ev, i)
 			}
@@ -397,7 +407,8 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	cache := &e.lastUser[g]
 	for _, c := range cache {
 		if c.ch == x && c.pos == pos && c.class == class {
-			ch.users[class][c.idx].ev = i
+			u := &ch.users[class][c.idx]
+			u.ev, u.ep = i, e.r.epoch[i]
 			return
 		}
 	}
@@ -426,7 +437,8 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 			ch.indexed[class] = true
 		}
 	}
-	ch.users[class][j].ev = i
+	u := &ch.users[class][j]
+	u.ev, u.ep = i, e.r.epoch[i]
 	copy(cache[1:], cache[:len(cache)-1])
 	cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
 }

@@ -69,7 +69,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 			scan:
 				for _, class := range partners {
 					for _, u := range ch.users[class] {
-						if u.g != g && !e.hbAt(u.ev, g, true) {
+						if u.g != g && !u.before(e, g, true) {
 							sc.Partner = int(u.ev)
 							break scan
 						}

@@ -13,6 +13,11 @@ type wgState struct {
 	adders  []int32 // goroutines that Add a positive delta (prepass)
 	facts   *wgFacts
 	last    int32
+	// When the group's clocks are exactly those of goroutine owner right after its event
+	// with epoch ep (one goroutine did the Adds and Dones so far, or each knew the previous
+	// one's), a goroutine that knows (owner, ep) knows them: joins become copies or nothing.
+	owner int32 // -1: the clocks are a join of several
+	ep    uint32
 }
 
 // wgFacts is what negative-waitgroup matching needs: every Add and Done, and for each
@@ -40,7 +45,8 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		return
 	}
 	w := &e.wgs[x]
-	if w.vc == nil {
+	fresh := w.vc == nil
+	if fresh {
 		w.vc, w.wvc = e.slab.alloc(), e.slab.alloc()
 		w.facts = &wgFacts{obj: w.obj, adders: w.adders}
 		e.f.wgs = append(e.f.wgs, w.facts)
@@ -48,8 +54,16 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 	if int64(ev.B) < 0 {
 		e.f.negativeWG = append(e.f.negativeWG, evPair{i, w.last})
 	}
-	join(w.vc, e.vc[g])
-	join(w.wvc, e.wvc[g])
+	if fresh || w.owner >= 0 && w.ep <= e.vc[g][w.owner] && w.ep <= e.wvc[g][w.owner] {
+		// g's clocks contain the group's: the join is g's clocks
+		copy(w.vc, e.vc[g])
+		copy(w.wvc, e.wvc[g])
+		w.owner, w.ep = g, e.vc[g][g]
+	} else {
+		join(w.vc, e.vc[g])
+		join(w.wvc, e.wvc[g])
+		w.owner = -1
+	}
 	wf := w.facts
 	switch delta := int64(ev.A); {
 	case delta > 0:
@@ -70,6 +84,11 @@ func (e *engine) wgWait(i int32, ev *trace.Event) {
 	if x < 0 || e.wgs[x].vc == nil {
 		return
 	}
-	join(e.vc[g], e.wgs[x].vc)
-	join(e.wvc[g], e.wgs[x].wvc)
+	w := &e.wgs[x]
+	if w.owner < 0 || e.vc[g][w.owner] < w.ep {
+		join(e.vc[g], w.vc)
+	}
+	if w.owner < 0 || e.wvc[g][w.owner] < w.ep {
+		join(e.wvc[g], w.wvc)
+	}
 }

@@ -52,7 +52,7 @@ func (t *userTable) get(x int32, class uint8, g int32, pos uint32, list []chanUs
 // put records that (g, pos) is at index j of the users of channel x in class; the key
 // must be new.
 func (t *userTable) put(x int32, class uint8, g int32, pos uint32, j int32) {
-	if 2*(t.used+1) > len(t.slots) {
+	if 4*(t.used+1) > 3*len(t.slots) { // load at most 3/4: probes stay within a cache line or two
 		t.grow()
 	}
 	t.insert(userSlot{hash: userHash(x, class, g, pos), idx1: j + 1})
