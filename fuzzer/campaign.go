@@ -40,23 +40,24 @@ type campaign struct {
 }
 
 type testState struct {
-	bin        *TestBinary
-	name       string
-	strategy   Strategy
-	queue      []*RunRequest
-	confirm    []*RunRequest // confirmation runs of predicted findings, before the queue
-	started    int           // runs started; the next run's index is started+1
-	inflight   int
-	first      time.Time // when the first run started
-	last       time.Time // when the latest run finished
-	worst      Status
-	runs       int
-	signatures map[string]bool
-	statuses   map[string]int
-	steered    int
-	found      []*Finding
-	enough     bool // Config.Enough said so
-	done       bool
+	bin           *TestBinary
+	name          string
+	strategy      Strategy
+	queue         []*RunRequest
+	confirm       []*RunRequest // confirmation runs of predicted findings, before the queue
+	confirmations int           // predicted findings whose confirmation was queued
+	started       int           // runs started; the next run's index is started+1
+	inflight      int
+	first         time.Time // when the first run started
+	last          time.Time // when the latest run finished
+	worst         Status
+	runs          int
+	signatures    map[string]bool
+	statuses      map[string]int
+	steered       int
+	found         []*Finding
+	enough        bool // Config.Enough said so
+	done          bool
 }
 
 type job struct {

@@ -39,8 +39,13 @@ func (v Verdict) String() string {
 	return v.Outcome + ": " + v.Detail
 }
 
-// confirmAttempts bounds the runs a campaign spends confirming one predicted finding.
-const confirmAttempts = 3
+// confirmAttempts bounds the runs a campaign spends confirming one predicted finding, and
+// maxConfirmationsPerTest the predicted findings of one test it tries to confirm (the runs
+// do not count against the test's budget, so they need their own bound).
+const (
+	confirmAttempts         = 3
+	maxConfirmationsPerTest = 10
+)
 
 // claimOf describes a finding for mutate.Confirm.
 func claimOf(f Finding) mutate.Claim {
@@ -184,6 +189,11 @@ func (c *campaign) queueConfirmation(t *testState, parent int, f *Finding, rewri
 	if len(rewrites) == 0 {
 		return
 	}
+	if t.confirmations >= maxConfirmationsPerTest {
+		f.Confirmation = fmt.Sprintf("not attempted: %d predicted findings of this test are being confirmed already", maxConfirmationsPerTest)
+		return
+	}
+	t.confirmations++
 	for k := range confirmAttempts {
 		key := fmt.Sprintf("confirm:%s:%d", f.ID, k)
 		c.confirming[key] = f.Fingerprint

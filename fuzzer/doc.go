@@ -4,8 +4,9 @@
 // and deduplicates what it finds into a Report.
 //
 // Entry points: Fuzz (a campaign), Record (one recorded run per test, every trace kept),
-// Replay (rerun a finding's test until the bug actually happens), and the lower-level Build
-// and TestBinary.Run.
+// Replay (rerun a finding's test until the bug actually happens; a predicted one under the
+// schedule that should make it happen), ReplayRecipe (what `goweave replay` runs), and the
+// lower-level Build and TestBinary.Run.
 //
 // One file per concept:
 //
@@ -18,6 +19,10 @@
 //     run requests per test, dedup by fingerprint keeping the earliest run and its trace);
 //   - strategy.go, steer.go: the Strategy interface and its wiring to fuzzer/mutate;
 //   - analyze.go, race.go: the analysis of a trace, and findings from -race reports;
+//   - confirm.go: confirmation of predicted findings during a campaign (runs under the
+//     rewrites of mutate.Confirm, judged by the positions of the bug they show);
+//   - recipe.go, replay_recipe.go: a replay recipe per finding (<campaign>/findings/<id>.json:
+//     schedule, test binary hash, hashes of the named source lines), FindRecipe, ReplayRecipe;
 //   - replay.go, prune.go, fuzz.go: Replay, pruning of old campaign directories, Fuzz/Record.
 //
 // Data flows one way: fuzzer uses runtimepatch (the overlay), analysis/trace and analysis

@@ -8,7 +8,9 @@
 //     contradict the recorded happens-before pruned before they are run;
 //   - flow: delays that reverse HB-concurrent Once.Do / TryLock / send / receive pairs;
 //   - prefix: replay a prefix of a run and change one decision, guided by a coverage of
-//     schedule signatures (execution graphs).
+//     schedule signatures (execution graphs);
+//   - replay and confirm: Replay repeats a recorded run; Confirm rewrites it so that a
+//     predicted finding happens, around MustHappenBefore (the orders every schedule keeps).
 //
 // It knows nothing about running tests (package fuzzer wires strategies into campaigns) or
 // computing happens-before (package analysis provides it through the HB interface).
