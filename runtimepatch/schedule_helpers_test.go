@@ -209,7 +209,7 @@ func replaySchedule(t testing.TB, tr *trace.Trace, windowMS int) *schedText {
 // operations on it, naming objects and operations by logical ids so that
 // two runs can be compared: mutex = its Locks by acquisition; channel = the
 // partner of each completed send (by sequence number); Once = the Do that
-// ran f.
+// ran f. An object is named by the least name of the operations on it.
 func objectOrders(t testing.TB, tr *trace.Trace) map[string]string {
 	names := opNames(t, tr)
 	type obj struct {
@@ -227,6 +227,8 @@ func objectOrders(t testing.TB, tr *trace.Trace) map[string]string {
 			o = &obj{first: names[e.Index], kind: kind, sends: map[uint64]string{}, recvs: map[uint64]string{}}
 			objs[e.Obj] = o
 		}
+		// Named by its least operation name: independent of the order.
+		o.first = min(o.first, names[e.Index])
 		return o
 	}
 	for _, e := range tr.Events {
