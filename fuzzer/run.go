@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"syscall"
 	"time"
 
@@ -76,7 +77,7 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 	cmd := exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
 		"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
 	cmd.Dir = b.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...), envModule+"="+b.Module)
+	cmd.Env = append(append(os.Environ(), opts.Env...), envModule+"="+b.Module, raceOptions())
 	if opts.Trace != "" {
 		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
 			return nil, err
@@ -174,4 +175,12 @@ func (b *TestBinary) Run(ctx context.Context, test string, opts RunOptions) (*Ru
 	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
 	r.Canceled = cancelled
 	return r, nil
+}
+
+// raceOptions is the GORACE setting of a test process: the user's options, and no sleep at
+// exit. The race runtime otherwise sleeps atexit_sleep_ms (1 s) in every process before it
+// exits, which would cap a -race campaign at about one run per second and process. Binaries
+// built without -race ignore GORACE.
+func raceOptions() string {
+	return "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
 }
