@@ -434,3 +434,21 @@ func TestScheduleRace(t *testing.T) {
 		t.Errorf("select preference under -race chose case %d, want 1", int64(e.A))
 	}
 }
+
+// TestScheduleAdaptiveWindow: an overdue head whose goroutine is still
+// computing gets more windows (at most 3 more): a 50 ms window does not
+// diverge on a goroutine that computes for 120 ms first, but does when the
+// goroutine is blocked on a channel for that time.
+func TestScheduleAdaptiveWindow(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{window: 50}
+	s.op("1.1", trace.KindLock, m["slow.lock"], 1)
+	r := runSchedule(t, "TestSlowHead", s.String())
+	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 0 || x < 1 || x > 3 {
+		t.Errorf("busy head: diverged %d after %d extensions, want 0 after 1-3", d, x)
+	}
+	r = runSchedule(t, "TestSlowHead", s.String(), "GOWEAVE_TEST_BLOCKED=1")
+	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 1 || x != 0 {
+		t.Errorf("blocked head: diverged %d after %d extensions, want 1 after 0", d, x)
+	}
+}

@@ -333,6 +333,8 @@ func goweaveBuildMeta() {
 		goweaveMetaInt(uint64(goweaveSelTimeouts.Load()))
 		goweaveMetaKey("schedule.delay.timeouts")
 		goweaveMetaInt(uint64(goweaveDelayTimeouts.Load()))
+		goweaveMetaKey("schedule.window.extensions")
+		goweaveMetaInt(uint64(goweaveExtended))
 	}
 }
 

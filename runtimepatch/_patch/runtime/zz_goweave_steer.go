@@ -50,10 +50,13 @@ var (
 	goweaveWaiters   guintptr // goroutines parked by the schedule
 	goweaveToReady   guintptr // goroutines to ready once goweaveSteerMu is released
 	goweaveOrderOn   atomic.Bool
-	goweaveHead      uint32 // index of the next op of goweaveSchedOps
-	goweaveAdmitted  uint32 // ops admitted
-	goweaveDiverged  uint32 // 1-based index of the op that did not arrive; 0 = none
-	goweaveLastAdmit int64  // nanotime of the last admission (or of the start)
+	goweaveHead      uint32     // index of the next op of goweaveSchedOps
+	goweaveAdmitted  uint32     // ops admitted
+	goweaveDiverged  uint32     // 1-based index of the op that did not arrive; 0 = none
+	goweaveLastAdmit int64      // nanotime of the last admission (or of the start)
+	goweaveExtends   int64      // windows added to the head's deadline because its goroutine was busy
+	goweaveExtended  uint32     // total window extensions (META)
+	goweaveNodeG     []guintptr // the goroutine holding each trie node, while it lives
 	goweaveWatch     timer
 	goweaveWatchWhen int64 // when the watchdog is armed for; 0 = not armed
 
@@ -76,6 +79,8 @@ func goweaveSteerStart() {
 	if !goweaveSchedOn {
 		return
 	}
+	goweaveNodeG = make([]guintptr, goweaveSchedNodes+1)
+	goweaveNodeG[goweaveSchedNodeMain].set(gp)
 	goweaveWatch.init(goweaveWatchFired, nil)
 	if len(goweaveSchedOps) > 0 {
 		lock(&goweaveSteerMu)
@@ -97,6 +102,9 @@ func goweaveSpawnID(parent, child *g) {
 	if !ps.lhas {
 		if test {
 			child.goweave.s.lhas, child.goweave.s.lnode = true, goweaveSchedNodeTest
+			if goweaveSchedOn {
+				goweaveNodeG[goweaveSchedNodeTest].set(child)
+			}
 		}
 		return
 	}
@@ -108,6 +116,9 @@ func goweaveSpawnID(parent, child *g) {
 		cs.lnode = goweaveSchedNodeTest
 	case ps.lnode != 0 && goweaveSchedOn:
 		cs.lnode = goweaveSchedTrie.get(uint64(ps.lnode)<<32 | uint64(ps.lspawns))
+	}
+	if cs.lnode != 0 && goweaveSchedOn {
+		goweaveNodeG[cs.lnode].set(child)
 	}
 }
 
@@ -249,6 +260,7 @@ func goweaveAdmit(gp *g) {
 	goweaveHead++
 	goweaveAdmitted++
 	goweaveLastAdmit = nanotime()
+	goweaveExtends = 0
 	if int(goweaveHead) == len(goweaveSchedOps) {
 		goweaveOrderEnd(0)
 		return
@@ -324,10 +336,42 @@ func goweaveUnlockAndReady() {
 	}
 }
 
+// goweaveOrderDeadline is when the head is overdue: one window after the
+// last admission, plus the windows added while its goroutine was busy.
+// goweaveSteerMu is held.
+func goweaveOrderDeadline() int64 {
+	return goweaveLastAdmit + goweaveSchedWindow*(1+goweaveExtends)
+}
+
+// goweaveMaxExtends bounds the adaptive window: an overdue head whose
+// goroutine is still busy gets at most this many more windows.
+const goweaveMaxExtends = 3
+
+// goweaveHeadBusy reports whether the goroutine the head names exists and
+// is making progress towards it: running, runnable, in a system call or
+// sleeping (not parked by the schedule, not blocked on a primitive).
+// goweaveSteerMu is held.
+func goweaveHeadBusy() bool {
+	w := goweaveNodeG[goweaveSchedOps[goweaveHead].node].ptr()
+	if w == nil {
+		return false
+	}
+	switch readgstatus(w) &^ _Gscan {
+	case _Grunning, _Grunnable, _Gsyscall:
+		return true
+	case _Gwaiting:
+		return w.waitreason == waitReasonSleep && w.goweave.s.wstate == goweaveWaitNone
+	}
+	return false
+}
+
 // goweaveGoEndSteer: a goroutine that ends while the order's head names it
 // diverges the order at once.
 func goweaveGoEndSteer(gp *g) {
 	goweaveMovedOn(gp)
+	if n := gp.goweave.s.lnode; n != 0 && int(n) < len(goweaveNodeG) && goweaveNodeG[n].ptr() == gp {
+		goweaveNodeG[n] = 0
+	}
 	if !goweaveOrderOn.Load() || gp.goweave.s.lnode == 0 {
 		return
 	}
@@ -392,7 +436,7 @@ func goweaveDelayAdmit(op goweaveOpKey) {
 func goweaveRearm() {
 	var next int64
 	if goweaveOrderOn.Load() {
-		next = goweaveLastAdmit + goweaveSchedWindow
+		next = goweaveOrderDeadline()
 	}
 	for w := goweaveWaiters.ptr(); w != nil; w = w.goweave.s.wnext.ptr() {
 		if ws := &w.goweave.s; (ws.wstate == goweaveWaitDelay || ws.wstate == goweaveWaitSettle) && (next == 0 || ws.wdeadline < next) {
@@ -418,8 +462,13 @@ func goweaveWatchFired(arg any, seq uintptr, delay int64) {
 	lock(&goweaveSteerMu)
 	goweaveWatchWhen = 0
 	now := nanotime()
-	if goweaveOrderOn.Load() && now >= goweaveLastAdmit+goweaveSchedWindow {
-		goweaveOrderEnd(goweaveHead + 1)
+	if goweaveOrderOn.Load() && now >= goweaveOrderDeadline() {
+		if goweaveExtends < goweaveMaxExtends && goweaveHeadBusy() {
+			goweaveExtends++
+			goweaveExtended++
+		} else {
+			goweaveOrderEnd(goweaveHead + 1)
+		}
 	}
 	for w := goweaveWaiters.ptr(); w != nil; {
 		next := w.goweave.s.wnext.ptr()
