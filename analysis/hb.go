@@ -174,10 +174,12 @@ func (e *engine) prepass() {
 			return -1
 		}
 		key := id<<3 | uint64(class)
-		if key < uint64(len(objTable)) && objTable[key] != 0 {
-			return objTable[key] - 1
-		}
-		if x, ok := objIdx[key]; ok {
+		inTable := key < uint64(len(objTable))
+		if inTable {
+			if objTable[key] != 0 {
+				return objTable[key] - 1
+			}
+		} else if x, ok := objIdx[key]; ok { // the table is authoritative for the keys it covers
 			return x
 		}
 		var x int32
@@ -199,9 +201,10 @@ func (e *engine) prepass() {
 			x = int32(len(e.conds))
 			e.conds = append(e.conds, condState{obj: id, last: -1})
 		}
-		objIdx[key] = x
-		if key < uint64(len(objTable)) {
+		if inTable {
 			objTable[key] = x + 1
+		} else {
+			objIdx[key] = x
 		}
 		return x
 	}
