@@ -15,14 +15,20 @@ type mutexState struct {
 	writerEv   int32
 	readers    []heldRead
 	lastUnlock int32
-	lastAcq    []int32 // per goroutine: latest acquisition (any mode); nil until used
-	lastWrite  []int32 // per goroutine: latest write request
-	recursive  []int32 // recursive RLocks, for writers that come later
-	outer      []int32 // the read lock each of them already held
+	lastAcq    []int32   // per goroutine: latest acquisition (any mode); nil until used
+	lastAcqOf  []acqInfo // per goroutine: epoch and kind of lastAcq (scans read them here, not per event)
+	lastWrite  []int32   // per goroutine: latest write request
+	recursive  []int32   // recursive RLocks, for writers that come later
+	outer      []int32   // the read lock each of them already held
 	pairHits   int
 }
 
 type heldRead struct{ g, ev int32 }
+
+type acqInfo struct {
+	ep   uint32
+	kind trace.Kind
+}
 
 func (e *engine) perG(s *[]int32) []int32 {
 	if *s == nil {
@@ -154,6 +160,10 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 		m.writer, m.writerEv = g, i
 	}
 	e.perG(&m.lastAcq)[g] = i
+	if m.lastAcqOf == nil {
+		m.lastAcqOf = make([]acqInfo, e.ng)
+	}
+	m.lastAcqOf[g] = acqInfo{ep: e.r.epoch[i], kind: e.t.Events[i].Kind}
 	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
 }
 
@@ -180,7 +190,7 @@ func (e *engine) tryFailed(i, g, x int32) {
 		return
 	}
 	for h, a := range m.lastAcq {
-		if a >= 0 && int32(h) != g && !e.hbAt(a, g, true) {
+		if a >= 0 && int32(h) != g && m.lastAcqOf[h].ep > e.wvc[g][h] {
 			m.pairHits++
 			e.f.pair(e.t, PairTryLock, a, i)
 		}
@@ -233,10 +243,14 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 	}
 	if completed && m.lastAcq != nil && m.pairHits < maxHitsPerObject {
 		for h, a := range m.lastAcq {
-			if a < 0 || int32(h) == g || (read && e.t.Events[a].Kind != trace.KindLock && e.t.Events[a].Kind != trace.KindTryLock) {
+			if a < 0 || int32(h) == g {
 				continue
 			}
-			if !e.hbAt(a, g, true) {
+			info := m.lastAcqOf[h]
+			if read && info.kind != trace.KindLock && info.kind != trace.KindTryLock {
+				continue
+			}
+			if info.ep > e.wvc[g][h] { // a does not happen before i (weak clock)
 				m.pairHits++
 				f.pair(e.t, PairLock, a, i)
 			}
@@ -269,10 +283,10 @@ func (e *engine) mixedCheck(o, g, p int32) {
 		if lh < 0 || m.writer == gp {
 			continue
 		}
-		if hl.read && e.t.Events[lh].Kind == trace.KindRLock {
+		if hl.read && m.lastAcqOf[gp].kind == trace.KindRLock {
 			continue // two readers do not exclude each other
 		}
-		if !e.hbAt(lh, g, true) {
+		if m.lastAcqOf[gp].ep > e.wvc[g][gp] { // lh does not happen before (weak clock)
 			k := pairKey{"mixed", e.t.Events[o].Pos, e.t.Events[lh].Pos}
 			if !e.f.mixedSeen[k] {
 				e.f.mixedSeen[k] = true
