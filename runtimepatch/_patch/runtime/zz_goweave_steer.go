@@ -228,11 +228,16 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 }
 
 // goweaveUnsettled reports whether the last admission was of another
-// goroutine that is still running and has not reached its next pre hook.
-// goweaveSteerMu is held.
+// goroutine that has not reached its next pre hook and is running or
+// runnable (preempted, or not yet scheduled: it has not performed its
+// operation). goweaveSteerMu is held.
 func goweaveUnsettled(gp *g) bool {
 	last := (*g)(unsafe.Pointer(goweaveLastG.Load()))
-	return last != nil && last != gp && !goweaveLastMoved.Load() && readgstatus(last)&^_Gscan == _Grunning
+	if last == nil || last == gp || goweaveLastMoved.Load() {
+		return false
+	}
+	st := readgstatus(last) &^ _Gscan
+	return st == _Grunning || st == _Grunnable
 }
 
 // goweaveMovedOn notes that gp left its last admitted operation (it reached
