@@ -13,7 +13,7 @@ import (
 
 // synthetic builds a trace of about n events over ng goroutines with a mix of operations
 // like a server's: channel hand-offs (unbuffered and buffered), selects, short critical
-// sections (some nested, some RWMutex readers), WaitGroups, Once and Cond signalling.
+// sections (some nested, some RWMutex readers), WaitGroups and Once (no Cond).
 func synthetic(n, ng int, seed int64) *trace.Trace {
 	rng := rand.New(rand.NewSource(seed))
 	b := tracetest.New()

@@ -365,9 +365,10 @@ func (e *engine) before(i, g, x int32, send bool) {
 		if send {
 			kind, classes = PairSend, []uint8{classSend}
 		}
+		vc := e.vc[g]
 		for _, class := range classes {
 			for _, u := range ch.users[class] {
-				if u.g != g && !u.before(e, g, false) {
+				if u.g != g && u.ep > vc[u.g] { // u does not happen before i
 					ch.pairHits++
 					e.f.pair(e.t, kind, u.ev, i)
 				}
@@ -390,8 +391,9 @@ func (e *engine) after(i, g, x int32, class uint8) {
 		}
 	}
 	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
+		vc := e.vc[g]
 		for _, u := range ch.users[classRecvValue] {
-			if u.g != g && !u.before(e, g, false) {
+			if u.g != g && u.ep > vc[u.g] { // u does not happen before i
 				ch.pairHits++
 				e.f.concRecv(e.t, u.ev, i)
 			}
