@@ -71,6 +71,11 @@ func TestFuzzTestPublishesDiagnostics(t *testing.T) {
 		t.Errorf("related = %+v, want role close at \"close(\" on line 16", rel)
 	}
 
+	// Diagnostics are published as the campaign finds them, before its progress ends.
+	waitFor(t, "progress end", func() bool {
+		ev := se.client.progressEvents()
+		return len(ev) > 0 && ev[len(ev)-1].kind == "end"
+	})
 	events := se.client.progressEvents()
 	var kinds []string
 	for _, e := range events {
