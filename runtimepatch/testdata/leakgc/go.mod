@@ -1,0 +1,3 @@
+module leakgc
+
+go 1.26
