@@ -50,7 +50,24 @@ type leak struct {
 	kind    string
 	ev      int32
 	related []op
+	proven  bool // the GC's leak detection found what it waits on unreachable
 }
+
+// statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
+// recorder at a normal exit, META leakgc=1) proved the goroutine blocked on
+// primitives no runnable goroutine or global can reach.
+const statusLeaked = 10
+
+// gcVerdict reports whether the recorder ran the GC's leak detection, so that
+// a blocked goroutine's status says whether it leaked (statusLeaked) or is
+// lingering: still reachable, through a global or a live goroutine.
+func (r *Result) gcVerdict() bool { return r.Trace.Meta["leakgc"] == "1" }
+
+// gcReachabilityUnreliable reports kinds whose primitive the GC may find
+// reachable although nothing can reach it: a bare sync.Mutex is 8
+// pointer-free bytes, which the tiny allocator packs into one 16-byte block
+// with other objects, and the GC marks whole blocks.
+func gcReachabilityUnreliable(kind string) bool { return kind == "leak-mutex" }
 
 // leakKind classifies a blocked operation.
 func leakKind(ev *trace.Event) string {
@@ -89,12 +106,21 @@ func (r *Result) findLeaks() []leak {
 	}
 	evs := r.Trace.Events
 	users := r.objectUsers(r.facts.blocked, true) // object -> goroutines that used it
+	gc := r.gcVerdict()
 	var out []leak
 	for _, i := range r.facts.blocked {
 		ev := &evs[i]
 		kind := leakKind(ev)
-		if kind == "" || !parked(r.Goroutines[r.gOf[i]]) {
+		g := r.Goroutines[r.gOf[i]]
+		if kind == "" || !parked(g) {
 			continue
+		}
+		if gc && g.Alive && g.Status == statusLeaked {
+			out = append(out, leak{kind: kind, ev: i, related: r.partners(i), proven: true})
+			continue
+		}
+		if gc && g.Alive && !gcReachabilityUnreliable(kind) {
+			continue // reachable at exit: lingering
 		}
 		lingering := false
 		for _, o := range blockedObjs(ev) {
@@ -248,6 +274,9 @@ func leakDetector(kind, summary, why string) *Detector {
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
 			if len(l.related) > 0 {
 				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
+			}
+			if l.proven {
+				msg += "; proven: no live goroutine or global can reach what it waits on"
 			}
 			ops := append([]op{{"blocked", l.ev}}, l.related...)
 			out = append(out, r.newFinding(kind, Actual, msg, ops...))

@@ -90,12 +90,41 @@ func goweaveNoteSignal(sig uint32) {
 	}
 }
 
+// goweaveLeakGCRan is set when the exit hook ran the GC's goroutine leak
+// detection (META "leakgc"): goroutines it proved leaked have status _Gleaked.
+var goweaveLeakGCRan bool
+
 // goweaveExitHook is called from runExitHooks: os.Exit or return from main.
+// On a normal exit it first runs one leak-detection GC cycle (Go 1.26's
+// goroutineLeakGC; the runtime has it without GOEXPERIMENT, the experiment
+// only registers the pprof profile), unless GOWEAVE_LEAKGC=0: goroutines
+// blocked on primitives no runnable goroutine or global can reach become
+// _Gleaked in GOROUTINES. Cost: docs/leak-detection.md.
 func goweaveExitHook(code int) {
 	if goweaveExitKind.CompareAndSwap(goweaveExitNone, goweaveExitNormal) {
 		goweaveExitCode = code
+		if goweaveOn && gogetenv("GOWEAVE_LEAKGC") != "0" {
+			if goweaveUserBlocked() {
+				goroutineLeakGC()
+			}
+			goweaveLeakGCRan = true // with nobody blocked, "none leaked" holds too
+		}
 	}
 	goweaveFlush()
+}
+
+// goweaveUserBlocked reports whether a user goroutine is blocked on a
+// channel or sync primitive: only then can the leak GC find anything, and
+// most runs end without one, so they skip its cost (a GC cycle, and starting
+// the GC workers in a short process).
+func goweaveUserBlocked() bool {
+	found := false
+	forEachG(func(gp *g) {
+		if !found && readgstatus(gp)&^_Gscan == _Gwaiting && !gp.internalBlocked() && !isSystemGoroutine(gp, false) {
+			found = true
+		}
+	})
+	return found
 }
 
 // goweaveDie is called from dieFromSignal.
@@ -275,6 +304,9 @@ func goweaveBuildMeta() {
 		module = module[:len(module)-1]
 	}
 	goweaveMetaKV("module", module)
+	if goweaveLeakGCRan {
+		goweaveMetaKV("leakgc", "1")
+	}
 	kind := goweaveExitKind.Load()
 	switch kind {
 	case goweaveExitNormal:
