@@ -127,7 +127,7 @@ func blockedGoroutines(tr *trace.Trace, dir string) []string {
 	}
 	var out []string
 	for _, g := range tr.Goroutines {
-		if g.Status != 4 { // _Gwaiting
+		if g.Status != 4 && g.Status != 10 { // _Gwaiting, _Gleaked (proven by the exit leak GC)
 			continue
 		}
 		line := fmt.Sprintf("goroutine %d [%s]", g.ID, g.WaitReason)
