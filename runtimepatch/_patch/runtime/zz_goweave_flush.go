@@ -100,17 +100,24 @@ var goweaveLeakGCRan bool
 // only registers the pprof profile), unless GOWEAVE_LEAKGC=0: goroutines
 // blocked on primitives no runnable goroutine or global can reach become
 // _Gleaked in GOROUTINES. Cost: docs/leak-detection.md.
+//
+// The GC runs before the exit is noted, so that a goroutine panicking
+// meanwhile still ends the trace as "panic"; and the write runs with
+// preemption off: a concurrent fatal panic freezes the world and waits for
+// the write to finish, which a preempted writer never would.
 func goweaveExitHook(code int) {
+	if goweaveOn && goweaveExitKind.Load() == goweaveExitNone && gogetenv("GOWEAVE_LEAKGC") != "0" {
+		if goweaveUserBlocked() {
+			goroutineLeakGC()
+		}
+		goweaveLeakGCRan = true // with nobody blocked, "none leaked" holds too
+	}
 	if goweaveExitKind.CompareAndSwap(goweaveExitNone, goweaveExitNormal) {
 		goweaveExitCode = code
-		if goweaveOn && gogetenv("GOWEAVE_LEAKGC") != "0" {
-			if goweaveUserBlocked() {
-				goroutineLeakGC()
-			}
-			goweaveLeakGCRan = true // with nobody blocked, "none leaked" holds too
-		}
 	}
+	mp := acquirem()
 	goweaveFlush()
+	releasem(mp)
 }
 
 // goweaveUserBlocked reports whether a user goroutine is blocked on a
