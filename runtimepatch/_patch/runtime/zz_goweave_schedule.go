@@ -51,6 +51,7 @@ type goweaveDelay struct {
 	op, until goweaveOpKey
 	window    int64 // ns
 	admitted  bool  // until has been admitted (guarded by goweaveSteerMu)
+	by        uintptr // the *g that performed until (guarded by goweaveSteerMu)
 }
 
 // goweaveSelectPref is one `select` line.

@@ -29,6 +29,9 @@ const (
 	// goweaveSettleNs bounds how long the head waits for the previous
 	// admitted operation of another goroutine to take effect.
 	goweaveSettleNs = 100_000
+	// goweaveDelaySettleNs bounds how long a released delay lets its until
+	// op's goroutine run first (see goweaveDelaySettle).
+	goweaveDelaySettleNs = 1_000_000
 )
 
 // goweaveSteerG is the per-goroutine schedule state, part of goweaveG.
@@ -177,7 +180,7 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 		goweaveOrderWait(gp, op, canPark)
 	}
 	if k != 0 && len(goweaveSchedDelays) > 0 {
-		goweaveDelayAdmit(op)
+		goweaveDelayAdmit(gp, op)
 	}
 }
 
@@ -406,6 +409,8 @@ func goweaveDelayWait(gp *g, op goweaveOpKey) {
 			goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
 			if s.wtimeout {
 				goweaveDelayTimeouts.Add(1)
+			} else {
+				goweaveDelaySettle(gp, d)
 			}
 			lock(&goweaveSteerMu)
 		}
@@ -413,8 +418,31 @@ func goweaveDelayWait(gp *g, op goweaveOpKey) {
 	}
 }
 
+// goweaveDelaySettle lets the operation a delay waited for take effect before
+// the held one goes on. A delay is released when its until op is admitted, in
+// that op's pre hook: the goroutine performing it may not have reached the
+// mutex or channel yet (preempted, or still running toward it on another P),
+// and the released op could overtake it again. Wait, yielding, while that
+// goroutine is running or runnable, for at most goweaveDelaySettleNs.
+func goweaveDelaySettle(gp *g, d *goweaveDelay) {
+	lock(&goweaveSteerMu)
+	by := (*g)(unsafe.Pointer(d.by))
+	unlock(&goweaveSteerMu)
+	if by == nil || by == gp {
+		return
+	}
+	deadline := nanotime() + goweaveDelaySettleNs
+	for nanotime() < deadline {
+		// g structs are never freed, so by stays readable even if it exited.
+		if st := readgstatus(by) &^ _Gscan; st != _Grunning && st != _Grunnable {
+			return
+		}
+		goyield()
+	}
+}
+
 // goweaveDelayAdmit marks op admitted for the delays waiting for it.
-func goweaveDelayAdmit(op goweaveOpKey) {
+func goweaveDelayAdmit(gp *g, op goweaveOpKey) {
 	for i := range goweaveSchedDelays {
 		d := &goweaveSchedDelays[i]
 		if d.until != op {
@@ -422,6 +450,7 @@ func goweaveDelayAdmit(op goweaveOpKey) {
 		}
 		lock(&goweaveSteerMu)
 		d.admitted = true
+		d.by = uintptr(unsafe.Pointer(gp))
 		for w := goweaveWaiters.ptr(); w != nil; {
 			next := w.goweave.s.wnext.ptr()
 			if w.goweave.s.wstate == goweaveWaitDelay && w.goweave.s.wdelay == uint32(i+1) {
