@@ -25,15 +25,20 @@ const (
 type Flow struct {
 	Window    time.Duration // default DefaultDelayWindow
 	MaxPerRun int           // default 10
-	MaxQueued int           // how often one delay may be proposed (default 1)
+	MaxQueued int           // how often one delay may be proposed (default flowMaxQueued)
 
 	mu     sync.Mutex
 	queued map[string]int
 }
 
+// flowMaxQueued lets a delay be proposed again by later runs that show the same pair: a
+// delayed run on a loaded machine can still lose the race (the other goroutine slept past
+// the window), and one such loss must not retire the delay for the whole campaign.
+const flowMaxQueued = 3
+
 // NewFlow returns a Flow strategy with default parameters.
 func NewFlow() *Flow {
-	return &Flow{Window: DefaultDelayWindow, MaxPerRun: flowMaxPerRun, MaxQueued: 1}
+	return &Flow{Window: DefaultDelayWindow, MaxPerRun: flowMaxPerRun, MaxQueued: flowMaxQueued}
 }
 
 // Name implements Strategy.

@@ -63,8 +63,13 @@ func TestFlowDelays(t *testing.T) {
 	if want := "delay 1.1 OnceDo x_test.go:20#1 until 1.2 OnceDo x_test.go:30#1"; muts[0].Note != want {
 		t.Errorf("note %q, want %q", muts[0].Note, want)
 	}
+	for i := 1; i < flowMaxQueued; i++ {
+		if len(f.Next(r)) == 0 {
+			t.Fatalf("proposal %d of the same delays: none; a delay may be proposed %d times", i+1, flowMaxQueued)
+		}
+	}
 	if len(f.Next(r)) != 0 {
-		t.Error("the same delays were proposed twice")
+		t.Errorf("the same delays were proposed more than %d times", flowMaxQueued)
 	}
 	f2 := NewFlow()
 	f2.MaxPerRun = 2
