@@ -49,8 +49,8 @@ type goweaveOpKey struct {
 // goweaveDelay is one `delay` line.
 type goweaveDelay struct {
 	op, until goweaveOpKey
-	window    int64 // ns
-	admitted  bool  // until has been admitted (guarded by goweaveSteerMu)
+	window    int64   // ns
+	admitted  bool    // until has been admitted (guarded by goweaveSteerMu)
 	by        uintptr // the *g that performed until (guarded by goweaveSteerMu)
 }
 
