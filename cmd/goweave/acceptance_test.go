@@ -50,31 +50,25 @@ func TestCorpus(t *testing.T) {
 	default:
 		t.Fatalf("unknown GOWEAVE_ACCEPTANCE mode %q", mode)
 	}
-	args = append(args, "./...")
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = corpus
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
-		t.Fatalf("goweave %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	var report struct {
-		Findings []struct {
-			Kind      string `json:"kind"`
-			Positions []struct {
-				File string `json:"file"`
-				Line int    `json:"line"`
-			} `json:"positions"`
-		} `json:"findings"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
-		t.Fatalf("decoding goweave's JSON: %v\n%s", err, stdout.String())
-	}
-	var reports []wants.Report
-	for _, f := range report.Findings {
-		if len(f.Positions) > 0 {
-			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+	reports := runForReports(t, bin, corpus, append(args, "./..."))
+
+	if mode == "fuzz" {
+		// A campaign is a random search: on a loaded 2-core machine a kernel's schedule can
+		// be missed within the budget. Kernels with missing wants get one more campaign,
+		// logged so a flaky kernel stays visible.
+		var again []string
+		for name := range kernels {
+			a, err := wants.ParseDir(filepath.Join(corpus, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.Match(reports).Missing) > 0 {
+				again = append(again, "./"+name+"/")
+			}
+		}
+		if len(again) > 0 {
+			t.Logf("second campaign for %d kernel(s) with missing wants: %s", len(again), strings.Join(again, " "))
+			reports = append(reports, runForReports(t, bin, corpus, append(args, again...))...)
 		}
 	}
 
@@ -100,6 +94,38 @@ func TestCorpus(t *testing.T) {
 		})
 	}
 	t.Logf("corpus %s: %d of %d wants met, %d findings in all", mode, met, total, len(reports))
+}
+
+// runForReports runs goweave with args in dir and returns its findings' primary positions.
+func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+		t.Fatalf("goweave %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	var report struct {
+		Findings []struct {
+			Kind      string `json:"kind"`
+			Positions []struct {
+				File string `json:"file"`
+				Line int    `json:"line"`
+			} `json:"positions"`
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
+		t.Fatalf("decoding goweave's JSON: %v\n%s", err, stdout.String())
+	}
+	var reports []wants.Report
+	for _, f := range report.Findings {
+		if len(f.Positions) > 0 {
+			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+		}
+	}
+	return reports
 }
 
 func envOr(name, def string) string {
