@@ -44,6 +44,7 @@ type testState struct {
 	name          string
 	strategy      Strategy
 	queue         []*RunRequest
+	turn          string        // strategy of the latest queued request run, see takeRequest
 	confirm       []*RunRequest // confirmation runs of predicted findings, before the queue
 	confirmations int           // predicted findings whose confirmation was queued
 	started       int           // runs started; the next run's index is started+1
@@ -136,9 +137,41 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	if len(pick.confirm) > 0 {
 		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
 	} else if len(pick.queue) > 0 {
-		j.request, pick.queue = pick.queue[0], pick.queue[1:]
+		j.request = pick.takeRequest()
 	}
 	return j, true
+}
+
+// takeRequest removes and returns the next queued request: the oldest request of the
+// strategy whose turn it is, strategies taking turns by name. Under auto, one strategy's
+// long list of proposals (and its runs' proposals) then does not push back the first
+// proposals of the others: each strategy's k-th schedule runs within about k × strategies
+// runs. With one strategy this is the queue's order.
+func (t *testState) takeRequest() *RunRequest {
+	first := map[string]int{}
+	for i, r := range t.queue {
+		if _, ok := first[r.Strategy]; !ok {
+			first[r.Strategy] = i
+		}
+	}
+	var pick string
+	for s := range first {
+		switch {
+		case pick == "":
+			pick = s
+		case (s > t.turn) != (pick > t.turn):
+			if s > t.turn {
+				pick = s
+			}
+		case s < pick:
+			pick = s
+		}
+	}
+	i := first[pick]
+	r := t.queue[i]
+	t.queue = slices.Delete(t.queue, i, i+1)
+	t.turn = pick
+	return r
 }
 
 // loop runs the campaign until every test's budget is spent or ctx is cancelled.
