@@ -22,7 +22,8 @@ import (
 //
 // Knobs (environment): GOWEAVE_ABLATION_REPS (campaigns per cell, default 5),
 // GOWEAVE_ABLATION_RUNS / GOWEAVE_ABLATION_TIME (cap per campaign, default 300 runs / 15s),
-// GOWEAVE_ABLATION_COVERAGE_RUNS (runs per strategy for the coverage table, default 200),
+// GOWEAVE_ABLATION_COVERAGE_RUNS (runs per strategy for the coverage table, default 200) and
+// GOWEAVE_ABLATION_COVERAGE_KERNELS (its kernels),
 // GOWEAVE_ABLATION_KERNELS (comma-separated subset), GOWEAVE_ABLATION_STRATEGIES,
 // GOWEAVE_ABLATION_OUT (a file the Markdown tables are appended to).
 
