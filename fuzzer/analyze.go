@@ -1,15 +1,11 @@
 package fuzzer
 
 import (
-	"cmp"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
-	"slices"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/mutate"
 )
 
 // analyzeTrace runs the happens-before analysis over one trace. A variable so that tests
@@ -25,31 +21,10 @@ var analyzeTrace = func(tr *trace.Trace) (res *analysis.Result, err error) {
 	return analysis.Analyze(tr), nil
 }
 
-// signature hashes the completion order of the operations of a trace by kind, position
-// and outcome. Goroutine and object ids differ between runs, positions do not, so two runs
-// with the same signature took the same interleaving as far as the recorder can tell.
+// signature is a run's schedule coverage: the hash of its execution graph (per object, the
+// order of its operations and which send each receive took; see mutate.Signature). Unlike
+// the global completion order of all operations, it does not change when unrelated
+// operations finish in another order, so timing noise is not counted as new coverage.
 func signature(tr *trace.Trace) string {
-	done := make([]*trace.Event, 0, len(tr.Events))
-	for i := range tr.Events {
-		if tr.Events[i].Completed() {
-			done = append(done, &tr.Events[i])
-		}
-	}
-	slices.SortFunc(done, func(a, b *trace.Event) int { return cmp.Compare(a.Post, b.Post) })
-	h := sha256.New()
-	var rec [24]byte
-	for _, e := range done {
-		chosen := uint64(0)
-		if e.Kind == trace.KindSelect {
-			chosen = e.A
-		}
-		// Position ids are assigned per run: hash the position itself.
-		p := tr.Position(e.Pos)
-		h.Write([]byte(p.File))
-		rec[0], rec[1] = byte(e.Kind), byte(e.Flags)
-		binary.LittleEndian.PutUint64(rec[8:], uint64(p.Line)<<20|uint64(p.Column))
-		binary.LittleEndian.PutUint64(rec[16:], chosen)
-		h.Write(rec[:])
-	}
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	return mutate.Signature(&mutate.Run{Trace: tr, SelectPartners: map[int][]int{}})
 }

@@ -46,7 +46,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// encode writes a trace with the given META and n channel-make events.
+// encode writes a trace with the given META and n buffered channels, each made and sent on once.
 func encode(meta map[string]string, n int) []byte {
 	b := []byte("GWTRACE\x00")
 	b = binary.LittleEndian.AppendUint32(b, 1)
@@ -64,17 +64,28 @@ func encode(meta map[string]string, n int) []byte {
 	section(1, text)
 	section(2, binary.LittleEndian.AppendUint32(nil, 0)) // the empty string
 	var events []byte
+	stamp := uint64(0)
 	for i := range n {
-		rec := make([]byte, 64)
-		rec[0] = 3 // ChanMake
-		binary.LittleEndian.PutUint64(rec[8:], 1)
-		binary.LittleEndian.PutUint64(rec[16:], uint64(i+1))
-		binary.LittleEndian.PutUint64(rec[24:], uint64(i+1))
-		binary.LittleEndian.PutUint64(rec[32:], uint64(i+1))
-		events = append(events, rec...)
+		// A buffered channel and one send on it: each channel is an object of the
+		// run's execution graph, so runs with different n differ in coverage.
+		for _, kind := range []byte{3, 4} { // ChanMake, ChanSend
+			stamp++
+			rec := make([]byte, 64)
+			rec[0] = kind
+			binary.LittleEndian.PutUint64(rec[8:], 1)
+			binary.LittleEndian.PutUint64(rec[16:], uint64(i+1))
+			binary.LittleEndian.PutUint64(rec[24:], stamp)
+			binary.LittleEndian.PutUint64(rec[32:], stamp)
+			if kind == 4 {
+				binary.LittleEndian.PutUint64(rec[40:], 1) // seq
+				binary.LittleEndian.PutUint64(rec[48:], 1) // buffered after
+			}
+			binary.LittleEndian.PutUint64(rec[56:], 1) // capacity
+			events = append(events, rec...)
+		}
 	}
 	section(4, events)
-	end := binary.LittleEndian.AppendUint64(nil, uint64(n))
+	end := binary.LittleEndian.AppendUint64(nil, uint64(2*n))
 	section(0xFFFF, binary.LittleEndian.AppendUint64(end, 0))
 	return b
 }
