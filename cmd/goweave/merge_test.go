@@ -65,7 +65,7 @@ func TestMergeCommand(t *testing.T) {
 	os.WriteFile(bad, []byte("{not json"), 0o644)
 
 	stdout := os.Stdout
-	devnull, _ := os.Open(os.DevNull)
+	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	os.Stdout = devnull
 	defer func() { os.Stdout = stdout }()
 	if code := runMerge([]string{a}); code != 0 {
