@@ -417,7 +417,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	list := ch.users[class]
 	j := int32(-1)
 	if ch.indexed[class] {
-		j = e.users.get(x, class, g, pos, list)
+		j = e.users.get(x, class, g, pos)
 	} else {
 		for k := range list { // few users: a scan beats hashing
 			if list[k].g == g && list[k].pos == pos {
