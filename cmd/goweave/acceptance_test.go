@@ -54,20 +54,24 @@ func TestCorpus(t *testing.T) {
 
 	if mode == "fuzz" {
 		// A campaign is a random search: on a loaded 2-core machine a kernel's schedule can
-		// be missed within the budget. Kernels with missing wants get one more campaign,
-		// logged so a flaky kernel stays visible.
-		var again []string
-		for name := range kernels {
-			a, err := wants.ParseDir(filepath.Join(corpus, name))
-			if err != nil {
-				t.Fatal(err)
+		// be missed within the budget (leak_mutex is the noisy one: see BENCHMARKS.md).
+		// Kernels with missing wants get up to two more campaigns, logged so a flaky kernel
+		// stays visible.
+		for attempt := 2; attempt <= 3; attempt++ {
+			var again []string
+			for name := range kernels {
+				a, err := wants.ParseDir(filepath.Join(corpus, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(a.Match(reports).Missing) > 0 {
+					again = append(again, "./"+name+"/")
+				}
 			}
-			if len(a.Match(reports).Missing) > 0 {
-				again = append(again, "./"+name+"/")
+			if len(again) == 0 {
+				break
 			}
-		}
-		if len(again) > 0 {
-			t.Logf("second campaign for %d kernel(s) with missing wants: %s", len(again), strings.Join(again, " "))
+			t.Logf("campaign %d for %d kernel(s) with missing wants: %s", attempt, len(again), strings.Join(again, " "))
 			reports = append(reports, runForReports(t, bin, corpus, append(args, again...))...)
 		}
 	}
