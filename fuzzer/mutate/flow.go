@@ -215,7 +215,7 @@ func (f *Flow) Next(r *Run) []Mutation {
 		f.queued = map[string]int{}
 	}
 	var out []Mutation
-	for _, p := range FlowPairs(r) {
+	for _, p := range fromLoopStart(r, rankPairs(r.Trace, FlowPairs(r))) {
 		if len(out) >= orDefault(f.MaxPerRun, flowMaxPerRun) {
 			break
 		}
@@ -228,7 +228,101 @@ func (f *Flow) Next(r *Run) []Mutation {
 		}
 		f.queued[key]++
 		note := fmt.Sprintf("delay %s until %s", shortOp(r.Names.Ops[p.First]), shortOp(r.Names.Ops[p.Second]))
+		if n := f.queued[key]; n > 1 {
+			// A new key, or the campaign would take the retry for a duplicate.
+			key = fmt.Sprintf("%s#%d", key, n)
+			note += fmt.Sprintf(" (attempt %d)", n)
+		}
 		out = append(out, Mutation{Strategy: f.Name(), Key: key, Schedule: s, Note: note})
+	}
+	return out
+}
+
+// rankPairs orders the pairs most promising first. A pair between different code comes
+// before one between sibling goroutines doing the same thing (the same position, reached by
+// goroutines started at one site: reversing them mostly swaps which sibling does what), and
+// a pair whose operations each run at most twice in their goroutine before one involving a
+// loop's operation (a poll: delaying one iteration mostly shifts the loop). Pairs of the
+// same two positions stay together, in the order first found, earliest first operation
+// first: delaying an earlier operation changes more of what follows.
+func rankPairs(t *trace.Trace, pairs []FlowPair) []FlowPair {
+	spawnedAt := map[uint64]uint32{}
+	type site struct {
+		g   uint64
+		pos uint32
+	}
+	runs := map[site]int{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		if e.Kind == trace.KindGoSpawn {
+			spawnedAt[e.A] = e.Pos
+		}
+		runs[site{e.G, e.Pos}]++
+	}
+	rank := func(p FlowPair) int {
+		a, b := &t.Events[p.First], &t.Events[p.Second]
+		r := 0
+		switch {
+		case a.Pos == b.Pos && spawnedAt[a.G] == spawnedAt[b.G]:
+			r = 4
+		case a.Pos == b.Pos:
+			r = 2
+		}
+		if runs[site{a.G, a.Pos}] > 2 || runs[site{b.G, b.Pos}] > 2 {
+			r++
+		}
+		return r
+	}
+	type posPair struct{ first, second uint32 }
+	group := map[posPair]int{}
+	for _, p := range pairs {
+		k := posPair{t.Events[p.First].Pos, t.Events[p.Second].Pos}
+		if _, ok := group[k]; !ok {
+			group[k] = len(group)
+		}
+	}
+	out := slices.Clone(pairs)
+	slices.SortStableFunc(out, func(p, q FlowPair) int {
+		if c := rank(p) - rank(q); c != 0 {
+			return c
+		}
+		gp := group[posPair{t.Events[p.First].Pos, t.Events[p.Second].Pos}]
+		gq := group[posPair{t.Events[q.First].Pos, t.Events[q.Second].Pos}]
+		if gp != gq {
+			return gp - gq
+		}
+		return p.First - q.First
+	})
+	return out
+}
+
+// fromLoopStart adds, before each pair whose first operation is a later iteration of a loop
+// (its goroutine ran the same position before), the pair that delays the loop's first
+// iteration instead. The recorded order often puts only the last iteration beside the
+// other operation (a buffered channel's k-th send waits for the (k-cap)-th receive), and
+// reversing it changes little; holding the loop back from its start lets the other
+// operation overtake all of it, which the trace alone cannot show to be possible.
+func fromLoopStart(r *Run, pairs []FlowPair) []FlowPair {
+	t := r.Trace
+	type site struct {
+		g   uint64
+		pos uint32
+	}
+	start := map[site]int{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		k := site{e.G, e.Pos}
+		if j, ok := start[k]; !ok || e.Pre < t.Events[j].Pre {
+			start[k] = i
+		}
+	}
+	out := make([]FlowPair, 0, len(pairs))
+	for _, p := range pairs {
+		e := &t.Events[p.First]
+		if j := start[site{e.G, e.Pos}]; j != p.First && r.Names.Schedulable(j) && succeeded(&t.Events[j]) {
+			out = append(out, FlowPair{First: j, Second: p.Second})
+		}
+		out = append(out, p)
 	}
 	return out
 }

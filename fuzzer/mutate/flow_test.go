@@ -77,3 +77,86 @@ func TestFlowDelays(t *testing.T) {
 		t.Errorf("MaxPerRun 2: %d mutations", n)
 	}
 }
+
+// Pairs between different code come first, sibling goroutines' identical operations last,
+// and a pair with a loop's operation after one without.
+func TestFlowRanksPairs(t *testing.T) {
+	const mu = 6
+	b := newBuilder()
+	b.spawn(2, 3, 5) // 3 and 4: siblings started at line 5
+	b.spawn(2, 4, 5)
+	b.spawn(2, 5, 7) // 5 runs the siblings' code, started elsewhere
+	b.spawn(2, 6, 8)
+	b.spawn(2, 7, 9)
+	sib3 := b.op(3, trace.KindLock, mu, 21)
+	sib4 := b.op(4, trace.KindLock, mu, 21)
+	other5 := b.op(5, trace.KindLock, mu, 21)
+	var poll []int
+	for range 3 {
+		poll = append(poll, b.op(6, trace.KindLock, mu, 40))
+	}
+	single7 := b.op(7, trace.KindLock, mu, 41)
+	distinct := b.op(2, trace.KindLock, mu, 50)
+	r := b.run()
+	pairs := []FlowPair{
+		{sib3, sib4},        // siblings: last
+		{poll[2], single7},  // a poll: after the plain pairs of different code
+		{sib3, other5},      // same position, different start: after different code
+		{poll[1], single7},  // same positions as the other poll pair: kept with it, earliest first
+		{single7, distinct}, // different code, no loop: first
+		{other5, distinct},  // different code: first, in the order found
+	}
+	got := rankPairs(r.Trace, pairs)
+	want := []FlowPair{{single7, distinct}, {other5, distinct}, {poll[1], single7}, {poll[2], single7}, {sib3, other5}, {sib3, sib4}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ranked %v, want %v", got, want)
+	}
+}
+
+// A pair whose first operation is a later iteration of a loop is preceded by the delay of
+// the loop's first iteration.
+func TestFlowDelaysLoopFromItsStart(t *testing.T) {
+	const ch = 9
+	b := newBuilder()
+	b.spawn(2, 3, 5)
+	b.spawn(2, 4, 6)
+	var sends []int
+	for k := range 3 {
+		sends = append(sends, b.send(3, ch, 22, uint64(k+1), 1, 2))
+	}
+	other := b.send(4, ch, 27, 4, 2, 2)
+	r := b.run()
+	r.FlowPairs = []FlowPair{{sends[2], other}}
+	muts := NewFlow().Next(r)
+	var notes []string
+	for _, m := range muts {
+		notes = append(notes, m.Note)
+	}
+	want := []string{
+		"delay 1.1 ChanSend x_test.go:22#1 until 1.2 ChanSend x_test.go:27#1",
+		"delay 1.1 ChanSend x_test.go:22#3 until 1.2 ChanSend x_test.go:27#1",
+	}
+	if !reflect.DeepEqual(notes, want) {
+		t.Errorf("delays %q, want %q", notes, want)
+	}
+}
+
+// A delay proposed again (a later run shows the same pair) gets a key of its own, or the
+// campaign, which runs a key once, would drop the retry.
+func TestFlowRetryHasItsOwnKey(t *testing.T) {
+	r, _ := flowRun()
+	f := NewFlow()
+	first, again := f.Next(r), f.Next(r)
+	if len(first) == 0 || len(again) != len(first) {
+		t.Fatalf("%d then %d mutations", len(first), len(again))
+	}
+	if first[0].Key == again[0].Key {
+		t.Errorf("retry has the key of the first attempt: %s", first[0].Key)
+	}
+	if !reflect.DeepEqual(first[0].Schedule, again[0].Schedule) {
+		t.Errorf("retry steers differently: %+v vs %+v", first[0].Schedule, again[0].Schedule)
+	}
+	if want := first[0].Note + " (attempt 2)"; again[0].Note != want {
+		t.Errorf("retry note %q, want %q", again[0].Note, want)
+	}
+}
