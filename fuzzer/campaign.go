@@ -44,8 +44,8 @@ type testState struct {
 	name          string
 	strategy      Strategy
 	queue         []*RunRequest
-	turn          string        // latest strategy other than favouredStrategy run from the queue
-	favouredLast  bool          // the latest queued request run was favouredStrategy's
+	turn          string        // latest strategy other than the favoured one run from the queue
+	favouredLast  bool          // the latest queued request run was the favoured strategy's
 	confirm       []*RunRequest // confirmation runs of predicted findings, before the queue
 	confirmations int           // predicted findings whose confirmation was queued
 	started       int           // runs started; the next run's index is started+1
@@ -146,9 +146,14 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 // takeRequest removes and returns the next queued request. Strategies take turns, each
 // with its own proposals oldest first, so one strategy's long list (and its runs' proposals)
 // does not push back the first proposals of the others: under auto, each strategy's k-th
-// schedule runs within a few k runs. favouredStrategy takes every other turn and the others
-// rotate by name in between. With one strategy this is the queue's order.
+// schedule runs within a few k runs. The favoured strategy (the test strategy's choice,
+// see steeringStrategy.favouredStrategy; flow by default) takes every other turn and the
+// others rotate by name in between. With one strategy this is the queue's order.
 func (t *testState) takeRequest() *RunRequest {
+	favouredStrategy := defaultFavoured
+	if f, ok := t.strategy.(interface{ favouredStrategy() string }); ok && f.favouredStrategy() != "" {
+		favouredStrategy = f.favouredStrategy()
+	}
 	first := map[string]int{}
 	for i, r := range t.queue {
 		if _, ok := first[r.Strategy]; !ok {
@@ -182,11 +187,9 @@ func (t *testState) takeRequest() *RunRequest {
 	return r
 }
 
-// favouredStrategy gets every other queued run under auto: a flow delay reverses one
-// concurrent pair the analysis found, and in the corpus ablation (fuzzer/ablation_test.go)
-// it was the single strategy that found most kernels in fewest runs; the select, order and
-// prefix strategies still run every other turn.
-const favouredStrategy = "flow"
+// defaultFavoured gets every other queued run under auto unless the test's strategy
+// favours another (see favour).
+const defaultFavoured = "flow"
 
 // loop runs the campaign until every test's budget is spent or ctx is cancelled.
 func (c *campaign) loop(ctx context.Context) {
@@ -316,6 +319,7 @@ func (c *campaign) finish(res jobResult) {
 	if res.err != nil {
 		t.done = true // cannot run this test at all: do not retry it forever
 		t.worst = StatusCrash
+		c.log(t, res.job, RunLog{Err: res.err})
 		c.report(Progress{Package: t.bin.Package, Test: t.name})
 		return
 	}
@@ -332,7 +336,9 @@ func (c *campaign) finish(res jobResult) {
 		t.worst = ar.Status
 	}
 	t.statuses[string(ar.Status)]++
+	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
 	if ar.Signature != "" {
+		entry.NewSignature = !t.signatures[ar.Signature]
 		t.signatures[ar.Signature] = true
 	}
 	if ar.Steered {
@@ -348,6 +354,9 @@ func (c *campaign) finish(res jobResult) {
 			}
 			if stored, isNew := c.merge(t, f); stored != nil {
 				c.noteRecipe(t, ar, stored, isNew)
+				if isNew {
+					entry.New = append(entry.New, *stored)
+				}
 			}
 		}
 	}
@@ -360,6 +369,7 @@ func (c *campaign) finish(res jobResult) {
 	if c.onRun != nil {
 		c.onRun(ar)
 	}
+	c.log(t, res.job, entry)
 	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
 	ar.Recorded, ar.Analysis = nil, nil
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
@@ -369,6 +379,19 @@ func (c *campaign) finish(res jobResult) {
 		t.done = true
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})
+}
+
+// log completes entry with the run's identity and passes it to Config.Log.
+func (c *campaign) log(t *testState, j job, entry RunLog) {
+	if c.cfg.Log == nil {
+		return
+	}
+	entry.Test = TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}
+	entry.Run, entry.Strategy = j.index, "record"
+	if j.request != nil {
+		entry.Strategy, entry.Note = j.request.Strategy, j.request.Note
+	}
+	c.cfg.Log(entry)
 }
 
 // merge adds a finding of a run of t, unless the campaign has it already from an earlier

@@ -44,6 +44,8 @@ func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
 	cfg.RunsPerTest = 6
 	var mu sync.Mutex
 	var progress []Progress
+	var logs []RunLog
+	cfg.Log = func(l RunLog) { logs = append(logs, l) } // from the campaign's goroutine
 	rep, err := Fuzz(context.Background(), cfg, func(p Progress) {
 		mu.Lock()
 		progress = append(progress, p)
@@ -99,6 +101,35 @@ func TestFuzzDeduplicatesAndKeepsFirstRun(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(always.Trace)))), "report.json")); err != nil {
 		t.Errorf("no report.json in the campaign directory: %v", err)
+	}
+
+	// One log entry per run, saying what it found first and whether its interleaving was new.
+	if len(logs) != 18 {
+		t.Fatalf("%d run log entries, want 18", len(logs))
+	}
+	newSigs, firsts := map[string]int{}, map[string]int{}
+	for _, l := range logs {
+		if l.Strategy != "record" || l.Status != StatusPass || l.Err != nil || l.Run < 1 || l.Run > 6 {
+			t.Errorf("log entry %+v", l)
+		}
+		if l.NewSignature {
+			newSigs[l.Test.Test]++
+		}
+		for _, f := range l.New {
+			firsts[f.Fingerprint] = l.Run
+			if f.Test != l.Test.Test {
+				t.Errorf("run %d of %s logs a finding of %s", l.Run, l.Test.Test, f.Test)
+			}
+		}
+	}
+	for test, n := range newSigs {
+		if n != 2 {
+			t.Errorf("%s: %d runs logged with a new signature, want 2", test, n)
+		}
+	}
+	// Two runs at a time: run 4 can finish before run 3 and be the first to show from-third.
+	if n := firsts["from-third"]; firsts["always"] != 1 || (n != 3 && n != 4) || len(firsts) != 2 {
+		t.Errorf("findings logged as new in runs %v, want always in 1, from-third in 3 or 4", firsts)
 	}
 
 	if len(progress) != 3+18+1 {

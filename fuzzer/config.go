@@ -39,6 +39,9 @@ type Config struct {
 	// that test so far; true ends the test's campaign before its budget is spent (e.g. once
 	// every expected bug has been found).
 	Enough func(test TestID, found []Finding) bool
+	// Log, if not nil, is called after every run with what steered it and what it found
+	// (goweave fuzz -v), from the campaign's own goroutine.
+	Log func(RunLog)
 }
 
 // TestID names one test of a campaign.

@@ -197,7 +197,9 @@ func (c *campaign) queueConfirmation(t *testState, parent int, f *Finding, rewri
 	for k := range confirmAttempts {
 		key := fmt.Sprintf("confirm:%s:%d", f.ID, k)
 		c.confirming[key] = f.Fingerprint
-		t.confirm = append(t.confirm, &RunRequest{Strategy: "confirm", Parent: parent, Key: key, Recipe: rewrites[k%len(rewrites)]})
+		file, line, _ := primary(*f)
+		note := fmt.Sprintf("confirm %s at %s:%d", f.Kind, filepath.Base(file), line)
+		t.confirm = append(t.confirm, &RunRequest{Strategy: "confirm", Parent: parent, Key: key, Note: note, Recipe: rewrites[k%len(rewrites)]})
 	}
 }
 

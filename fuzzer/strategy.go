@@ -14,6 +14,7 @@ type RunRequest struct {
 	Strategy string // the strategy that proposed it
 	Parent   int    // the run whose trace it was derived from (1-based)
 	Key      string // identifies what the schedule steers; the run reports it as its origin
+	Note     string // what the schedule changes, in one line, for people (goweave fuzz -v)
 	// Recipe is the schedule file the goweave runtime enforces (select preferences, delays,
 	// an order of operations; see fuzzer/schedule). The campaign only stores and forwards it.
 	Recipe []byte

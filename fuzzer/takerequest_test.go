@@ -3,6 +3,9 @@ package fuzzer
 import (
 	"slices"
 	"testing"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace/tracetest"
 )
 
 // Queued requests run strategy by strategy in turn, each strategy's in the order it
@@ -33,5 +36,63 @@ func TestTakeRequestTakesStrategiesInTurn(t *testing.T) {
 	ts.queue = []*RunRequest{{Strategy: "flow", Key: "f1"}, {Strategy: "flow", Key: "f2"}}
 	if a, b := ts.takeRequest().Key, ts.takeRequest().Key; a != "f1" || b != "f2" {
 		t.Errorf("took %s, %s; want f1, f2", a, b)
+	}
+}
+
+// favouring is a test strategy that favours the named strategy.
+type favouring string
+
+func (f favouring) Name() string                      { return "auto" }
+func (f favouring) Mutate(*AnalyzedRun) []*RunRequest { return nil }
+func (f favouring) favouredStrategy() string          { return string(f) }
+
+// The test's strategy can favour another strategy than flow.
+func TestTakeRequestFavoursTheTestsChoice(t *testing.T) {
+	ts := &testState{strategy: favouring("gfuzz")}
+	for i, s := range []string{"flow", "flow", "gopie", "gfuzz", "gfuzz"} {
+		ts.queue = append(ts.queue, &RunRequest{Strategy: s, Key: s + string(rune('0'+i))})
+	}
+	var got []string
+	for len(ts.queue) > 0 {
+		got = append(got, ts.takeRequest().Key)
+	}
+	want := []string{"gfuzz3", "flow0", "gfuzz4", "gopie2", "flow1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+}
+
+// favour picks gfuzz when a select case never taken had a concurrent partner, flow
+// otherwise (also when every case was taken at some point, or the select has a default).
+func TestFavour(t *testing.T) {
+	build := func(chooseStop, withDefault bool) *analysis.Result {
+		b := tracetest.New()
+		main := b.Main()
+		updates := main.MakeChan(1, "w.go:5")
+		stop := main.MakeChan(0, "w.go:6")
+		w := main.Go("w.go:7")
+		main.Send(updates, "w.go:8")
+		w.Select("w.go:20", 0, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+		switch {
+		case chooseStop:
+			main.Close(stop, "w.go:9")
+			w.Select("w.go:20", 1, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+		case withDefault:
+			main.Close(stop, "w.go:9")
+			w.Select("w.go:20", tracetest.Default, tracetest.RecvValueCase(updates), tracetest.RecvCase(stop))
+		default:
+			main.Close(stop, "w.go:9") // concurrent with the select: a partner it never took
+		}
+		w.End()
+		return analysis.Analyze(b.Trace())
+	}
+	if got := favour(build(false, false)); got != "gfuzz" {
+		t.Errorf("case never taken, partner concurrent: favour %q, want gfuzz", got)
+	}
+	if got := favour(build(true, false)); got != "flow" {
+		t.Errorf("every case taken: favour %q, want flow", got)
+	}
+	if got := favour(build(false, true)); got != "flow" {
+		t.Errorf("select with default: favour %q, want flow", got)
 	}
 }

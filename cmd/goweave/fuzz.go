@@ -46,6 +46,7 @@ func runFuzz(args []string) int {
 	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
 	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
+	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -73,8 +74,11 @@ func runFuzz(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *verbose {
+		cfg.Log = func(l fuzzer.RunLog) { fmt.Fprintln(os.Stderr, l) }
+	}
 	var progress func(fuzzer.Progress)
-	if isTerminal(os.Stderr) {
+	if isTerminal(os.Stderr) && !*verbose {
 		progress = terminalProgress(os.Stderr)
 	}
 	rep, err := fuzzer.Fuzz(ctx, cfg, progress)

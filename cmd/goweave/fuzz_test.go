@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -167,7 +168,7 @@ func TestFuzzCommandExamples(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("../../examples")
 	sarif := filepath.Join(t.TempDir(), "out.sarif")
-	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-runs", "3", "-sarif", sarif, "-o", t.TempDir(), "./...")
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-v", "-runs", "3", "-sarif", sarif, "-o", t.TempDir(), "./...")
 	var rep fuzzer.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
@@ -182,6 +183,17 @@ func TestFuzzCommandExamples(t *testing.T) {
 	}
 	if code != 1 {
 		t.Errorf("exit %d with %d findings, want 1; stderr:\n%s", code, len(rep.Findings), stderr)
+	}
+	// -v: one line per run on stderr; each finding's run logged it as new.
+	if n := strings.Count(stderr, " run "); n != 4*3 {
+		t.Errorf("-v printed %d run lines, want 12:\n%s", n, stderr)
+	}
+	for _, f := range rep.Findings {
+		line := fmt.Sprintf(".%s run %d %s", f.Test, f.Run, f.Strategy)
+		newAt := fmt.Sprintf("%s at %s:%d", f.Kind, filepath.Base(f.Positions[0].File), f.Positions[0].Line)
+		if !strings.Contains(stderr, line) || !strings.Contains(stderr, newAt) {
+			t.Errorf("-v output lacks %q or %q:\n%s", line, newAt, stderr)
+		}
 	}
 	for _, m := range checkAgainstWants(t, dir, rep.Findings) {
 		if m.Kind != "deadlock" {
