@@ -72,7 +72,7 @@ const maxMatching = 1 << 20
 // unmatchedDones matches every Done unit to an Add unit that happens before it (Kuhn's
 // augmenting paths, Adds with capacity = delta) and returns the Dones left unmatched.
 func unmatchedDones(r *Result, wf *wgFacts) []int32 {
-	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching {
+	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching || everyDoneCovered(r, wf) {
 		return nil
 	}
 	capacity := make([]int, len(wf.adds))
@@ -122,6 +122,30 @@ func unmatchedDones(r *Result, wf *wgFacts) []int32 {
 		}
 	}
 	return out
+}
+
+// everyDoneCovered reports the common case that needs no matching: every Add happens
+// before every Done and the Adds have units for all Dones, so any assignment matches them
+// all (the usual Add, go, Done, Wait of one fan-out).
+func everyDoneCovered(r *Result, wf *wgFacts) bool {
+	addUnits, doneUnits := 0, 0
+	for _, a := range wf.adds {
+		addUnits += int(min(int64(r.Trace.Events[a].A), 1<<16))
+	}
+	for _, d := range wf.dones {
+		doneUnits += int(min(-int64(r.Trace.Events[d].A), 1<<16))
+	}
+	if addUnits < doneUnits {
+		return false
+	}
+	for _, d := range wf.dones {
+		for _, a := range wf.adds {
+			if !addBeforeDone(r, wf, a, d) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var UnlockOfUnlocked = &Detector{

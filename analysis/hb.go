@@ -85,6 +85,11 @@ type engine struct {
 	rec  *clockRecorder // per-event clocks, for Result.Clocks
 
 	freeClocks [][2][]uint32 // clocks of ended goroutines, for reuse
+
+	freeWgClocks [][]uint32 // clocks of WaitGroups done with, for reuse
+	wgEvents     []int32    // arena of the WaitGroups' Add and Done lists
+	wgProj       []uint32   // arena of their projections
+	wgFactsChunk []wgFacts
 }
 
 // heldLock is a lock a goroutine holds.
@@ -271,9 +276,13 @@ func (e *engine) prepass() {
 				if ev.Flags.Has(trace.FlagSuccess) {
 					e.onces[x].runner = int32(i)
 				}
-			case trace.KindWgAdd:
-				if int64(ev.A) > 0 {
-					e.wgs[x].addAdder(g)
+			case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
+				w := &e.wgs[x]
+				if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 {
+					w.addAdder(g)
+				}
+				if g >= 0 {
+					w.countWg(ev)
 				}
 			}
 		}
@@ -301,6 +310,7 @@ func (e *engine) prepass() {
 		}
 	}
 	e.tmp = make([]uint32, e.ng)
+	e.wgArenas()
 	for x := range e.chans {
 		e.chans[x].initRings(&e.slab)
 	}

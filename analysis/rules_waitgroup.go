@@ -18,6 +18,13 @@ type wgState struct {
 	// one's), a goroutine that knows (owner, ep) knows them: joins become copies or nothing.
 	owner int32 // -1: the clocks are a join of several
 	ep    uint32
+
+	// Counted by the prepass: completed operations still to process (the clocks are
+	// recycled after the last: a program makes a WaitGroup per fan-out), and completed
+	// Adds and Dones, whose lists are cut from one arena.
+	pending      int32
+	nAdd, nDone  int32
+	off, projOff int
 }
 
 // wgFacts is what negative-waitgroup matching needs: every Add and Done, and for each
@@ -47,8 +54,8 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 	w := &e.wgs[x]
 	fresh := w.vc == nil
 	if fresh {
-		w.vc, w.wvc = e.slab.alloc(), e.slab.alloc()
-		w.facts = &wgFacts{obj: w.obj, adders: w.adders}
+		w.vc, w.wvc = e.wgClock(), e.wgClock()
+		w.facts = e.newWgFacts(w)
 		e.f.wgs = append(e.f.wgs, w.facts)
 	}
 	if int64(ev.B) < 0 {
@@ -75,6 +82,7 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		}
 	}
 	w.last = i
+	e.wgProcessed(w)
 }
 
 // Rule WgWait: a Wait that returned happens after every Add and Done merged so far.
@@ -90,5 +98,76 @@ func (e *engine) wgWait(i int32, ev *trace.Event) {
 	}
 	if w.owner < 0 || e.wvc[g][w.owner] < w.ep {
 		join(e.wvc[g], w.wvc)
+	}
+	e.wgProcessed(w)
+}
+
+// countWg counts completed operation ev on WaitGroup w for the arenas (prepass).
+func (w *wgState) countWg(ev *trace.Event) {
+	if ev.Post == 0 {
+		return
+	}
+	w.pending++
+	switch delta := int64(ev.A); {
+	case ev.Kind == trace.KindWgWait:
+	case delta > 0:
+		w.nAdd++
+	case delta < 0:
+		w.nDone++
+	}
+}
+
+// wgArenas sizes the Add, Done and projection lists of every WaitGroup from the prepass
+// counts and allocates them at once.
+func (e *engine) wgArenas() {
+	n, proj := 0, 0
+	for x := range e.wgs {
+		w := &e.wgs[x]
+		w.off, w.projOff = n, proj
+		n += int(w.nAdd + w.nDone)
+		proj += int(w.nDone) * len(w.adders)
+	}
+	e.wgEvents = make([]int32, n)
+	if proj <= 4*len(e.t.Events)+1024 { // else (absurd counts): lists grow by appending
+		e.wgProj = make([]uint32, proj)
+	}
+}
+
+// newWgFacts returns the facts of WaitGroup w, their lists cut from the arenas.
+func (e *engine) newWgFacts(w *wgState) *wgFacts {
+	if len(e.wgFactsChunk) == 0 {
+		e.wgFactsChunk = make([]wgFacts, 256)
+	}
+	wf := &e.wgFactsChunk[0]
+	e.wgFactsChunk = e.wgFactsChunk[1:]
+	wf.obj, wf.adders = w.obj, w.adders
+	if end := w.off + int(w.nAdd+w.nDone); end <= len(e.wgEvents) {
+		mid := w.off + int(w.nAdd)
+		wf.adds = e.wgEvents[w.off:w.off:mid]
+		wf.dones = e.wgEvents[mid:mid:end]
+	}
+	if end := w.projOff + int(w.nDone)*len(w.adders); end <= len(e.wgProj) {
+		wf.proj = e.wgProj[w.projOff:w.projOff:end]
+	}
+	return wf
+}
+
+// wgClock returns a clock for a WaitGroup that its first Add or Done overwrites.
+func (e *engine) wgClock() []uint32 {
+	if n := len(e.freeWgClocks); n > 0 {
+		c := e.freeWgClocks[n-1]
+		e.freeWgClocks = e.freeWgClocks[:n-1]
+		return c
+	}
+	return e.slab.alloc()
+}
+
+// wgProcessed notes that one completed operation of w was processed; after the last,
+// nothing reads w's clocks again and they are recycled.
+func (e *engine) wgProcessed(w *wgState) {
+	w.pending--
+	if w.pending == 0 && w.vc != nil {
+		e.freeWgClocks = append(e.freeWgClocks, w.vc, w.wvc)
+		w.vc, w.wvc = nil, nil
 	}
 }
