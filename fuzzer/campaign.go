@@ -85,6 +85,10 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return true // bounded (confirmAttempts per finding), and worth it whatever the budget
 	case t.enough:
 		return false
+	case t.runs == 0 && t.inflight > 0 && t.strategy != nil && t.strategy.Name() != "record":
+		// The first run's analysis yields the schedules worth running; a second free run
+		// started beside it would mostly repeat it.
+		return false
 	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
 		return false
 	case c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest:

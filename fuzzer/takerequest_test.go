@@ -3,6 +3,7 @@ package fuzzer
 import (
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace/tracetest"
@@ -94,5 +95,32 @@ func TestFavour(t *testing.T) {
 	}
 	if got := favour(build(false, true)); got != "flow" {
 		t.Errorf("select with default: favour %q, want flow", got)
+	}
+}
+
+// A steered test waits for its first run's analysis before it starts a second run: that
+// analysis yields the schedules worth running. Record runs start at once.
+func TestNextJobWaitsForFirstAnalysis(t *testing.T) {
+	for _, st := range []Strategy{favouring("flow"), recordStrategy{}} {
+		c := &campaign{cfg: Config{Parallel: 2, RunsPerTest: 10}}
+		ts := &testState{bin: &TestBinary{Package: "p"}, name: "TestA", strategy: st}
+		c.tests = []*testState{ts}
+		now := time.Now()
+		if j, ok := c.nextJob(now); !ok || j.index != 1 {
+			t.Fatalf("%s: first job %+v, %v", st.Name(), j, ok)
+		}
+		_, second := c.nextJob(now)
+		if want := st.Name() == "record"; second != want {
+			t.Errorf("%s: second run started beside the first: %v, want %v", st.Name(), second, want)
+		}
+		if st.Name() == "record" {
+			continue
+		}
+		ts.inflight, ts.runs = 0, 1 // the first run finished
+		for i := 2; i <= 3; i++ {
+			if j, ok := c.nextJob(now); !ok || j.index != i {
+				t.Errorf("after the first run: job %+v, %v; want run %d", j, ok, i)
+			}
+		}
 	}
 }
