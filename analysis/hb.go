@@ -86,6 +86,13 @@ type engine struct {
 
 	freeClocks [][2][]uint32 // clocks of ended goroutines, for reuse
 
+	// From the prepass: completed events in index order (and whether their completion
+	// stamps are increasing, and the largest), and the events that never completed.
+	completed  []int32
+	postSorted bool
+	maxPost    uint64
+	blocked    []int32
+
 	freeWgClocks [][]uint32 // clocks of WaitGroups done with, for reuse
 	wgEvents     []int32    // arena of the WaitGroups' Add and Done lists
 	wgProj       []uint32   // arena of their projections
@@ -231,11 +238,26 @@ func (e *engine) prepass() {
 		}
 		return x
 	}
+	e.completed = make([]int32, 0, n)
+	e.postSorted = true
+	var prevPost uint64
 	for i := range t.Events {
 		ev := &t.Events[i]
 		g := gidx(ev.G)
 		r.gOf[i] = g
 		e.objOf[i] = -1
+		// the walk's order and the never-completed events, collected here so that no
+		// other pass reads the whole event slice again
+		if p := ev.Post; p != 0 {
+			e.completed = append(e.completed, int32(i))
+			if p < prevPost {
+				e.postSorted = false
+			}
+			prevPost = p
+			e.maxPost = max(e.maxPost, p)
+		} else if g >= 0 {
+			e.blocked = append(e.blocked, int32(i))
+		}
 		switch ev.Kind {
 		case trace.KindGoSpawn:
 			c := gidx(ev.A)
@@ -320,54 +342,30 @@ func (e *engine) prepass() {
 // in slot order, which is close to completion order; stamps are unique and dense, so a
 // bucket pass sorts them in linear time when they are, falling back to a sort otherwise.
 func (e *engine) order() []int32 {
+	out := e.completed
+	if e.postSorted {
+		return out
+	}
 	evs := e.t.Events
-	var maxPost uint64
-	n := 0
-	sorted := true
-	var prev uint64
-	for i := range evs {
-		p := evs[i].Post
-		if p == 0 {
-			continue
-		}
-		n++
-		if p < prev {
-			sorted = false
-		}
-		prev = p
-		maxPost = max(maxPost, p)
-	}
-	out := make([]int32, 0, n)
-	if sorted {
-		for i := range evs {
-			if evs[i].Post != 0 {
-				out = append(out, int32(i))
+	if n := len(out); e.maxPost <= uint64(4*n+1024) {
+		slot := make([]int32, e.maxPost+1)
+		dup := false
+		for _, i := range out {
+			p := evs[i].Post
+			if slot[p] != 0 { // duplicate stamp (corrupt trace): keep it stable via sort
+				dup = true
+				break
 			}
+			slot[p] = i + 1
 		}
-		return out
-	}
-	if maxPost <= uint64(4*n+1024) {
-		slot := make([]int32, maxPost+1)
-		for i := range evs {
-			if p := evs[i].Post; p != 0 {
-				if slot[p] != 0 { // duplicate stamp (corrupt trace): keep it stable via sort
-					goto sortAll
+		if !dup {
+			sorted := make([]int32, 0, n)
+			for _, s := range slot {
+				if s != 0 {
+					sorted = append(sorted, s-1)
 				}
-				slot[p] = int32(i) + 1
 			}
-		}
-		for _, s := range slot {
-			if s != 0 {
-				out = append(out, s-1)
-			}
-		}
-		return out
-	}
-sortAll:
-	out = out[:0]
-	for i := range evs {
-		if evs[i].Post != 0 {
-			out = append(out, int32(i))
+			return sorted
 		}
 	}
 	slices.SortStableFunc(out, func(a, b int32) int {
@@ -438,12 +436,7 @@ func (e *engine) hbAt(a int32, g int32, weak bool) bool {
 // dependencies, leaks).
 func (e *engine) finishBlocked() {
 	evs := e.t.Events
-	var blocked []int32
-	for i := range evs {
-		if evs[i].Post == 0 && e.r.gOf[i] >= 0 {
-			blocked = append(blocked, int32(i))
-		}
-	}
+	blocked := e.blocked
 	slices.SortFunc(blocked, func(a, b int32) int {
 		if evs[a].Pre < evs[b].Pre {
 			return -1
