@@ -174,21 +174,21 @@ func (e *engine) prepass() {
 	// Goroutine and object ids are small counters in practice: a dense table answers most
 	// lookups, the maps the rest.
 	dense := uint64(2*n + 1024)
-	gTable := make([]int32, min(dense, 1<<20))
+	gTable := denseIndex{limit: min(dense, 1<<20)}
 	gidx := func(id uint64) int32 {
 		if id == 0 {
 			return -1
 		}
-		if id < uint64(len(gTable)) && gTable[id] != 0 {
-			return gTable[id] - 1
+		if g := gTable.get(id); g != 0 {
+			return g - 1
 		}
 		if g, ok := r.gIndex[id]; ok {
 			return g
 		}
 		g := int32(len(r.Goroutines))
 		r.gIndex[id] = g
-		if id < uint64(len(gTable)) {
-			gTable[id] = g + 1
+		if gTable.covers(id) {
+			gTable.set(id, g+1)
 		}
 		r.Goroutines = append(r.Goroutines, GoroutineInfo{ID: id, Spawn: -1, Blocked: -1})
 		return g
@@ -197,17 +197,17 @@ func (e *engine) prepass() {
 	// Object ids are unique per run; keying by (class, id) keeps a corrupt trace that uses
 	// one id as, say, a channel and a mutex from mixing up the two states.
 	objIdx := map[uint64]int32{}
-	objTable := make([]int32, min(dense, 1<<22)) // key -> index+1
+	objTable := denseIndex{limit: min(dense, 1<<22)} // key -> index+1
 	obj := func(kind trace.Kind, id uint64, cap uint64) int32 {
 		class := objClass(kind)
 		if id == 0 || class == 0 {
 			return -1
 		}
 		key := id<<3 | uint64(class)
-		inTable := key < uint64(len(objTable))
+		inTable := objTable.covers(key)
 		if inTable {
-			if objTable[key] != 0 {
-				return objTable[key] - 1
+			if x := objTable.get(key); x != 0 {
+				return x - 1
 			}
 		} else if x, ok := objIdx[key]; ok { // the table is authoritative for the keys it covers
 			return x
@@ -226,13 +226,13 @@ func (e *engine) prepass() {
 			e.onces = append(e.onces, onceState{runner: -1})
 		case classWG:
 			x = int32(len(e.wgs))
-			e.wgs = append(e.wgs, wgState{obj: id, last: -1, owner: -1})
+			e.wgs = appendDoubling(e.wgs, wgState{obj: id, last: -1, owner: -1})
 		case classCond:
 			x = int32(len(e.conds))
 			e.conds = append(e.conds, condState{obj: id, last: -1})
 		}
 		if inTable {
-			objTable[key] = x + 1
+			objTable.set(key, x+1)
 		} else {
 			objIdx[key] = x
 		}

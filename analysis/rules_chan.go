@@ -78,7 +78,7 @@ func (c *chanState) count(send bool, seq uint64, i int32) {
 		return
 	}
 	for len(*s) < int(seq) {
-		*s = append(*s, -1)
+		*s = appendDoubling(*s, -1)
 	}
 	(*s)[seq-1] = i
 }
@@ -428,7 +428,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	}
 	if j < 0 {
 		j = int32(len(list))
-		ch.users[class] = append(list, chanUser{g: g, pos: pos})
+		ch.users[class] = appendDoubling(list, chanUser{g: g, pos: pos})
 		if ch.indexed[class] {
 			e.users.put(x, class, g, pos, j)
 		} else if len(ch.users[class]) >= 8 {

@@ -22,9 +22,8 @@ type wgState struct {
 	// Counted by the prepass: completed operations still to process (the clocks are
 	// recycled after the last: a program makes a WaitGroup per fan-out), and completed
 	// Adds and Dones, whose lists are cut from one arena.
-	pending      int32
-	nAdd, nDone  int32
-	off, projOff int
+	pending     int32
+	nAdd, nDone int32
 }
 
 // wgFacts is what negative-waitgroup matching needs: every Add and Done, and for each
@@ -117,13 +116,12 @@ func (w *wgState) countWg(ev *trace.Event) {
 	}
 }
 
-// wgArenas sizes the Add, Done and projection lists of every WaitGroup from the prepass
-// counts and allocates them at once.
+// wgArenas allocates at once the Add, Done and projection lists of every WaitGroup, as
+// the prepass counted them; each group's first operation cuts its lists off the front.
 func (e *engine) wgArenas() {
 	n, proj := 0, 0
 	for x := range e.wgs {
 		w := &e.wgs[x]
-		w.off, w.projOff = n, proj
 		n += int(w.nAdd + w.nDone)
 		proj += int(w.nDone) * len(w.adders)
 	}
@@ -141,13 +139,14 @@ func (e *engine) newWgFacts(w *wgState) *wgFacts {
 	wf := &e.wgFactsChunk[0]
 	e.wgFactsChunk = e.wgFactsChunk[1:]
 	wf.obj, wf.adders = w.obj, w.adders
-	if end := w.off + int(w.nAdd+w.nDone); end <= len(e.wgEvents) {
-		mid := w.off + int(w.nAdd)
-		wf.adds = e.wgEvents[w.off:w.off:mid]
+	if mid, end := int(w.nAdd), int(w.nAdd+w.nDone); end <= len(e.wgEvents) {
+		wf.adds = e.wgEvents[0:0:mid]
 		wf.dones = e.wgEvents[mid:mid:end]
+		e.wgEvents = e.wgEvents[end:]
 	}
-	if end := w.projOff + int(w.nDone)*len(w.adders); end <= len(e.wgProj) {
-		wf.proj = e.wgProj[w.projOff:w.projOff:end]
+	if end := int(w.nDone) * len(w.adders); end <= len(e.wgProj) {
+		wf.proj = e.wgProj[0:0:end]
+		e.wgProj = e.wgProj[end:]
 	}
 	return wf
 }
