@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/goweave/goweave/analysis"
@@ -58,8 +59,11 @@ type testState struct {
 	statuses      map[string]int
 	steered       int
 	found         []*Finding
-	enough        bool // Config.Enough said so
-	done          bool
+	// From the saved state of earlier campaigns (state.go).
+	earlierRuns, earlierCampaigns int
+	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
+	enough                        bool            // Config.Enough said so
+	done                          bool
 }
 
 type job struct {
@@ -342,7 +346,7 @@ func (c *campaign) finish(res jobResult) {
 	t.statuses[string(ar.Status)]++
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
 	if ar.Signature != "" {
-		entry.NewSignature = !t.signatures[ar.Signature]
+		entry.NewSignature = !t.signatures[ar.Signature] && !t.seenBefore[ar.Signature]
 		t.signatures[ar.Signature] = true
 	}
 	if ar.Steered {
@@ -423,7 +427,9 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 		t.found = append(t.found, &nf)
 		c.traceRefs[nf.Trace]++
 		return &nf, true
-	case old.Package == f.Package && old.Test == f.Test && f.Run < old.Run:
+	case old.Package == f.Package && old.Test == f.Test && (old.Earlier || f.Run < old.Run):
+		// An earlier campaign's finding found again: this campaign's run and trace are
+		// the evidence now.
 		c.release(old.Trace)
 		conf, replay, confirmation := old.Confidence, old.Replay, old.Confirmation
 		*old = *f
@@ -457,7 +463,8 @@ func (c *campaign) release(tracePath string) {
 	c.traceRefs[tracePath]--
 	if c.traceRefs[tracePath] <= 0 {
 		delete(c.traceRefs, tracePath)
-		if !c.keepTraces {
+		if rel, err := filepath.Rel(c.dir, tracePath); !c.keepTraces && err == nil && !strings.HasPrefix(rel, "..") {
+			// Only this campaign's traces: an earlier campaign's report still names its own.
 			os.Remove(tracePath)
 		}
 	}
@@ -496,6 +503,15 @@ func (c *campaign) result() *Report {
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
+		if t.earlierCampaigns > 0 {
+			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
+			tr.TotalSignatures = len(t.seenBefore)
+			for sig := range t.signatures {
+				if !t.seenBefore[sig] {
+					tr.TotalSignatures++
+				}
+			}
+		}
 		if !t.first.IsZero() && !t.last.IsZero() {
 			tr.Seconds = t.last.Sub(t.first).Seconds()
 		}

@@ -39,6 +39,10 @@ type Config struct {
 	// that test so far; true ends the test's campaign before its budget is spent (e.g. once
 	// every expected bug has been found).
 	Enough func(test TestID, found []Finding) bool
+	// Fresh starts every test over: the state saved by earlier campaigns of the same test
+	// binary in OutDir (coverage, schedules run and queued, findings) is ignored, and
+	// replaced when this campaign ends.
+	Fresh bool
 	// Log, if not nil, is called after every run with what steered it and what it found
 	// (goweave fuzz -v), from the campaign's own goroutine.
 	Log func(RunLog)

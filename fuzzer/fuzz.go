@@ -32,9 +32,15 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	defer os.RemoveAll(filepath.Join(c.dir, "bin"))
 	c.analyze = true
 	c.progress = progress
+	if !cfg.Fresh {
+		c.loadStates()
+	}
 	c.loop(ctx)
 	rep := c.result()
 	if err := c.writeRecipes(rep); err != nil {
+		return rep, errors.Join(buildErr, err)
+	}
+	if err := c.saveStates(rep); err != nil {
 		return rep, errors.Join(buildErr, err)
 	}
 	if err := c.writeReport(rep); err != nil {
@@ -71,7 +77,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		return nil, nil, err
 	}
 	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, recipes: map[string]*recipeParts{}, confirming: map[string]string{}, keepFiles: map[string]bool{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
-	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC())
+	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC(), savedCampaigns(cfg.OutDir))
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, nil, err
 	}

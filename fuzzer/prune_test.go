@@ -22,7 +22,7 @@ func TestPruneCampaigns(t *testing.T) {
 	mk("my-notes") // not a campaign: never touched
 	os.WriteFile(filepath.Join(dir, "20200101T000000.000-1-1"), nil, 0o644)
 
-	pruneCampaigns(dir, 2, 24*time.Hour, now)
+	pruneCampaigns(dir, 2, 24*time.Hour, now, nil)
 	var left []string
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
@@ -47,8 +47,20 @@ func TestPruneCampaigns(t *testing.T) {
 	for _, ago := range []time.Duration{3 * time.Hour, 2 * time.Hour, time.Hour} {
 		mk(now.Add(-ago).Format(campaignDirTime) + "-7-3")
 	}
-	pruneCampaigns(dir2, 1, 24*time.Hour, now)
+	pruneCampaigns(dir2, 1, 24*time.Hour, now, nil)
 	if entries, _ := os.ReadDir(dir2); len(entries) != 3 {
 		t.Errorf("%d campaigns left, want all 3 (younger than a day)", len(entries))
+	}
+
+	// A campaign whose findings a saved test state carries is kept, however old.
+	dir3 := t.TempDir()
+	dir = dir3
+	old := now.Add(-72*time.Hour).Format(campaignDirTime) + "-9-9"
+	older := now.Add(-96*time.Hour).Format(campaignDirTime) + "-9-9"
+	mk(old)
+	mk(older)
+	pruneCampaigns(dir3, 0, 24*time.Hour, now, map[string]bool{older: true})
+	if entries, _ := os.ReadDir(dir3); len(entries) != 1 || entries[0].Name() != older {
+		t.Errorf("left %v, want only the saved campaign %s", entries, older)
 	}
 }

@@ -48,6 +48,11 @@ type TestResult struct {
 	Status string `json:"status"`
 	// Statuses counts the runs by status.
 	Statuses map[string]int `json:"statuses"`
+	// When the campaign continued from a saved state (see Config.Fresh): the runs and
+	// campaigns before this one, and the distinct signatures of all of them together.
+	EarlierRuns      int `json:"earlierRuns,omitempty"`
+	EarlierCampaigns int `json:"earlierCampaigns,omitempty"`
+	TotalSignatures  int `json:"totalSignatures,omitempty"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it
@@ -65,6 +70,9 @@ type Finding struct {
 	// Confirmation says how the campaign tried to confirm a predicted finding: the
 	// outcome of the run that confirmed it, or of the last attempt ("diverged: ...").
 	Confirmation string `json:"confirmation,omitempty"`
+	// Earlier: an earlier campaign of the same test binary found it (saved state) and this
+	// campaign did not find it again; Run, Trace and Recipe are that campaign's.
+	Earlier bool `json:"earlier,omitempty"`
 }
 
 // Report is the result of a campaign.

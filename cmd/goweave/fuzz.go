@@ -46,6 +46,7 @@ func runFuzz(args []string) int {
 	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
 	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
+	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
 	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if err := fs.Parse(args); err != nil {
@@ -55,7 +56,7 @@ func runFuzz(args []string) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := fuzzer.Config{
 		Packages: fs.Args(), Run: *run, TimePerTest: *perTest, RunsPerTest: *runs,
-		Strategy: *strategy, Parallel: *parallel, Race: *race, RunTimeout: *timeout, OutDir: *out,
+		Strategy: *strategy, Parallel: *parallel, Race: *race, RunTimeout: *timeout, OutDir: *out, Fresh: *fresh,
 	}
 	if set["runs"] && !set["time"] {
 		cfg.TimePerTest = 0
@@ -180,7 +181,11 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, cwd string) {
 			fmt.Fprintf(w, "\t%s: %s\n", positionString(p, cwd), p.Role)
 		}
 		if f.Trace != "" {
-			fmt.Fprintf(w, "\t(%s, %s run %d of %s.%s; trace %s)\n", f.Confidence, f.Strategy, f.Run, f.Package, f.Test, f.Trace)
+			when := ""
+			if f.Earlier {
+				when = " of an earlier campaign"
+			}
+			fmt.Fprintf(w, "\t(%s, %s run %d%s of %s.%s; trace %s)\n", f.Confidence, f.Strategy, f.Run, when, f.Package, f.Test, f.Trace)
 		}
 	}
 }

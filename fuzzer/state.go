@@ -1,0 +1,253 @@
+package fuzzer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/goweave/goweave/fuzzer/mutate"
+)
+
+// Campaign state: what a campaign learned about a test, saved in OutDir/state when it ends,
+// so that the next campaign of the same test binary (a later goweave fuzz, the language
+// server after a restart) continues where it stopped: it keeps the interleavings already
+// seen (coverage), does not run again the schedules already run, runs first the schedules
+// still queued, carries GFuzz's feedback memory, and reports the earlier findings (marked
+// Earlier) without having to find them again. A state whose binary hash differs (the code
+// or the build changed) is ignored and replaced: its schedules and findings may no longer
+// hold. Config.Fresh ignores it too.
+
+const stateVersion = 1
+
+// savedTest is the state of one test, as saved.
+type savedTest struct {
+	Version    int      `json:"version"`
+	Package    string   `json:"package"`
+	Test       string   `json:"test"`
+	Strategy   string   `json:"strategy"`
+	Race       bool     `json:"race"`
+	Binary     string   `json:"binary"`     // sha256 of the test binary
+	Runs       int      `json:"runs"`       // runs over all campaigns
+	Campaigns  int      `json:"campaigns"`  // campaigns that ran the test
+	Signatures []string `json:"signatures"` // distinct interleavings seen
+	// Proposed are the keys of the schedules already queued or run; Queue the schedules
+	// proposed but not run yet, in queue order.
+	Proposed []string        `json:"proposed"`
+	Queue    []savedRequest  `json:"queue"`
+	GFuzz    json.RawMessage `json:"gfuzz,omitempty"`
+	Findings []Finding       `json:"findings"`
+}
+
+type savedRequest struct {
+	Strategy string `json:"strategy"`
+	Key      string `json:"key"`
+	Note     string `json:"note,omitempty"`
+	Recipe   string `json:"recipe"`
+}
+
+// maxSavedSignatures bounds a state file; beyond it some interleavings are forgotten (a
+// later run showing one again counts it as new).
+const maxSavedSignatures = 10_000
+
+// statePath is where the state of test is saved: one file per test, strategy and race
+// mode, because a strategy's memory is no use to another and -race changes the binary.
+func statePath(outDir, pkg, test, strategy string, race bool) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00%s\x00%s\x00%v", pkg, test, strategy, race))
+	return filepath.Join(outDir, "state", hex.EncodeToString(sum[:10])+".json")
+}
+
+func (c *campaign) statePath(t *testState) string {
+	return statePath(c.cfg.OutDir, t.bin.Package, t.name, c.cfg.Strategy, c.cfg.Race)
+}
+
+// loadStates restores the saved state of every test whose binary is unchanged. A state that
+// cannot be read is ignored (and replaced at the end): it only saves work.
+func (c *campaign) loadStates() {
+	hashes := map[string]string{}
+	for _, t := range c.tests {
+		data, err := os.ReadFile(c.statePath(t))
+		if err != nil {
+			continue
+		}
+		var s savedTest
+		if json.Unmarshal(data, &s) != nil || s.Version != stateVersion || s.Package != t.bin.Package || s.Test != t.name {
+			continue
+		}
+		h, ok := hashes[t.bin.Path]
+		if !ok {
+			h, _ = fileHash(t.bin.Path)
+			hashes[t.bin.Path] = h
+		}
+		if h == "" || s.Binary != h {
+			continue
+		}
+		c.restore(t, &s)
+	}
+}
+
+func (c *campaign) restore(t *testState, s *savedTest) {
+	t.earlierRuns, t.earlierCampaigns = s.Runs, s.Campaigns
+	t.seenBefore = map[string]bool{}
+	for _, sig := range s.Signatures {
+		t.seenBefore[sig] = true
+	}
+	for _, r := range s.Queue {
+		t.queue = append(t.queue, &RunRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: []byte(r.Recipe)})
+	}
+	if st, ok := t.strategy.(*steeringStrategy); ok {
+		for _, k := range s.Proposed {
+			st.proposed[k] = true
+		}
+		if g := st.gfuzz(); g != nil && len(s.GFuzz) > 0 {
+			if state, err := mutate.LoadGFuzzState(s.GFuzz); err == nil {
+				g.State = state
+			}
+		}
+	}
+	for i := range s.Findings {
+		f := s.Findings[i]
+		f.Earlier = true
+		if _, dup := c.findings[f.Fingerprint]; dup {
+			continue
+		}
+		c.findings[f.Fingerprint] = &f
+		if key := primaryKey(&f); c.byPrimary[key] == nil {
+			c.byPrimary[key] = &f
+		}
+		t.found = append(t.found, &f)
+	}
+}
+
+// saveStates writes the state of every test that ran, with the findings of rep (whose
+// recipes are written). Each file is replaced atomically: a concurrent campaign of the same
+// test (the language server's and a terminal's) leaves one whole state, the last.
+func (c *campaign) saveStates(rep *Report) error {
+	dir := filepath.Join(c.cfg.OutDir, "state")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	hashes := map[string]string{}
+	var errs []error
+	for _, t := range c.tests {
+		if t.runs == 0 {
+			continue
+		}
+		h, ok := hashes[t.bin.Path]
+		if !ok {
+			h, _ = fileHash(t.bin.Path)
+			hashes[t.bin.Path] = h
+		}
+		if h == "" {
+			continue
+		}
+		s := savedTest{
+			Version: stateVersion, Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
+			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
+			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
+		}
+		s.Signatures = slices.Sorted(mapKeys(t.seenBefore, t.signatures))
+		if n := len(s.Signatures); n > maxSavedSignatures {
+			s.Signatures = s.Signatures[n-maxSavedSignatures:]
+		}
+		for _, r := range t.queue {
+			s.Queue = append(s.Queue, savedRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: string(r.Recipe)})
+		}
+		if st, ok := t.strategy.(*steeringStrategy); ok {
+			s.Proposed = slices.Sorted(mapKeys(st.proposed))
+			if g := st.gfuzz(); g != nil {
+				s.GFuzz, _ = json.Marshal(g.State)
+			}
+		}
+		for _, f := range rep.Findings {
+			if f.Package == t.bin.Package && f.Test == t.name {
+				s.Findings = append(s.Findings, f)
+			}
+		}
+		if err := writeFileAtomic(c.statePath(t), s); err != nil {
+			errs = append(errs, fmt.Errorf("saving the campaign state of %s: %v", t.name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func writeFileAtomic(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// savedCampaigns returns the campaign directories under outDir that saved states point at
+// (their findings' recipes and traces): the pruner keeps them.
+func savedCampaigns(outDir string) map[string]bool {
+	keep := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(outDir, "state", "*.json"))
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var s savedTest
+		if json.Unmarshal(data, &s) != nil {
+			continue
+		}
+		for _, f := range s.Findings {
+			for _, p := range []string{f.Recipe, f.Trace} {
+				if rel, err := filepath.Rel(outDir, p); err == nil && p != "" && !strings.HasPrefix(rel, "..") {
+					keep[strings.Split(filepath.ToSlash(rel), "/")[0]] = true
+				}
+			}
+		}
+	}
+	return keep
+}
+
+// gfuzz returns the GFuzz strategy among s's, if any: its feedback memory is saved.
+func (s *steeringStrategy) gfuzz() *mutate.GFuzz {
+	for _, m := range s.strategies {
+		if g, ok := m.(*mutate.GFuzz); ok {
+			return g
+		}
+	}
+	return nil
+}
+
+func mapKeys(ms ...map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		seen := map[string]bool{}
+		for _, m := range ms {
+			for k := range m {
+				if !seen[k] {
+					seen[k] = true
+					if !yield(k) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
