@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
@@ -32,14 +31,12 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	asJSON := fs.Bool("json", false, "print {\"findings\": [...]} as JSON")
-	listKinds := fs.Bool("kinds", false, "list the bug kinds with their documentation and exit")
+	kinds := fs.Bool("kinds", false, "list the bug kinds and exit (as goweave kinds; goweave kinds KIND explains one)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *listKinds {
-		for _, d := range analysis.Detectors {
-			fmt.Fprintf(stdout, "%s\n\t%s\n\n", d.Name, strings.ReplaceAll(d.Doc, "\n", "\n\t"))
-		}
+	if *kinds {
+		listKinds(stdout)
 		return 0
 	}
 	if fs.NArg() == 0 {

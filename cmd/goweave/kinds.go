@@ -37,14 +37,20 @@ func runKinds(args []string) int {
 		}
 		fmt.Printf("%s\n\n%s\n", d.Name, strings.TrimSpace(d.Doc))
 	case fs.NArg() == 0:
-		for _, d := range analysis.Detectors {
-			fmt.Printf("%-28s %s\n", d.Name, summary(d.Doc))
-		}
+		listKinds(os.Stdout)
 	default:
 		fs.Usage()
 		return 2
 	}
 	return 0
+}
+
+// listKinds prints each kind with the first sentence of its documentation (goweave kinds,
+// goweave analyze -kinds).
+func listKinds(w io.Writer) {
+	for _, d := range analysis.Detectors {
+		fmt.Fprintf(w, "%-28s %s\n", d.Name, summary(d.Doc))
+	}
 }
 
 // summary is the first sentence of a detector's doc.

@@ -40,3 +40,20 @@ func TestSummaryIsFirstSentence(t *testing.T) {
 		}
 	}
 }
+
+// goweave analyze -kinds is goweave kinds: one line per kind, in the registry's order.
+func TestAnalyzeKindsListsEveryKind(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := analyzeMain([]string{"-kinds"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != len(analysis.Detectors) {
+		t.Fatalf("%d lines for %d kinds:\n%s", len(lines), len(analysis.Detectors), stdout.String())
+	}
+	for i, d := range analysis.Detectors {
+		if f := strings.Fields(lines[i]); len(f) < 2 || f[0] != d.Name || !strings.HasSuffix(lines[i], summary(d.Doc)) {
+			t.Errorf("line %d: %q, want %s and its summary", i, lines[i], d.Name)
+		}
+	}
+}
