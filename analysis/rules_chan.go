@@ -431,7 +431,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 		ch.users[class] = appendDoubling(list, chanUser{g: g, pos: pos})
 		if ch.indexed[class] {
 			e.users.put(x, class, g, pos, j)
-		} else if len(ch.users[class]) >= 8 {
+		} else if len(ch.users[class]) >= 8 && uint32(x) <= maxIndexedChan {
 			// the channel got busy: index its users by (goroutine, place)
 			for n, u := range ch.users[class] {
 				e.users.put(x, class, u.g, u.pos, int32(n))

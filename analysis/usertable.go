@@ -1,6 +1,9 @@
 package analysis
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // userTable finds the entry of a (channel, class, goroutine, position) in the channel's
 // user list of that class. One open-addressing table serves every busy channel: the
@@ -15,13 +18,20 @@ type userTable struct {
 	shift uint // 32 - log2(len(slots)): the hash's top bits pick the slot
 }
 
+// userSlot is 16 bytes, four to a cache line: a probe never straddles two lines.
 type userSlot struct {
-	x     int32
-	g     int32
-	pos   uint32
-	idx1  int32 // list index + 1; 0: empty slot
-	class uint8
+	xc   uint32 // channel index x and class, as x*numClasses + class
+	g    int32
+	pos  uint32
+	idx1 int32 // list index + 1; 0: empty slot
 }
+
+// maxIndexedChan bounds the channel indices the table serves (xc must fit 32 bits); the
+// users of channels beyond it (never in practice: that many channels take billions of
+// events) are found by scanning their lists.
+const maxIndexedChan = math.MaxUint32/uint32(numClasses) - 1
+
+func userKey(x int32, class uint8) uint32 { return uint32(x)*uint32(numClasses) + uint32(class) }
 
 // userHash leaves the class out, so that prefetchSite can find the slot of an operation
 // before its class is known; the few classes of one site share a probe sequence.
@@ -39,12 +49,13 @@ func (t *userTable) get(x int32, class uint8, g int32, pos uint32) int32 {
 		return -1
 	}
 	mask := uint32(len(t.slots) - 1)
+	xc := userKey(x, class)
 	for k := userHash(x, g, pos) >> t.shift; ; k = (k + 1) & mask {
 		s := &t.slots[k]
 		if s.idx1 == 0 {
 			return -1
 		}
-		if s.g == g && s.pos == pos && s.x == x && s.class == class {
+		if s.g == g && s.pos == pos && s.xc == xc {
 			return s.idx1 - 1
 		}
 	}
@@ -64,13 +75,13 @@ func (t *userTable) put(x int32, class uint8, g int32, pos uint32, j int32) {
 	if 4*(t.used+1) > 3*len(t.slots) { // load at most 3/4: probes stay within a cache line or two
 		t.grow()
 	}
-	t.insert(userSlot{x: x, g: g, pos: pos, idx1: j + 1, class: class})
+	t.insert(userSlot{xc: userKey(x, class), g: g, pos: pos, idx1: j + 1})
 	t.used++
 }
 
 func (t *userTable) insert(s userSlot) {
 	mask := uint32(len(t.slots) - 1)
-	k := userHash(s.x, s.g, s.pos) >> t.shift
+	k := userHash(int32(s.xc/uint32(numClasses)), s.g, s.pos) >> t.shift
 	for t.slots[k].idx1 != 0 {
 		k = (k + 1) & mask
 	}
