@@ -122,8 +122,8 @@ func (e *engine) run() {
 	e.prepass()
 	ord := e.order()
 	for n, i := range ord {
-		if n+prefetchAhead < len(ord) {
-			e.prefetchUser(ord[n+prefetchAhead])
+		if n%prefetchBatch == 0 && n+prefetchAhead < len(ord) {
+			e.prefetchUsers(ord[n+prefetchAhead : min(n+prefetchAhead+prefetchBatch, len(ord))])
 		}
 		if e.done[i] {
 			continue
@@ -150,15 +150,34 @@ func (e *engine) run() {
 
 // prefetchAhead is how many events ahead of the analysis the channel-user slots are
 // prefetched: far enough for a cache miss to arrive, near enough to stay in the cache.
-const prefetchAhead = 16
+// They are prefetched prefetchBatch events at a time, in one call: a call per event
+// cost as much as half the misses it saved.
+const (
+	prefetchAhead = 16
+	prefetchBatch = 8
+)
 
-// prefetchUser prefetches the user-table slot that channel operation i will look up.
-func (e *engine) prefetchUser(i int32) {
-	switch e.t.Events[i].Kind {
-	case trace.KindChanSend, trace.KindChanRecv, trace.KindSelect:
-		if x := e.objOf[i]; x >= 0 {
-			e.users.prefetchSite(x, e.r.gOf[i], e.t.Events[i].Pos)
+// prefetchUsers prefetches the user-table slots that the channel operations among events
+// next (at most prefetchBatch) will look up.
+func (e *engine) prefetchUsers(next []int32) {
+	t := &e.users
+	if len(t.slots) == 0 {
+		return
+	}
+	var slots [prefetchBatch]*userSlot
+	k := 0
+	for _, i := range next[:min(len(next), prefetchBatch)] {
+		ev := &e.t.Events[i]
+		switch ev.Kind {
+		case trace.KindChanSend, trace.KindChanRecv, trace.KindSelect:
+			if x := e.objOf[i]; x >= 0 {
+				slots[k] = t.site(x, e.r.gOf[i], ev.Pos)
+				k++
+			}
 		}
+	}
+	if k > 0 {
+		prefetch(&slots, k)
 	}
 }
 

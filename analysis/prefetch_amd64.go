@@ -1,6 +1,7 @@
 package analysis
 
-// prefetch asks the CPU to bring the cache line of s closer without waiting for it.
+// prefetch asks the CPU to bring the cache lines of the first n slots closer, without
+// waiting for them.
 //
 //go:noescape
-func prefetch(s *userSlot)
+func prefetch(slots *[prefetchBatch]*userSlot, n int)

@@ -3,4 +3,4 @@
 package analysis
 
 // prefetch is a no-op where no prefetch instruction is wired up.
-func prefetch(*userSlot) {}
+func prefetch(*[prefetchBatch]*userSlot, int) {}

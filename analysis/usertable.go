@@ -33,7 +33,7 @@ const maxIndexedChan = math.MaxUint32/uint32(numClasses) - 1
 
 func userKey(x int32, class uint8) uint32 { return uint32(x)*uint32(numClasses) + uint32(class) }
 
-// userHash leaves the class out, so that prefetchSite can find the slot of an operation
+// userHash leaves the class out, so that site can find the slot of an operation
 // before its class is known; the few classes of one site share a probe sequence.
 func userHash(x int32, g int32, pos uint32) uint32 {
 	h := (uint64(uint32(g))<<32 | uint64(pos)) ^ uint64(uint32(x))*0xC2B2AE3D27D4EB4F
@@ -61,12 +61,11 @@ func (t *userTable) get(x int32, class uint8, g int32, pos uint32) int32 {
 	}
 }
 
-// prefetchSite starts loading the slot where the lookup of (channel x, goroutine g,
-// position pos) will begin, so that the cache miss overlaps the events analyzed before.
-func (t *userTable) prefetchSite(x int32, g int32, pos uint32) {
-	if len(t.slots) != 0 {
-		prefetch(&t.slots[userHash(x, g, pos)>>t.shift])
-	}
+// site returns the slot where the lookup of (channel x, goroutine g, position pos) in
+// any class begins (the table must not be empty), for prefetching: the cache miss then
+// overlaps the events analyzed before.
+func (t *userTable) site(x int32, g int32, pos uint32) *userSlot {
+	return &t.slots[userHash(x, g, pos)>>t.shift]
 }
 
 // put records that (g, pos) is at index j of the users of channel x in class; the key
