@@ -72,7 +72,7 @@ const maxMatching = 1 << 20
 // unmatchedDones matches every Done unit to an Add unit that happens before it (Kuhn's
 // augmenting paths, Adds with capacity = delta) and returns the Dones left unmatched.
 func unmatchedDones(r *Result, wf *wgFacts) []int32 {
-	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching || everyDoneCovered(r, wf) {
+	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching || wf.covered() || everyDoneCovered(r, wf) {
 		return nil
 	}
 	capacity := make([]int, len(wf.adds))

@@ -34,7 +34,17 @@ type wgFacts struct {
 	adds   []int32  // events with a positive delta
 	dones  []int32  // events with a negative delta
 	proj   []uint32 // len(dones) x len(adders)
+
+	// Kept as the operations come, so that the detector can skip the matching of the
+	// common group without reading the events again: ordered holds while every Add came
+	// before every Done and happens before each of them.
+	addUnits, doneUnits int
+	ordered             bool
 }
+
+// covered reports that every Done can be matched (the Adds happen before all of them and
+// have enough units); false may still be covered (the detector checks).
+func (wf *wgFacts) covered() bool { return wf.ordered && wf.addUnits >= wf.doneUnits }
 
 func (w *wgState) addAdder(g int32) {
 	if !slices.Contains(w.adders, g) {
@@ -74,10 +84,20 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 	switch delta := int64(ev.A); {
 	case delta > 0:
 		wf.adds = append(wf.adds, i)
+		wf.addUnits += int(min(delta, 1<<16))
+		wf.ordered = wf.ordered && len(wf.dones) == 0
 	case delta < 0:
 		wf.dones = append(wf.dones, i)
+		wf.doneUnits += int(min(-delta, 1<<16))
 		for _, a := range wf.adders {
 			wf.proj = append(wf.proj, e.vc[g][a])
+		}
+		for _, a := range wf.adds {
+			if !wf.ordered {
+				break
+			}
+			// as addBeforeDone will read it from proj
+			wf.ordered = slices.Contains(wf.adders, e.r.gOf[a]) && e.r.epoch[a] <= e.vc[g][e.r.gOf[a]]
 		}
 	}
 	w.last = i
@@ -138,7 +158,7 @@ func (e *engine) newWgFacts(w *wgState) *wgFacts {
 	}
 	wf := &e.wgFactsChunk[0]
 	e.wgFactsChunk = e.wgFactsChunk[1:]
-	wf.obj, wf.adders = w.obj, w.adders
+	wf.obj, wf.adders, wf.ordered = w.obj, w.adders, true
 	if mid, end := int(w.nAdd), int(w.nAdd+w.nDone); end <= len(e.wgEvents) {
 		wf.adds = e.wgEvents[0:0:mid]
 		wf.dones = e.wgEvents[mid:mid:end]
