@@ -17,10 +17,14 @@ type chanState struct {
 	closeEv           int32
 	closeVC, closeWVC []uint32
 
-	users    [numClasses][]chanUser // per class: latest op per (goroutine, position)
-	indexed  [numClasses]bool       // per class: users are in the engine's userTable (busy channels)
-	pending  []pendingCase          // select cases not yet known to have a partner
-	pairHits int                    // concurrent pairs found (bounds the scanning on hot channels)
+	users [numClasses][]chanUser // per class: latest op per (goroutine, position)
+	// per class of a long list: per goroutine, the largest epoch among its users (nil for
+	// short lists), so that a scan for users that do not happen before a clock can be
+	// skipped when none can (see mayBeUnordered)
+	latest   [numClasses][]uint32
+	indexed  [numClasses]bool // per class: users are in the engine's userTable (busy channels)
+	pending  []pendingCase    // select cases not yet known to have a partner
+	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
 }
 
 // Operation classes of chanUser.
@@ -367,6 +371,9 @@ func (e *engine) before(i, g, x int32, send bool) {
 		}
 		vc := e.vc[g]
 		for _, class := range classes {
+			if !ch.mayBeUnordered(class, g, vc) {
+				continue
+			}
 			for _, u := range ch.users[class] {
 				if u.g != g && u.ep > vc[u.g] { // u does not happen before i
 					ch.pairHits++
@@ -390,7 +397,7 @@ func (e *engine) after(i, g, x int32, class uint8) {
 			e.closeRace(i, ch.closeEv, false)
 		}
 	}
-	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
+	if class == classRecvValue && ch.pairHits < maxHitsPerObject && ch.mayBeUnordered(classRecvValue, g, e.vc[g]) {
 		vc := e.vc[g]
 		for _, u := range ch.users[classRecvValue] {
 			if u.g != g && u.ep > vc[u.g] { // u does not happen before i
@@ -407,10 +414,14 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	pos := e.t.Events[i].Pos
 	// the common case: the same goroutine at one of the places it used last
 	cache := &e.lastUser[g]
+	ep := e.r.epoch[i]
 	for _, c := range cache {
 		if c.ch == x && c.pos == pos && c.class == class {
 			u := &ch.users[class][c.idx]
-			u.ev, u.ep = i, e.r.epoch[i]
+			u.ev, u.ep = i, ep
+			if l := ch.latest[class]; l != nil {
+				l[g] = max(l[g], ep)
+			}
 			return
 		}
 	}
@@ -440,9 +451,41 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 		}
 	}
 	u := &ch.users[class][j]
-	u.ev, u.ep = i, e.r.epoch[i]
+	u.ev, u.ep = i, ep
+	if l := ch.latest[class]; l != nil {
+		l[g] = max(l[g], ep)
+	} else if len(ch.users[class]) > 2*e.ng {
+		ch.trackLatest(class, e.ng)
+	}
 	copy(cache[1:], cache[:len(cache)-1])
 	cache[0] = userCache{ch: x, pos: pos, class: class, idx: j}
+}
+
+// trackLatest starts keeping the latest epochs of the users of class (a list long
+// enough that scanning it costs more than checking one entry per goroutine).
+func (ch *chanState) trackLatest(class uint8, ng int) {
+	l := make([]uint32, ng)
+	for _, u := range ch.users[class] {
+		l[u.g] = max(l[u.g], u.ep)
+	}
+	ch.latest[class] = l
+}
+
+// mayBeUnordered reports whether some user of class in another goroutine than g might not
+// happen before the point of g whose (strong or weak) clock is vc. When it reports false,
+// a scan of the list for such users would find none.
+func (ch *chanState) mayBeUnordered(class uint8, g int32, vc []uint32) bool {
+	l := ch.latest[class]
+	if l == nil {
+		return true
+	}
+	vc = vc[:len(l)]
+	for k, ep := range l {
+		if ep > vc[k] && int32(k) != g {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *engine) closeRace(op, cl int32, send bool) {

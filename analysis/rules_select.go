@@ -68,6 +68,9 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 				}
 			scan:
 				for _, class := range partners {
+					if !ch.mayBeUnordered(class, g, e.wvc[g]) {
+						continue
+					}
 					for _, u := range ch.users[class] {
 						if u.g != g && !u.before(e, g, true) {
 							sc.Partner = int(u.ev)
