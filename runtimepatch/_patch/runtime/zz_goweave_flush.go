@@ -106,6 +106,9 @@ var goweaveLeakGCRan bool
 // preemption off: a concurrent fatal panic freezes the world and waits for
 // the write to finish, which a preempted writer never would.
 func goweaveExitHook(code int) {
+	if goweaveOn && goweaveSchedOn && goweaveExitKind.Load() == goweaveExitNone {
+		goweaveExitSettle()
+	}
 	if goweaveOn && goweaveExitKind.Load() == goweaveExitNone && gogetenv("GOWEAVE_LEAKGC") != "0" {
 		if goweaveUserBlocked() {
 			goroutineLeakGC()
@@ -374,6 +377,10 @@ func goweaveBuildMeta() {
 		goweaveMetaInt(uint64(goweaveDelayTimeouts.Load()))
 		goweaveMetaKey("schedule.window.extensions")
 		goweaveMetaInt(uint64(goweaveExtended))
+		goweaveMetaKey("schedule.delay.held")
+		goweaveMetaInt(uint64(goweaveDelayHeld.Load()))
+		goweaveMetaKey("schedule.exit.pending")
+		goweaveMetaInt(uint64(goweaveExitPending))
 	}
 }
 

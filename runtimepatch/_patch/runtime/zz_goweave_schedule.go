@@ -52,6 +52,7 @@ type goweaveDelay struct {
 	window    int64   // ns
 	admitted  bool    // until has been admitted (guarded by goweaveSteerMu)
 	by        uintptr // the *g that performed until (guarded by goweaveSteerMu)
+	byLast    uint64  // by's newest record when until was admitted: until's record comes after it
 }
 
 // goweaveSelectPref is one `select` line.

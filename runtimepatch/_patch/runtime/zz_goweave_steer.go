@@ -21,17 +21,23 @@ import (
 
 // Why a goroutine is parked by the schedule (goweaveG.wstate).
 const (
-	goweaveWaitNone   = 0
-	goweaveWaitOrder  = 1
-	goweaveWaitDelay  = 2
-	goweaveWaitSettle = 3
+	goweaveWaitNone        = 0
+	goweaveWaitOrder       = 1
+	goweaveWaitDelay       = 2
+	goweaveWaitSettle      = 3
+	goweaveWaitDelaySettle = 4 // released, sleeping until its until op took effect (not on the waiter list)
 
 	// goweaveSettleNs bounds how long the head waits for the previous
 	// admitted operation of another goroutine to take effect.
 	goweaveSettleNs = 100_000
-	// goweaveDelaySettleNs bounds how long a released delay lets its until
-	// op's goroutine run first (see goweaveDelaySettle).
-	goweaveDelaySettleNs = 1_000_000
+	// goweavePollNs is how long a goroutine waiting for another one's
+	// operation to take effect sleeps between looks (a released delay,
+	// the exit): sleeping, not yielding, leaves the CPU to a goroutine
+	// whose thread the OS descheduled.
+	goweavePollNs = 20_000
+	// goweaveExitSettleNs bounds how long a normal exit waits for the
+	// goroutines the schedule released to perform their operation.
+	goweaveExitSettleNs = 20_000_000
 )
 
 // goweaveSteerG is the per-goroutine schedule state, part of goweaveG.
@@ -46,6 +52,12 @@ type goweaveSteerG struct {
 	wop       goweaveOpKey // the operation it waits to perform
 	wdeadline int64        // delay waits: when the window ends
 	wnext     guintptr     // waiter list / ready list link
+
+	// Released by the schedule and its held operation has not yet taken
+	// effect (goweaveTookEffect(gp, rlast)); cleared at its next hook, when
+	// it parks in the schedule again and when it ends. Read by the exit.
+	released bool
+	rlast    uint64 // gp.goweave.last when it was released
 }
 
 var (
@@ -71,6 +83,8 @@ var (
 
 	goweaveSelTimeouts   atomic.Uint32
 	goweaveDelayTimeouts atomic.Uint32
+	goweaveDelayHeld     atomic.Uint32 // delays that parked their op (the delay applied)
+	goweaveExitPending   uint32        // released goroutines whose op had not taken effect when the trace was written
 	goweaveTestGoid      atomic.Uint64 // goid of logical goroutine 1
 )
 
@@ -169,6 +183,7 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	if s.inPref {
 		return
 	}
+	s.released = false
 	goweaveMovedOn(gp)
 	sp, k := goweaveOccur(gp, pos)
 	op := goweaveOpKey{node: s.lnode, sp: sp, k: k, kind: kind}
@@ -199,7 +214,7 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 				// at most goweaveSettleNs): admitted operations on the
 				// same object then reach it in the order admitted.
 				settled = true
-				s.wstate, s.wop = goweaveWaitSettle, op
+				s.wstate, s.wop, s.released = goweaveWaitSettle, op, false
 				s.wdeadline = nanotime() + goweaveSettleNs
 				s.wnext = goweaveWaiters
 				goweaveWaiters.set(gp)
@@ -221,7 +236,7 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 			goweaveOrderEnd(goweaveHead + 1)
 			break
 		}
-		s.wstate, s.wop = goweaveWaitOrder, op
+		s.wstate, s.wop, s.released = goweaveWaitOrder, op, false
 		s.wnext = goweaveWaiters
 		goweaveWaiters.set(gp)
 		goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
@@ -326,6 +341,7 @@ func goweaveWake(w *g) {
 		goweaveSettleG.Store(0)
 	}
 	w.goweave.s.wstate = goweaveWaitNone
+	w.goweave.s.released, w.goweave.s.rlast = true, w.goweave.last
 	w.goweave.s.wnext = goweaveToReady
 	goweaveToReady.set(w)
 }
@@ -376,6 +392,7 @@ func goweaveHeadBusy() bool {
 // goweaveGoEndSteer: a goroutine that ends while the order's head names it
 // diverges the order at once.
 func goweaveGoEndSteer(gp *g) {
+	gp.goweave.s.released = false
 	goweaveMovedOn(gp)
 	if n := gp.goweave.s.lnode; n != 0 && int(n) < len(goweaveNodeG) && goweaveNodeG[n].ptr() == gp {
 		goweaveNodeG[n] = 0
@@ -402,9 +419,11 @@ func goweaveDelayWait(gp *g, op goweaveOpKey) {
 		lock(&goweaveSteerMu)
 		if !d.admitted {
 			s.wstate, s.wop, s.wdelay, s.wtimeout = goweaveWaitDelay, op, uint32(i+1), false
+			s.released = false
 			s.wdeadline = nanotime() + d.window
 			s.wnext = goweaveWaiters
 			goweaveWaiters.set(gp)
+			goweaveDelayHeld.Add(1)
 			goweaveRearm()
 			goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
 			if s.wtimeout {
@@ -420,25 +439,74 @@ func goweaveDelayWait(gp *g, op goweaveOpKey) {
 
 // goweaveDelaySettle lets the operation a delay waited for take effect before
 // the held one goes on. A delay is released when its until op is admitted, in
-// that op's pre hook: the goroutine performing it may not have reached the
-// mutex or channel yet (preempted, or still running toward it on another P),
-// and the released op could overtake it again. Wait, yielding, while that
-// goroutine is running or runnable, for at most goweaveDelaySettleNs.
+// that op's pre hook, before the goroutine performing it has reached the mutex
+// or channel; on a loaded machine that goroutine's thread can be descheduled
+// for milliseconds right there, and the released op would overtake it (the
+// delay then changes nothing). So the held op sleeps until the until op took
+// effect (goweaveTookEffect) or the delay's window has passed once more.
 func goweaveDelaySettle(gp *g, d *goweaveDelay) {
 	lock(&goweaveSteerMu)
-	by := (*g)(unsafe.Pointer(d.by))
+	by, before := (*g)(unsafe.Pointer(d.by)), d.byLast
 	unlock(&goweaveSteerMu)
 	if by == nil || by == gp {
 		return
 	}
-	deadline := nanotime() + goweaveDelaySettleNs
-	for nanotime() < deadline {
-		// g structs are never freed, so by stays readable even if it exited.
-		if st := readgstatus(by) &^ _Gscan; st != _Grunning && st != _Grunnable {
+	s := &gp.goweave.s
+	deadline := nanotime() + d.window
+	for !goweaveTookEffect(by, before) && nanotime() < deadline {
+		s.wstate = goweaveWaitDelaySettle
+		timeSleep(goweavePollNs)
+		s.wstate = goweaveWaitNone
+	}
+}
+
+// goweaveTookEffect reports whether the operation gp started after its newest
+// record was before has taken effect: its record is complete, or gp is
+// blocked in it (or anywhere not in a schedule wait), or gp has ended. g
+// structs are never freed, so gp stays readable after it exits. The fields
+// are read without synchronization: a stale look only costs one more poll.
+func goweaveTookEffect(gp *g, before uint64) bool {
+	if last := gp.goweave.last; last != before && last != 0 && goweaveRec(last).post != 0 {
+		return true
+	}
+	switch readgstatus(gp) &^ _Gscan {
+	case _Gwaiting:
+		return gp.goweave.s.wstate == goweaveWaitNone
+	case _Gdead, _Gleaked:
+		return true
+	}
+	return false
+}
+
+// goweaveExitSettle runs at a normal exit, before the trace is written: a
+// goroutine the schedule released just before the process ends (its until
+// op was admitted, then the test returned) would otherwise often not have
+// run yet, and the trace would not show the operation it was held at —
+// typically the Lock that now blocks forever. Sleep, at most
+// goweaveExitSettleNs, until every released goroutine has performed its
+// operation (goweaveTookEffect) or parked in the schedule again.
+func goweaveExitSettle() {
+	deadline := nanotime() + goweaveExitSettleNs
+	for {
+		n := goweaveUnsettledReleases()
+		if n == 0 || nanotime() >= deadline {
+			goweaveExitPending = n
 			return
 		}
-		goyield()
+		timeSleep(goweavePollNs)
 	}
+}
+
+// goweaveUnsettledReleases counts the released goroutines whose held
+// operation has not taken effect.
+func goweaveUnsettledReleases() uint32 {
+	var n uint32
+	forEachG(func(gp *g) {
+		if s := &gp.goweave.s; s.released && !goweaveTookEffect(gp, s.rlast) {
+			n++
+		}
+	})
+	return n
 }
 
 // goweaveDelayAdmit marks op admitted for the delays waiting for it.
@@ -450,7 +518,7 @@ func goweaveDelayAdmit(gp *g, op goweaveOpKey) {
 		}
 		lock(&goweaveSteerMu)
 		d.admitted = true
-		d.by = uintptr(unsafe.Pointer(gp))
+		d.by, d.byLast = uintptr(unsafe.Pointer(gp)), gp.goweave.last
 		for w := goweaveWaiters.ptr(); w != nil; {
 			next := w.goweave.s.wnext.ptr()
 			if w.goweave.s.wstate == goweaveWaitDelay && w.goweave.s.wdelay == uint32(i+1) {
