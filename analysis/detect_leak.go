@@ -47,10 +47,11 @@ func (r *Result) lingering() bool {
 
 // leak is a goroutine blocked forever at the end of a normally ended run.
 type leak struct {
-	kind    string
-	ev      int32
-	related []op
-	proven  bool // the GC's leak detection found what it waits on unreachable
+	kind      string
+	ev        int32
+	related   []op
+	proven    bool // the GC's leak detection found what it waits on unreachable
+	abandoned bool // a Lock cut short by the exit, on a mutex whose holder has ended
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -112,14 +113,20 @@ func (r *Result) findLeaks() []leak {
 		ev := &evs[i]
 		kind := leakKind(ev)
 		g := r.Goroutines[r.gOf[i]]
-		if kind == "" || !parked(g) {
+		if kind == "" {
 			continue
 		}
-		if gc && g.Alive && g.Status == statusLeaked {
+		abandoned := false
+		if !parked(g) {
+			if abandoned = r.abandonedMutex(i); !abandoned {
+				continue
+			}
+		}
+		if gc && g.Alive && g.Status == statusLeaked && !abandoned {
 			out = append(out, leak{kind: kind, ev: i, related: r.partners(i), proven: true})
 			continue
 		}
-		if gc && g.Alive && !gcReachabilityUnreliable(kind) {
+		if gc && g.Alive && !gcReachabilityUnreliable(kind) && !abandoned {
 			continue // reachable at exit: lingering
 		}
 		lingering := false
@@ -133,9 +140,32 @@ func (r *Result) findLeaks() []leak {
 		if lingering {
 			continue
 		}
-		out = append(out, leak{kind: kind, ev: i, related: r.partners(i)})
+		out = append(out, leak{kind: kind, ev: i, related: r.partners(i), abandoned: abandoned})
 	}
 	return out
+}
+
+// abandonedMutex reports whether blocked operation i is a Lock or RLock that can never
+// complete however the run had gone on: the mutex is held at the end by an acquisition
+// (write-held, for an RLock) of another goroutine that has ended, so the usual unlocker is
+// gone. Then the requester is a leak even if the exit caught it before it parked (runnable
+// or running: between the request and the runtime's wait, e.g. released by a goweave delay
+// just before the test returned), which parked() alone would take for cut short. A
+// goroutine held by a goweave delay has no event for the held operation yet, so this never
+// reports an operation the schedule is still holding and that could still complete.
+func (r *Result) abandonedMutex(i int32) bool {
+	ev := &r.Trace.Events[i]
+	if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
+		return false
+	}
+	h, ok := r.facts.holders[ev.Obj]
+	if !ok || r.gOf[h] < 0 || r.gOf[h] == r.gOf[i] {
+		return false
+	}
+	if held := &r.Trace.Events[h]; ev.Kind == trace.KindRLock && held.Kind != trace.KindLock && held.Kind != trace.KindTryLock {
+		return false // read-held: an RLock is not blocked by readers
+	}
+	return r.Goroutines[r.gOf[h]].Ended
 }
 
 // parked reports whether a goroutine with an unfinished operation was really waiting when
@@ -277,6 +307,9 @@ func leakDetector(kind, summary, why string) *Detector {
 			}
 			if l.proven {
 				msg += "; proven: no live goroutine or global can reach what it waits on"
+			}
+			if l.abandoned {
+				msg += "; the goroutine holding the mutex has ended (the run ended before the Lock parked)"
 			}
 			ops := append([]op{{"blocked", l.ev}}, l.related...)
 			out = append(out, r.newFinding(kind, Actual, msg, ops...))

@@ -268,3 +268,124 @@ func TestDeadlockComponentOfTheTestGoroutine(t *testing.T) {
 	b.Meta("testgoid", "")
 	want(t, analyze(t, b), "deadlock", Actual, "d.go:30")
 }
+
+// leak_mutex under a flow delay, the exit racing the released producer: it requested its
+// Lock but was still runnable (or running) when the process ended. The mutex's holder has
+// ended, so the Lock can never complete: a leak even though the requester had not parked.
+func TestLeakMutexRequesterNotParked(t *testing.T) {
+	for _, status := range []uint32{1, 2} {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		p := m.Go("q.go:37")
+		m.Lock(mu, "q.go:25")
+		p.Pending().Lock(mu, "q.go:19")
+		p.State(status, "")
+		m.End()
+		r := analyze(t, b)
+		f := want(t, r, "leak-mutex", Actual, "q.go:19", "held lock=q.go:25")
+		if !strings.Contains(f.Message, "has ended") || strings.Contains(f.Message, "proven") {
+			t.Errorf("status %d: message %q should say the holder ended, and not claim a GC proof", status, f.Message)
+		}
+		if len(r.Findings) != 1 {
+			t.Errorf("status %d: findings %v", status, summaries(r))
+		}
+	}
+}
+
+// A requester caught before it parked is not a leak when its Lock could still complete:
+// the mutex is free, its holder is alive (it may unlock), another live goroutine that used
+// the mutex may unlock it, or an RLock waits on a mutex only readers hold.
+func TestLockNotParkedCouldComplete(t *testing.T) {
+	cases := map[string]func(b *tracetest.Builder) *tracetest.G{
+		"mutex free": func(b *tracetest.Builder) *tracetest.G {
+			m := b.Main()
+			mu := b.Mutex()
+			p := m.Go("q.go:37")
+			m.Lock(mu, "q.go:25")
+			m.Unlock(mu, "q.go:26")
+			p.Pending().Lock(mu, "q.go:19")
+			m.End()
+			return p
+		},
+		"holder alive": func(b *tracetest.Builder) *tracetest.G {
+			m := b.Main()
+			mu := b.Mutex()
+			h := m.Go("q.go:36")
+			p := m.Go("q.go:37")
+			h.Lock(mu, "q.go:25")
+			h.State(4, "sleep")
+			p.Pending().Lock(mu, "q.go:19")
+			m.End()
+			return p
+		},
+		"another user alive": func(b *tracetest.Builder) *tracetest.G {
+			m := b.Main()
+			mu := b.Mutex()
+			h := m.Go("q.go:36")
+			u := m.Go("q.go:38")
+			p := m.Go("q.go:37")
+			u.Lock(mu, "q.go:40")
+			u.Unlock(mu, "q.go:41")
+			u.State(4, "sleep")
+			h.Lock(mu, "q.go:25")
+			h.End()
+			p.Pending().Lock(mu, "q.go:19")
+			m.End()
+			return p
+		},
+		"rlock on read-held": func(b *tracetest.Builder) *tracetest.G {
+			m := b.Main()
+			mu := b.RWMutex()
+			h := m.Go("q.go:36")
+			p := m.Go("q.go:37")
+			h.RLock(mu, "q.go:25")
+			h.End()
+			p.Pending().RLock(mu, "q.go:19")
+			m.End()
+			return p
+		},
+		"own lock": func(b *tracetest.Builder) *tracetest.G {
+			m := b.Main()
+			mu := b.Mutex()
+			p := m.Go("q.go:37")
+			p.Lock(mu, "q.go:18")
+			p.Pending().Lock(mu, "q.go:19")
+			m.End()
+			return p
+		},
+	}
+	for name, build := range cases {
+		b := tracetest.New()
+		build(b).State(1, "")
+		if r := analyze(t, b); len(r.Findings) != 0 {
+			t.Errorf("%s: findings %v, want none", name, summaries(r))
+		}
+	}
+}
+
+// The rule is about a Lock on a write-held mutex: a Lock waiting on a mutex that an ended
+// goroutine left read-locked is abandoned too, and an RLock on a write-held one.
+func TestLeakMutexNotParkedReadWrite(t *testing.T) {
+	for _, readHeld := range []bool{true, false} {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.RWMutex()
+		h := m.Go("q.go:36")
+		p := m.Go("q.go:37")
+		if readHeld {
+			h.RLock(mu, "q.go:25")
+		} else {
+			h.Lock(mu, "q.go:25")
+		}
+		h.End()
+		if readHeld {
+			p.Pending().Lock(mu, "q.go:19")
+		} else {
+			p.Pending().RLock(mu, "q.go:19")
+		}
+		p.State(2, "")
+		m.End()
+		want(t, analyze(t, b), "leak-mutex", Actual, "q.go:19", "held lock=q.go:25")
+	}
+}
