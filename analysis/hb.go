@@ -73,10 +73,13 @@ type engine struct {
 	objOf   []int32 // per event: index of its object in the slice of its kind; -1 none
 	chans   []chanState
 	chanIdx map[uint64]int32
-	mutexes []mutexState
-	onces   []onceState
-	wgs     []wgState
-	conds   []condState
+	objects denseIndex // (id<<3 | class) -> object index + 1, for the ids it covers (prepass)
+
+	selectSites [][]*SelectCase // f.selects by position and case index, where both are small
+	mutexes     []mutexState
+	onces       []onceState
+	wgs         []wgState
+	conds       []condState
 
 	done []bool // event already processed (the partner of an unbuffered transfer)
 
@@ -216,7 +219,8 @@ func (e *engine) prepass() {
 	// Object ids are unique per run; keying by (class, id) keeps a corrupt trace that uses
 	// one id as, say, a channel and a mutex from mixing up the two states.
 	objIdx := map[uint64]int32{}
-	objTable := denseIndex{limit: min(dense, 1<<22)} // key -> index+1
+	e.objects = denseIndex{limit: min(dense, 1<<22)}
+	objTable := &e.objects
 	obj := func(kind trace.Kind, id uint64, cap uint64) int32 {
 		class := objClass(kind)
 		if id == 0 || class == 0 {
@@ -351,10 +355,27 @@ func (e *engine) prepass() {
 		}
 	}
 	e.tmp = make([]uint32, e.ng)
+	e.selectSites = make([][]*SelectCase, len(t.Positions)+1)
 	e.wgArenas()
 	for x := range e.chans {
 		e.chans[x].initRings(&e.slab)
 	}
+}
+
+// chanIndex returns the index of the channel with id, like chanIdx but without hashing
+// for the ids the dense object table covers.
+func (e *engine) chanIndex(id uint64) (int32, bool) {
+	if key := id<<3 | classChan; id < 1<<61 && e.objects.covers(key) {
+		x := e.objects.get(key) - 1
+		if x < 0 {
+			return -1, false
+		}
+		if e.chans[x].obj == id {
+			return x, true
+		}
+	}
+	x, ok := e.chanIdx[id]
+	return x, ok
 }
 
 // order returns the completed events sorted by completion stamp. The runtime writes events

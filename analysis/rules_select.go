@@ -17,7 +17,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 	if ev.Flags.Has(trace.FlagSuccess) && ev.A < uint64(len(ev.Cases)) {
 		// taken by an event outside the recorded code (a context's cancellation, a timer)?
 		if c := ev.Cases[ev.A]; c.Obj != 0 {
-			if x, ok := e.chanIdx[c.Obj]; !ok || e.chans[x].made < 0 {
+			if x, ok := e.chanIndex(c.Obj); !ok || e.chans[x].made < 0 {
 				site := selectKey{pos: ev.Pos, cas: -1}
 				if ev.Pos == 0 {
 					site.g = g
@@ -30,7 +30,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 		if c.Obj == 0 {
 			continue // a nil case never fires; setting a case's channel to nil is deliberate
 		}
-		x, ok := e.chanIdx[c.Obj]
+		x, ok := e.chanIndex(c.Obj)
 		if !ok {
 			continue
 		}
@@ -39,11 +39,12 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 		if ev.Pos == 0 {
 			key.g = g
 		}
-		sc := f.selects[key]
+		sc := e.selectCase(key)
 		if sc == nil {
 			sc = &SelectCase{Case: c.Index, Send: c.Send, Partner: -1, Known: true}
 			f.selects[key] = sc
 			f.selectOrder = append(f.selectOrder, key)
+			e.cacheSelectCase(key, sc)
 		}
 		sc.Select, sc.Chan = int(i), c.Obj
 		sc.Known = sc.Known && ch.made >= 0
@@ -110,11 +111,39 @@ func (e *engine) resolvePending(x, i, g int32, send bool) {
 		if e.hbAt(p.sel, g, true) {
 			continue
 		}
-		if sc := e.f.selects[p.key]; sc != nil && !sc.HasPartner() {
+		if sc := e.selectCase(p.key); sc != nil && !sc.HasPartner() {
 			sc.Partner = int(i)
 		}
 		ch.pending[k] = ch.pending[len(ch.pending)-1]
 		ch.pending = ch.pending[:len(ch.pending)-1]
 		k--
 	}
+}
+
+// selectCase returns f.selects[key], from the engine's dense table when the key has one.
+func (e *engine) selectCase(key selectKey) *SelectCase {
+	if key.g == 0 && key.pos != 0 && int(key.pos) < len(e.selectSites) {
+		if cases := e.selectSites[key.pos]; key.cas >= 0 && key.cas < len(cases) && cases[key.cas] != nil {
+			return cases[key.cas]
+		}
+	}
+	sc := e.f.selects[key]
+	if sc != nil {
+		e.cacheSelectCase(key, sc)
+	}
+	return sc
+}
+
+// cacheSelectCase enters sc = f.selects[key] in the dense table (case indices are small:
+// a select has at most a few dozen cases).
+func (e *engine) cacheSelectCase(key selectKey, sc *SelectCase) {
+	if key.g != 0 || key.pos == 0 || int(key.pos) >= len(e.selectSites) || key.cas < 0 || key.cas >= 64 {
+		return
+	}
+	cases := e.selectSites[key.pos]
+	for len(cases) <= key.cas {
+		cases = append(cases, nil)
+	}
+	cases[key.cas] = sc
+	e.selectSites[key.pos] = cases
 }
