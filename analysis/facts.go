@@ -44,9 +44,28 @@ type facts struct {
 
 type evPair struct{ a, b int32 }
 
+// pairKey is a pair of source positions, per kind of pair in pairSeen (each other map
+// holds one kind).
 type pairKey struct {
-	kind   string
+	kind   uint8 // pairCode
 	pa, pb uint32
+}
+
+// pairCode numbers the pair kinds for pairKey (a small key hashes faster than a string).
+func pairCode(k PairKind) uint8 {
+	switch k {
+	case PairOnce:
+		return 1
+	case PairTryLock:
+		return 2
+	case PairLock:
+		return 3
+	case PairSend:
+		return 4
+	case PairRecv:
+		return 5
+	}
+	return 0
 }
 
 type selectKey struct {

@@ -370,6 +370,7 @@ func (e *engine) before(i, g, x int32, send bool) {
 			kind, classes = PairSend, []uint8{classSend}
 		}
 		vc := e.vc[g]
+		pos := e.t.Events[i].Pos
 		for _, class := range classes {
 			if !ch.mayBeUnordered(class, g, vc) {
 				continue
@@ -377,7 +378,7 @@ func (e *engine) before(i, g, x int32, send bool) {
 			for _, u := range ch.users[class] {
 				if u.g != g && u.ep > vc[u.g] { // u does not happen before i
 					ch.pairHits++
-					e.f.pair(e.t, kind, u.ev, i)
+					e.f.pairAt(kind, u.ev, u.pos, i, pos) // u.pos is u.ev's position
 				}
 			}
 		}
@@ -490,7 +491,7 @@ func (ch *chanState) mayBeUnordered(class uint8, g int32, vc []uint32) bool {
 
 func (e *engine) closeRace(op, cl int32, send bool) {
 	f := e.f
-	k := pairKey{"close", e.t.Events[op].Pos, e.t.Events[cl].Pos}
+	k := pairKey{0, e.t.Events[op].Pos, e.t.Events[cl].Pos}
 	if f.closeRaceSeen[k] || len(f.closeRaces) >= maxPairs {
 		return
 	}
@@ -499,7 +500,13 @@ func (e *engine) closeRace(op, cl int32, send bool) {
 }
 
 func (f *facts) pair(t *trace.Trace, kind PairKind, a, b int32) {
-	k := pairKey{string(kind), t.Events[a].Pos, t.Events[b].Pos}
+	f.pairAt(kind, a, t.Events[a].Pos, b, t.Events[b].Pos)
+}
+
+// pairAt is pair for callers that know the positions pa of a and pb of b (reading them
+// from the events is a cache miss for an old event).
+func (f *facts) pairAt(kind PairKind, a int32, pa uint32, b int32, pb uint32) {
+	k := pairKey{pairCode(kind), pa, pb}
 	if f.pairSeen[k] || len(f.pairs) >= maxPairs {
 		return
 	}
@@ -508,7 +515,7 @@ func (f *facts) pair(t *trace.Trace, kind PairKind, a, b int32) {
 }
 
 func (f *facts) concRecv(t *trace.Trace, a, b int32) {
-	k := pairKey{"recv", t.Events[a].Pos, t.Events[b].Pos}
+	k := pairKey{0, t.Events[a].Pos, t.Events[b].Pos}
 	if f.concRecvSeen[k] || len(f.concRecvs) >= maxPairs {
 		return
 	}

@@ -16,7 +16,7 @@ type mutexState struct {
 	readers    []heldRead
 	lastUnlock int32
 	lastAcq    []int32   // per goroutine: latest acquisition (any mode); nil until used
-	lastAcqOf  []acqInfo // per goroutine: epoch and kind of lastAcq (scans read them here, not per event)
+	lastAcqOf  []acqInfo // per goroutine: epoch, kind and position of lastAcq (scans read them here, not per event)
 	lastWrite  []int32   // per goroutine: latest write request
 	recursive  []int32   // recursive RLocks, for writers that come later
 	outer      []int32   // the read lock each of them already held
@@ -28,6 +28,7 @@ type heldRead struct{ g, ev int32 }
 type acqInfo struct {
 	ep   uint32
 	kind trace.Kind
+	pos  uint32 // of the acquisition, for pair keys
 }
 
 func (e *engine) perG(s *[]int32) []int32 {
@@ -163,7 +164,7 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 	if m.lastAcqOf == nil {
 		m.lastAcqOf = make([]acqInfo, e.ng)
 	}
-	m.lastAcqOf[g] = acqInfo{ep: e.r.epoch[i], kind: e.t.Events[i].Kind}
+	m.lastAcqOf[g] = acqInfo{ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}
 	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
 }
 
@@ -252,7 +253,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 			}
 			if info.ep > e.wvc[g][h] { // a does not happen before i (weak clock)
 				m.pairHits++
-				f.pair(e.t, PairLock, a, i)
+				f.pairAt(PairLock, a, info.pos, i, e.t.Events[i].Pos)
 			}
 		}
 	}
@@ -287,7 +288,7 @@ func (e *engine) mixedCheck(o, g, p int32) {
 			continue // two readers do not exclude each other
 		}
 		if m.lastAcqOf[gp].ep > e.wvc[g][gp] { // lh does not happen before (weak clock)
-			k := pairKey{"mixed", e.t.Events[o].Pos, e.t.Events[lh].Pos}
+			k := pairKey{0, e.t.Events[o].Pos, e.t.Events[lh].Pos}
 			if !e.f.mixedSeen[k] {
 				e.f.mixedSeen[k] = true
 				e.f.mixed = append(e.f.mixed, mixedFact{op: o, held: hl.ev, partner: p, partnerLock: lh})
@@ -297,7 +298,7 @@ func (e *engine) mixedCheck(o, g, p int32) {
 }
 
 func (f *facts) rw(t *trace.Trace, r rwFact) {
-	k := pairKey{"rw", t.Events[r.inner].Pos, t.Events[r.writer].Pos}
+	k := pairKey{0, t.Events[r.inner].Pos, t.Events[r.writer].Pos}
 	if f.rwSeen[k] || len(f.rwRecursion) >= maxPairs {
 		return
 	}
