@@ -6,7 +6,9 @@
 // replay diverges, what a window is) are in runtimepatch/SCHEDULE.md.
 //
 // Goroutines wait by parking (gopark) on goweaveSteerMu's waiter list and
-// are woken with goready: no spinning, no sleeping. While anything waits, or
+// are woken with goready: no spinning. Only waits for another goroutine's
+// operation to take effect (a released delay, the exit) poll, with short
+// sleeps (goweavePollNs). While anything waits, or
 // while the order is active, the watchdog timer goweaveWatch is pending, so
 // checkdead never reports a false deadlock; when the order ends the timer is
 // stopped, so a program that deadlocks by design is still reported.
