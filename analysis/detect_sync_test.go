@@ -169,3 +169,19 @@ func TestConcurrentPairsOrdered(t *testing.T) {
 		}
 	}
 }
+
+// A corrupt trace whose Add names no goroutine (goid 0) is analyzed, not a panic: the
+// event is outside every goroutine, so it adds nothing, and the Done is still checked.
+func TestWaitGroupAddWithoutGoroutine(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	wg := b.WaitGroup()
+	lost := m.Add(wg, 1, "n.go:10")
+	w := m.Go("n.go:11")
+	w.Done(wg, "n.go:12")
+	m.Wait(wg, "n.go:13")
+	tr := b.Trace()
+	tr.Events[lost.Index].G = 0
+	r := Analyze(tr)
+	want(t, r, "negative-waitgroup", Predicted, "n.go:12")
+}

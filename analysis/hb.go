@@ -323,7 +323,7 @@ func (e *engine) prepass() {
 				}
 			case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
 				w := &e.wgs[x]
-				if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 {
+				if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 && g >= 0 { // (an event outside every goroutine adds nothing)
 					w.addAdder(g)
 				}
 				if g >= 0 {
