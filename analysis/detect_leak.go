@@ -473,7 +473,7 @@ func (r *Result) objectUsers(blocked []int32, withMake bool) map[uint64]map[int3
 	}
 	users := map[uint64]map[int32]bool{}
 	use := func(o uint64, i int) {
-		if objs[o] {
+		if objs[o] && r.gOf[i] >= 0 { // an event outside every goroutine (corrupt trace) is no user
 			if users[o] == nil {
 				users[o] = map[int32]bool{}
 			}

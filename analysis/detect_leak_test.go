@@ -389,3 +389,21 @@ func TestLeakMutexNotParkedReadWrite(t *testing.T) {
 		want(t, analyze(t, b), "leak-mutex", Actual, "q.go:19", "held lock=q.go:25")
 	}
 }
+
+// A corrupt trace with an event outside every goroutine (G 0) on the object a blocked
+// operation waits on is analyzed, not a panic.
+func TestLeakUserWithoutGoroutine(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	c := m.MakeChan(0, "l.go:1")
+	w := m.Go("l.go:2")
+	s := w.Send(c, "l.go:3")
+	m.Recv(c, "l.go:4")
+	m.Pending().Recv(c, "l.go:5")
+	tr := b.Trace()
+	tr.Events[s.Index].G = 0
+	res := Analyze(tr)
+	if res == nil {
+		t.Fatal("no result")
+	}
+}
