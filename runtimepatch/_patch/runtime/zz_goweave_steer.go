@@ -386,7 +386,10 @@ func goweaveHeadBusy() bool {
 	case _Grunning, _Grunnable, _Gsyscall:
 		return true
 	case _Gwaiting:
-		return w.waitreason == waitReasonSleep && w.goweave.s.wstate == goweaveWaitNone
+		// Sleeping in user code, or in a released delay's settle (about to
+		// go on), not parked by the schedule.
+		ws := w.goweave.s.wstate
+		return w.waitreason == waitReasonSleep && (ws == goweaveWaitNone || ws == goweaveWaitDelaySettle)
 	}
 	return false
 }
@@ -464,7 +467,8 @@ func goweaveDelaySettle(gp *g, d *goweaveDelay) {
 
 // goweaveTookEffect reports whether the operation gp started after its newest
 // record was before has taken effect: its record is complete, or gp is
-// blocked in it (or anywhere not in a schedule wait), or gp has ended. g
+// blocked in a channel or sync wait (not one of the schedule's), or gp has
+// ended. g
 // structs are never freed, so gp stays readable after it exits. The fields
 // are read without synchronization: a stale look only costs one more poll.
 func goweaveTookEffect(gp *g, before uint64) bool {
@@ -473,8 +477,21 @@ func goweaveTookEffect(gp *g, before uint64) bool {
 	}
 	switch readgstatus(gp) &^ _Gscan {
 	case _Gwaiting:
-		return gp.goweave.s.wstate == goweaveWaitNone
+		// Blocked in a channel or sync operation; not a wait on the way to
+		// it (a GC assist), nor one of the schedule's own waits.
+		return gp.goweave.s.wstate == goweaveWaitNone && goweaveOpWait(gp.waitreason)
 	case _Gdead, _Gleaked:
+		return true
+	}
+	return false
+}
+
+// goweaveOpWait reports whether r is the wait of a recorded operation.
+func goweaveOpWait(r waitReason) bool {
+	switch r {
+	case waitReasonChanReceive, waitReasonChanSend, waitReasonChanReceiveNilChan, waitReasonChanSendNilChan,
+		waitReasonSelect, waitReasonSelectNoCases, waitReasonSyncCondWait, waitReasonSyncMutexLock,
+		waitReasonSyncRWMutexRLock, waitReasonSyncRWMutexLock, waitReasonSyncWaitGroupWait, waitReasonSemacquire:
 		return true
 	}
 	return false
