@@ -36,6 +36,7 @@ type campaign struct {
 	keepFiles  map[string]bool         // schedules that confirmed a finding
 	byPrimary  map[string]*Finding     // by kind and primary line, see merge
 	traceRefs  map[string]int          // findings that point at each trace
+	binHashes  map[string]string       // test binary path -> sha256 (see binaryHash)
 	runs       int
 	start      time.Time
 }
@@ -89,9 +90,10 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return true // bounded (confirmAttempts per finding), and worth it whatever the budget
 	case t.enough:
 		return false
-	case t.runs == 0 && t.inflight > 0 && t.strategy != nil && t.strategy.Name() != "record":
+	case t.runs == 0 && t.inflight > 0 && len(t.queue) == 0 && t.strategy != nil && t.strategy.Name() != "record":
 		// The first run's analysis yields the schedules worth running; a second free run
-		// started beside it would mostly repeat it.
+		// started beside it would mostly repeat it. (A queue restored from a saved state
+		// has schedules already.)
 		return false
 	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
 		return false
@@ -333,6 +335,9 @@ func (c *campaign) finish(res jobResult) {
 	}
 	ar := res.run
 	if ar.Canceled {
+		if j := res.job; j.request != nil && j.request.Strategy != "confirm" {
+			t.queue = append([]*RunRequest{j.request}, t.queue...) // not run: a later campaign may
+		}
 		// Killed because the campaign was cancelled: not a result of the test.
 		if ar.Trace != "" && !c.keepTraces {
 			os.Remove(ar.Trace)
@@ -427,6 +432,10 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 		t.found = append(t.found, &nf)
 		c.traceRefs[nf.Trace]++
 		return &nf, true
+	case old.Earlier && confidenceRank(f.Confidence) < confidenceRank(old.Confidence):
+		// An earlier campaign confirmed (or saw happen) what this run only predicts: its
+		// finding and recipe replay the bug; this run's would not.
+		return nil, false
 	case old.Package == f.Package && old.Test == f.Test && (old.Earlier || f.Run < old.Run):
 		// An earlier campaign's finding found again: this campaign's run and trace are
 		// the evidence now.
@@ -440,6 +449,15 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 		return old, false
 	}
 	return nil, false
+}
+
+// confidenceRank orders confidences by the evidence they carry: a bug seen happen (in the
+// run, or in a replay that confirmed it) over one predicted.
+func confidenceRank(c analysis.Confidence) int {
+	if c == analysis.Predicted {
+		return 0
+	}
+	return 1
 }
 
 // drop removes a finding from the campaign.

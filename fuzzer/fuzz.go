@@ -34,6 +34,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	c.progress = progress
 	if !cfg.Fresh {
 		c.loadStates()
+		c.enoughAlready()
 	}
 	c.loop(ctx)
 	rep := c.result()
@@ -41,7 +42,8 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		return rep, errors.Join(buildErr, err)
 	}
 	if err := c.saveStates(rep); err != nil {
-		return rep, errors.Join(buildErr, err)
+		// The state only saves the next campaign work: say so, keep the results.
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the next campaign will start over: %v", err))
 	}
 	if err := c.writeReport(rep); err != nil {
 		return rep, errors.Join(buildErr, err)
@@ -77,7 +79,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		return nil, nil, err
 	}
 	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, recipes: map[string]*recipeParts{}, confirming: map[string]string{}, keepFiles: map[string]bool{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
-	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC(), savedCampaigns(cfg.OutDir))
+	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC(), savedCampaigns(cfg.OutDir, time.Now()))
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, nil, err
 	}

@@ -119,7 +119,7 @@ func (c *campaign) writeRecipes(rep *Report) error {
 		}
 		b := rp.bin
 		if _, ok := hashes[b.Path]; !ok {
-			hashes[b.Path], _ = fileHash(b.Path)
+			hashes[b.Path] = c.binaryHash(b.Path)
 			keep := filepath.Join(c.dir, "kept", filepath.Base(b.Path))
 			if os.MkdirAll(filepath.Dir(keep), 0o755) == nil && (os.Link(b.Path, keep) == nil || copyFile(b.Path, keep) == nil) {
 				kept[b.Path] = keep

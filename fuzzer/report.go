@@ -79,4 +79,7 @@ type Finding struct {
 type Report struct {
 	Findings []Finding    `json:"findings"` // distinct by Fingerprint, sorted by file and line
 	Tests    []TestResult `json:"tests"`    // one per selected test, sorted by package and test
+	// Warnings are problems that cost nothing of this campaign's results (the campaign
+	// state could not be saved, ...).
+	Warnings []string `json:"warnings,omitempty"`
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/goweave/goweave/fuzzer/mutate"
 )
@@ -28,6 +30,7 @@ const stateVersion = 1
 // savedTest is the state of one test, as saved.
 type savedTest struct {
 	Version    int      `json:"version"`
+	Goweave    string   `json:"goweave"` // toolID of the goweave that saved it: another analysis may find otherwise
 	Package    string   `json:"package"`
 	Test       string   `json:"test"`
 	Strategy   string   `json:"strategy"`
@@ -51,9 +54,41 @@ type savedRequest struct {
 	Recipe   string `json:"recipe"`
 }
 
-// maxSavedSignatures bounds a state file; beyond it some interleavings are forgotten (a
-// later run showing one again counts it as new).
-const maxSavedSignatures = 10_000
+// Bounds of a state file, which every campaign of the test reads. Beyond them some
+// interleavings are forgotten (a later run showing one again counts it as new), some
+// schedules already run may run again, and the queue keeps each strategy's first proposals.
+const (
+	maxSavedSignatures  = 10_000
+	maxSavedProposed    = 4096
+	maxSavedPerStrategy = 64
+	// stateMaxAge: a state not written for that long (a renamed test, a strategy tried
+	// once) is deleted, and with it the pin on its findings' campaign directory.
+	stateMaxAge = 30 * 24 * time.Hour
+)
+
+// toolID identifies the goweave build (a hash of the running executable): a state saved by
+// another build is ignored, as its analysis or schedule format may differ.
+var toolID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	h, _ := fileHash(exe)
+	return h
+})
+
+// binaryHash returns the sha256 of a test binary, computed once per campaign.
+func (c *campaign) binaryHash(path string) string {
+	if h, ok := c.binHashes[path]; ok {
+		return h
+	}
+	h, _ := fileHash(path)
+	if c.binHashes == nil {
+		c.binHashes = map[string]string{}
+	}
+	c.binHashes[path] = h
+	return h
+}
 
 // statePath is where the state of test is saved: one file per test, strategy and race
 // mode, because a strategy's memory is no use to another and -race changes the binary.
@@ -69,25 +104,40 @@ func (c *campaign) statePath(t *testState) string {
 // loadStates restores the saved state of every test whose binary is unchanged. A state that
 // cannot be read is ignored (and replaced at the end): it only saves work.
 func (c *campaign) loadStates() {
-	hashes := map[string]string{}
 	for _, t := range c.tests {
-		data, err := os.ReadFile(c.statePath(t))
-		if err != nil {
-			continue
+		if s := c.readState(t); s != nil {
+			c.restore(t, s)
 		}
-		var s savedTest
-		if json.Unmarshal(data, &s) != nil || s.Version != stateVersion || s.Package != t.bin.Package || s.Test != t.name {
-			continue
+	}
+}
+
+// readState returns the saved state of t if it is valid for this campaign: same format,
+// same goweave build, same test binary.
+func (c *campaign) readState(t *testState) *savedTest {
+	data, err := os.ReadFile(c.statePath(t))
+	if err != nil {
+		return nil
+	}
+	var s savedTest
+	if json.Unmarshal(data, &s) != nil || s.Version != stateVersion || s.Goweave != toolID() || s.Package != t.bin.Package || s.Test != t.name {
+		return nil
+	}
+	if h := c.binaryHash(t.bin.Path); h == "" || s.Binary != h {
+		return nil
+	}
+	return &s
+}
+
+// enoughAlready ends the campaign of a test before its first run when the findings restored
+// for it already satisfy Config.Enough.
+func (c *campaign) enoughAlready() {
+	if c.cfg.Enough == nil {
+		return
+	}
+	for _, t := range c.tests {
+		if len(t.found) > 0 && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
+			t.enough = true
 		}
-		h, ok := hashes[t.bin.Path]
-		if !ok {
-			h, _ = fileHash(t.bin.Path)
-			hashes[t.bin.Path] = h
-		}
-		if h == "" || s.Binary != h {
-			continue
-		}
-		c.restore(t, &s)
 	}
 }
 
@@ -125,55 +175,97 @@ func (c *campaign) restore(t *testState, s *savedTest) {
 }
 
 // saveStates writes the state of every test that ran, with the findings of rep (whose
-// recipes are written). Each file is replaced atomically: a concurrent campaign of the same
-// test (the language server's and a terminal's) leaves one whole state, the last.
+// recipes are written). A campaign of the same test that saved meanwhile (the language
+// server's and a terminal's) is merged in: its runs, interleavings, schedules run and
+// findings stay. Each file is replaced atomically.
 func (c *campaign) saveStates(rep *Report) error {
 	dir := filepath.Join(c.cfg.OutDir, "state")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	hashes := map[string]string{}
 	var errs []error
 	for _, t := range c.tests {
 		if t.runs == 0 {
 			continue
 		}
-		h, ok := hashes[t.bin.Path]
-		if !ok {
-			h, _ = fileHash(t.bin.Path)
-			hashes[t.bin.Path] = h
-		}
+		h := c.binaryHash(t.bin.Path)
 		if h == "" {
 			continue
 		}
 		s := savedTest{
-			Version: stateVersion, Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
+			Version: stateVersion, Goweave: toolID(), Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
 		}
-		s.Signatures = slices.Sorted(mapKeys(t.seenBefore, t.signatures))
-		if n := len(s.Signatures); n > maxSavedSignatures {
-			s.Signatures = s.Signatures[n-maxSavedSignatures:]
-		}
+		signatures := []map[string]bool{t.seenBefore, t.signatures}
+		proposed := map[string]bool{}
+		perStrategy := map[string]int{}
 		for _, r := range t.queue {
-			s.Queue = append(s.Queue, savedRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: string(r.Recipe)})
+			if perStrategy[r.Strategy] < maxSavedPerStrategy {
+				perStrategy[r.Strategy]++
+				s.Queue = append(s.Queue, savedRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: string(r.Recipe)})
+			}
 		}
 		if st, ok := t.strategy.(*steeringStrategy); ok {
-			s.Proposed = slices.Sorted(mapKeys(st.proposed))
+			proposed = st.proposed
 			if g := st.gfuzz(); g != nil {
 				s.GFuzz, _ = json.Marshal(g.State)
 			}
 		}
+		byFingerprint := map[string]int{}
 		for _, f := range rep.Findings {
 			if f.Package == t.bin.Package && f.Test == t.name {
+				byFingerprint[f.Fingerprint] = len(s.Findings)
 				s.Findings = append(s.Findings, f)
 			}
 		}
+		if other := c.readState(t); other != nil && other.Runs > t.earlierRuns {
+			// Saved by a campaign that ran beside this one.
+			s.Runs = other.Runs + t.runs
+			s.Campaigns = max(other.Campaigns, t.earlierCampaigns) + 1
+			signatures = append(signatures, setOf(other.Signatures))
+			proposed = mergeSets(proposed, setOf(other.Proposed))
+			for _, f := range other.Findings {
+				i, ok := byFingerprint[f.Fingerprint]
+				switch {
+				case !ok:
+					f.Earlier = true
+					s.Findings = append(s.Findings, f)
+				case s.Findings[i].Earlier && !f.Earlier:
+					s.Findings[i] = f // found again there, only carried here
+				}
+			}
+		}
+		s.Signatures = capped(slices.Sorted(mapKeys(signatures...)), maxSavedSignatures)
+		s.Proposed = capped(slices.Sorted(mapKeys(proposed)), maxSavedProposed)
 		if err := writeFileAtomic(c.statePath(t), s); err != nil {
 			errs = append(errs, fmt.Errorf("saving the campaign state of %s: %v", t.name, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func setOf(keys []string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+func mergeSets(a, b map[string]bool) map[string]bool {
+	out := make(map[string]bool, len(a)+len(b))
+	for k := range mapKeys(a, b) {
+		out[k] = true
+	}
+	return out
+}
+
+func capped(keys []string, n int) []string {
+	if len(keys) > n {
+		return keys[len(keys)-n:]
+	}
+	return keys
 }
 
 func writeFileAtomic(path string, v any) error {
@@ -183,6 +275,11 @@ func writeFileAtomic(path string, v any) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-*")
 	if err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
 		return err
 	}
 	if _, err := tmp.Write(data); err != nil {
@@ -202,21 +299,28 @@ func writeFileAtomic(path string, v any) error {
 }
 
 // savedCampaigns returns the campaign directories under outDir that saved states point at
-// (their findings' recipes and traces): the pruner keeps them.
-func savedCampaigns(outDir string) map[string]bool {
+// (their findings' recipes, traces and schedules): the pruner keeps them. It deletes the
+// states not written for stateMaxAge.
+func savedCampaigns(outDir string, now time.Time) map[string]bool {
 	keep := map[string]bool{}
 	files, _ := filepath.Glob(filepath.Join(outDir, "state", "*.json"))
 	for _, file := range files {
+		if fi, err := os.Stat(file); err == nil && now.Sub(fi.ModTime()) > stateMaxAge {
+			os.Remove(file)
+			continue
+		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			continue
 		}
-		var s savedTest
+		var s struct { // only what pins directories
+			Findings []struct{ Recipe, Trace, Replay string }
+		}
 		if json.Unmarshal(data, &s) != nil {
 			continue
 		}
 		for _, f := range s.Findings {
-			for _, p := range []string{f.Recipe, f.Trace} {
+			for _, p := range []string{f.Recipe, f.Trace, f.Replay} {
 				if rel, err := filepath.Rel(outDir, p); err == nil && p != "" && !strings.HasPrefix(rel, "..") {
 					keep[strings.Split(filepath.ToSlash(rel), "/")[0]] = true
 				}

@@ -2,10 +2,14 @@ package fuzzer
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/goweave/goweave/analysis"
 )
@@ -94,7 +98,7 @@ func TestStateCarriesOverToTheNextCampaign(t *testing.T) {
 		t.Errorf("state of another binary restored: campaigns %d, queue %d, findings %d", ts4.earlierCampaigns, len(ts4.queue), len(ts4.found))
 	}
 	// The campaign the saved finding points at survives pruning.
-	if saved := savedCampaigns(out); !saved["20261122T010000.000-1-1"] {
+	if saved := savedCampaigns(out, time.Now()); !saved["20261122T010000.000-1-1"] {
 		t.Errorf("saved campaigns %v, want the finding's", saved)
 	}
 }
@@ -142,5 +146,164 @@ func TestFuzzContinuesFromSavedState(t *testing.T) {
 	}
 	if len(rep.Findings) != 0 || rep.Tests[0].EarlierRuns != 0 {
 		t.Errorf("fresh campaign: findings %+v, tests %+v", rep.Findings, rep.Tests)
+	}
+}
+
+// An earlier campaign's confirmed finding, only predicted by this campaign's run, stays as
+// it was: its recipe replays the bug, the predicting run's would not.
+func TestEarlierConfirmedFindingIsKept(t *testing.T) {
+	c, ts := stateCampaign(t, t.TempDir(), "")
+	earlier := &Finding{Finding: analysis.Finding{Kind: "send-on-closed", Confidence: analysis.Confirmed, Fingerprint: "fp", Package: "example.com/p", Test: "TestA",
+		Positions: []analysis.Position{{File: "/src/p/a.go", Line: 7}}}, Run: 4, Recipe: "/old/findings/GW1.json", Earlier: true}
+	c.findings["fp"], c.byPrimary[primaryKey(earlier)] = earlier, earlier
+	ts.found = []*Finding{earlier}
+	predicted := *earlier
+	predicted.Confidence, predicted.Run, predicted.Earlier, predicted.Recipe = analysis.Predicted, 1, false, ""
+	if stored, _ := c.merge(ts, &predicted); stored != nil {
+		t.Errorf("merge replaced the confirmed finding: %+v", stored)
+	}
+	if f := c.findings["fp"]; f.Confidence != analysis.Confirmed || f.Recipe != "/old/findings/GW1.json" || !f.Earlier {
+		t.Errorf("finding now %+v", f)
+	}
+}
+
+// The saved state stays small however long the campaign: each strategy's first queued
+// schedules, a bounded set of keys; a state from another goweave build is ignored.
+func TestStateIsBounded(t *testing.T) {
+	out := t.TempDir()
+	bin := filepath.Join(out, "p.test")
+	os.WriteFile(bin, []byte("binary"), 0o755)
+	c, ts := stateCampaign(t, out, bin)
+	ts.runs = 1
+	st := ts.strategy.(*steeringStrategy)
+	for i := range 1000 {
+		s := []string{"gopie", "gopie", "gopie", "flow"}[i%4]
+		key := fmt.Sprintf("%s:%d", s, i)
+		ts.queue = append(ts.queue, &RunRequest{Strategy: s, Key: key})
+		st.proposed[key] = true
+	}
+	for i := range 2 * maxSavedProposed {
+		st.proposed[fmt.Sprint("done:", i)] = true
+	}
+	if err := c.saveStates(&Report{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(c.statePath(ts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s savedTest
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, r := range s.Queue {
+		per[r.Strategy]++
+	}
+	if per["gopie"] != maxSavedPerStrategy || per["flow"] != maxSavedPerStrategy || len(s.Proposed) != maxSavedProposed {
+		t.Errorf("saved queue %v per strategy, %d keys; want %d each, %d keys", per, len(s.Proposed), maxSavedPerStrategy, maxSavedProposed)
+	}
+	if fi, err := os.Stat(c.statePath(ts)); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("state file mode %v, %v", fi.Mode(), err)
+	}
+
+	s.Goweave = "another build"
+	data, _ = json.Marshal(s)
+	os.WriteFile(c.statePath(ts), data, 0o644)
+	c2, ts2 := stateCampaign(t, out, bin)
+	c2.loadStates()
+	if ts2.earlierCampaigns != 0 || len(ts2.queue) != 0 {
+		t.Errorf("state of another goweave build restored: %d campaigns, %d queued", ts2.earlierCampaigns, len(ts2.queue))
+	}
+}
+
+// Two campaigns of one test side by side (the language server's and a terminal's): the one
+// that saves last keeps what the other found and ran.
+func TestStateMergesACampaignThatSavedMeanwhile(t *testing.T) {
+	out := t.TempDir()
+	bin := filepath.Join(out, "p.test")
+	os.WriteFile(bin, []byte("binary"), 0o755)
+	finding := func(fp string, run int) Finding {
+		return Finding{Finding: analysis.Finding{Kind: "leak-chan", Fingerprint: fp, Package: "example.com/p", Test: "TestA",
+			Positions: []analysis.Position{{File: "/src/p/a.go", Line: run}}}, Run: run}
+	}
+	a, ta := stateCampaign(t, out, bin)
+	b, tb := stateCampaign(t, out, bin)
+	ta.runs, ta.signatures = 5, map[string]bool{"sig-a": true}
+	tb.runs, tb.signatures = 3, map[string]bool{"sig-b": true}
+	ta.strategy.(*steeringStrategy).proposed["key-a"] = true
+	tb.strategy.(*steeringStrategy).proposed["key-b"] = true
+	if err := a.saveStates(&Report{Findings: []Finding{finding("fa", 2)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.saveStates(&Report{Findings: []Finding{finding("fb", 1)}}); err != nil {
+		t.Fatal(err)
+	}
+	c, tc := stateCampaign(t, out, bin)
+	c.loadStates()
+	st := tc.strategy.(*steeringStrategy)
+	if tc.earlierRuns != 8 || !tc.seenBefore["sig-a"] || !tc.seenBefore["sig-b"] || !st.proposed["key-a"] || !st.proposed["key-b"] {
+		t.Errorf("merged state: runs %d, signatures %v, keys %v", tc.earlierRuns, tc.seenBefore, st.proposed)
+	}
+	if c.findings["fa"] == nil || c.findings["fb"] == nil {
+		t.Errorf("merged findings %v, want fa and fb", c.findings)
+	}
+}
+
+// A state not written for a month goes, and with it the pin on its campaign directory.
+func TestSavedCampaignsForgetsOldStates(t *testing.T) {
+	out := t.TempDir()
+	os.MkdirAll(filepath.Join(out, "state"), 0o755)
+	write := func(name, campaign string, age time.Duration) string {
+		p := filepath.Join(out, "state", name)
+		data, _ := json.Marshal(savedTest{Findings: []Finding{{Replay: filepath.Join(out, campaign, "recipes", "x.schedule")}}})
+		os.WriteFile(p, data, 0o644)
+		when := time.Now().Add(-age)
+		os.Chtimes(p, when, when)
+		return p
+	}
+	write("new.json", "20261122T000000.000-1-1", time.Hour)
+	old := write("old.json", "20261001T000000.000-1-1", 40*24*time.Hour)
+	saved := savedCampaigns(out, time.Now())
+	if !saved["20261122T000000.000-1-1"] || saved["20261001T000000.000-1-1"] {
+		t.Errorf("pinned %v, want only the recent state's campaign (pinned by its replay schedule)", saved)
+	}
+	if _, err := os.Stat(old); !os.IsNotExist(err) {
+		t.Errorf("old state still there: %v", err)
+	}
+}
+
+// A campaign whose state cannot be saved still reports everything, with a warning.
+func TestFuzzStateSaveFailureIsAWarning(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.RunsPerTest = "Always", 1
+	if err := os.WriteFile(filepath.Join(cfg.OutDir, "state"), nil, 0o644); err != nil { // a file where the directory goes
+		t.Fatal(err)
+	}
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatalf("Fuzz failed: %v", err)
+	}
+	if len(rep.Findings) != 1 || len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "start over") {
+		t.Errorf("findings %d, warnings %q", len(rep.Findings), rep.Warnings)
+	}
+}
+
+// With -until-wants, a test whose restored findings already suffice does not run.
+func TestFuzzEnoughFromSavedState(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.RunsPerTest = "Always", 2
+	if _, err := Fuzz(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Enough = func(_ TestID, found []Finding) bool { return len(found) > 0 }
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tests) != 1 || rep.Tests[0].Runs != 0 || len(rep.Findings) != 1 || !rep.Findings[0].Earlier {
+		t.Errorf("tests %+v, findings %+v: want no run and the earlier finding", rep.Tests, rep.Findings)
 	}
 }

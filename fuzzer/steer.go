@@ -47,6 +47,7 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 		return nil
 	}
 	run := mutationRun(ar)
+	run.Proposed = func(key string) bool { return s.proposed[key] }
 	if s.favoured == "" && len(s.strategies) > 1 {
 		s.favoured = favour(ar.Analysis)
 	}

@@ -124,3 +124,18 @@ func TestNextJobWaitsForFirstAnalysis(t *testing.T) {
 		}
 	}
 }
+
+// A steered run killed because the campaign was cancelled goes back to the front of the
+// queue (and so into the saved state): it never ran.
+func TestCancelledRunIsQueuedAgain(t *testing.T) {
+	c := &campaign{cfg: Config{Parallel: 1}}
+	ts := &testState{bin: &TestBinary{Package: "p"}, name: "TestA", strategy: favouring("flow"), inflight: 2,
+		queue: []*RunRequest{{Strategy: "gopie", Key: "g"}}}
+	c.tests = []*testState{ts}
+	req := &RunRequest{Strategy: "flow", Key: "f"}
+	c.finish(jobResult{job: job{test: ts, index: 2, request: req}, run: &AnalyzedRun{Run: &Run{Canceled: true}}})
+	c.finish(jobResult{job: job{test: ts, index: 3, request: &RunRequest{Strategy: "confirm", Key: "c"}}, run: &AnalyzedRun{Run: &Run{Canceled: true}}})
+	if len(ts.queue) != 2 || ts.queue[0] != req {
+		t.Errorf("queue %v, want the cancelled flow request first (confirmations are not queued)", ts.queue)
+	}
+}

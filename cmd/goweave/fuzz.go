@@ -94,6 +94,9 @@ func runFuzz(args []string) int {
 	if len(rep.Tests) == 0 && err == nil {
 		fmt.Fprintln(os.Stderr, "goweave fuzz: no tests to fuzz (check the package patterns and -run)")
 	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintf(os.Stderr, "goweave fuzz: warning: %s\n", w)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

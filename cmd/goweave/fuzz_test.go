@@ -177,16 +177,20 @@ func TestFuzzCommandExamples(t *testing.T) {
 		t.Errorf("%d tests, want the 4 examples: %+v", len(rep.Tests), rep.Tests)
 	}
 	for _, tr := range rep.Tests {
-		if tr.Runs != 3 {
-			t.Errorf("%s: %d runs, want 3", tr.Test, tr.Runs)
+		if tr.Runs < 3 {
+			t.Errorf("%s: %d runs, want 3 (and confirmations)", tr.Test, tr.Runs)
 		}
 	}
 	if code != 1 {
 		t.Errorf("exit %d with %d findings, want 1; stderr:\n%s", code, len(rep.Findings), stderr)
 	}
 	// -v: one line per run on stderr; each finding's run logged it as new.
-	if n := strings.Count(stderr, " run "); n != 4*3 {
-		t.Errorf("-v printed %d run lines, want 12:\n%s", n, stderr)
+	runs := 0 // 3 per test, and confirmations of predicted findings beyond the budget
+	for _, tr := range rep.Tests {
+		runs += tr.Runs
+	}
+	if n := strings.Count(stderr, " run "); n != runs {
+		t.Errorf("-v printed %d run lines, want one per run (%d):\n%s", n, runs, stderr)
 	}
 	for _, f := range rep.Findings {
 		line := fmt.Sprintf(".%s run %d %s", f.Test, f.Run, f.Strategy)

@@ -226,6 +226,9 @@ func (f *Flow) Next(r *Run) []Mutation {
 		if !ok || f.queued[key] >= max(f.MaxQueued, 1) {
 			continue
 		}
+		if f.queued[key] == 0 && r.Proposed != nil && r.Proposed(key) {
+			continue // an earlier campaign ran it (saved state): no retry across campaigns
+		}
 		f.queued[key]++
 		note := fmt.Sprintf("delay %s until %s", shortOp(r.Names.Ops[p.First]), shortOp(r.Names.Ops[p.Second]))
 		if n := f.queued[key]; n > 1 {
@@ -317,12 +320,19 @@ func fromLoopStart(r *Run, pairs []FlowPair) []FlowPair {
 		}
 	}
 	out := make([]FlowPair, 0, len(pairs))
+	added := map[FlowPair]bool{}
 	for _, p := range pairs {
 		e := &t.Events[p.First]
 		if j := start[site{e.G, e.Pos}]; j != p.First && r.Names.Schedulable(j) && succeeded(&t.Events[j]) {
-			out = append(out, FlowPair{First: j, Second: p.Second})
+			if q := (FlowPair{First: j, Second: p.Second}); !added[q] {
+				added[q] = true
+				out = append(out, q)
+			}
 		}
-		out = append(out, p)
+		if !added[p] {
+			added[p] = true
+			out = append(out, p)
+		}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package mutate
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -158,5 +159,56 @@ func TestFlowRetryHasItsOwnKey(t *testing.T) {
 	}
 	if want := first[0].Note + " (attempt 2)"; again[0].Note != want {
 		t.Errorf("retry note %q, want %q", again[0].Note, want)
+	}
+}
+
+// Several later iterations of one loop paired with one operation give the loop-start delay
+// once, not once per iteration (which would also spend the delay's retries at once).
+func TestFlowLoopStartOnce(t *testing.T) {
+	const ch = 9
+	b := newBuilder()
+	b.spawn(2, 3, 5)
+	b.spawn(2, 4, 6)
+	var sends []int
+	for k := range 4 {
+		sends = append(sends, b.send(3, ch, 22, uint64(k+1), 1, 2))
+	}
+	other := b.send(4, ch, 27, 5, 2, 2)
+	r := b.run()
+	r.FlowPairs = []FlowPair{{sends[3], other}, {sends[2], other}, {sends[1], other}}
+	var notes []string
+	for _, m := range NewFlow().Next(r) {
+		notes = append(notes, m.Note)
+	}
+	want := []string{
+		"delay 1.1 ChanSend x_test.go:22#1 until 1.2 ChanSend x_test.go:27#1",
+		"delay 1.1 ChanSend x_test.go:22#2 until 1.2 ChanSend x_test.go:27#1", // earliest first
+		"delay 1.1 ChanSend x_test.go:22#3 until 1.2 ChanSend x_test.go:27#1",
+		"delay 1.1 ChanSend x_test.go:22#4 until 1.2 ChanSend x_test.go:27#1",
+	}
+	if !reflect.DeepEqual(notes, want) {
+		t.Errorf("delays %q\nwant %q", notes, want)
+	}
+}
+
+// Delays an earlier campaign ran (Run.Proposed) are skipped without using up the per-run
+// limit or turning into retries.
+func TestFlowSkipsDelaysProposedBefore(t *testing.T) {
+	r, _ := flowRun()
+	all := NewFlow().Next(r)
+	if len(all) < 2 {
+		t.Fatalf("%d mutations", len(all))
+	}
+	r.Proposed = func(key string) bool { return key == all[0].Key }
+	f := NewFlow()
+	f.MaxPerRun = len(all) - 1
+	got := f.Next(r)
+	if len(got) != len(all)-1 || got[0].Key != all[1].Key {
+		t.Errorf("got %d mutations starting %q, want the %d others starting %q", len(got), got[0].Key, len(all)-1, all[1].Key)
+	}
+	for _, m := range f.Next(r) {
+		if strings.HasPrefix(m.Key, all[0].Key) {
+			t.Errorf("the delay run before came back as %s (%s)", m.Key, m.Note)
+		}
 	}
 }

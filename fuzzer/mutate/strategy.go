@@ -36,6 +36,10 @@ type Run struct {
 	FlowPairs []FlowPair
 	// Origin is the Key of the Mutation this run executed; "" for a free run.
 	Origin string
+	// Proposed, when not nil, reports whether a Mutation key was proposed before, by this
+	// campaign or an earlier one of the same test (the campaign runs a key once): a
+	// strategy that limits its proposals per run skips those rather than spend its limit.
+	Proposed func(key string) bool
 	// Diverged reports that the runtime abandoned the run's schedule (trace META
 	// "schedule.diverged" != 0): strategies that rely on the replay having been faithful
 	// produce nothing from such runs.
