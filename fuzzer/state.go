@@ -21,9 +21,9 @@ import (
 // server after a restart) continues where it stopped: it keeps the interleavings already
 // seen (coverage), does not run again the schedules already run, runs first the schedules
 // still queued, carries GFuzz's feedback memory, and reports the earlier findings (marked
-// Earlier) without having to find them again. A state whose binary hash differs (the code
-// or the build changed) is ignored and replaced: its schedules and findings may no longer
-// hold. Config.Fresh ignores it too.
+// Earlier) without having to find them again. A state whose test binary differs (the code
+// or the build changed), or that another goweave build saved, is ignored and replaced: its
+// schedules and findings may no longer hold. Config.Fresh ignores it too.
 
 const stateVersion = 1
 
