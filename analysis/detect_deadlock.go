@@ -251,8 +251,9 @@ func cycleFinding(r *Result, cyc []*lockDep) Finding {
 			conf = Predicted
 		}
 	}
-	// primary: the first request; related: the lock each request waits for (held by the
-	// next goroutine), then the other requests
+	cyc = closingFirst(r, cyc)
+	// primary: the request that closes the cycle; related: the lock each request waits for
+	// (held by the next goroutine), then the other requests
 	var ops []op
 	ops = append(ops, op{"lock", cyc[0].ev})
 	var desc []string
@@ -278,6 +279,51 @@ func cycleFinding(r *Result, cyc []*lockDep) Finding {
 	msg := fmt.Sprintf("lock order cycle between %d goroutines: %s; nothing orders them, so each can wait for the next forever",
 		len(cyc), joinAnd(desc))
 	return r.newFinding("cyclic-deadlock", conf, msg, ops...)
+}
+
+// closingFirst rotates a cycle so that it starts with the request that closes it: the one
+// of the goroutine started last in the spawn tree (spawnPath), which does not depend on the
+// schedule. The cycle walk starts at the earliest recorded request instead, so the finding's
+// primary position, and its fingerprint, would move between runs that interleave the same
+// goroutines differently.
+func closingFirst(r *Result, cyc []*lockDep) []*lockDep {
+	memo := map[int32][]int{}
+	best := 0
+	for k, d := range cyc {
+		c := slices.Compare(r.spawnPath(d.g, memo), r.spawnPath(cyc[best].g, memo))
+		if c > 0 || (c == 0 && d.ev > cyc[best].ev) {
+			best = k
+		}
+	}
+	return append(slices.Clone(cyc[best:]), cyc[:best]...)
+}
+
+// spawnPath is goroutine g's place in the spawn tree: for each spawn from the first recorded
+// goroutine down to g, how many spawns its parent made before it. Program order makes it the
+// same in every run of the test; a goroutine whose spawn was not recorded has an empty path.
+func (r *Result) spawnPath(g int32, memo map[int32][]int) []int {
+	if p, ok := memo[g]; ok {
+		return p
+	}
+	memo[g] = nil // a spawn cycle (corrupt trace) ends here
+	var path []int
+	if g >= 0 && int(g) < len(r.Goroutines) {
+		if s := r.Goroutines[g].Spawn; s >= 0 && s < len(r.Trace.Events) {
+			spawn := &r.Trace.Events[s]
+			if parent := r.gOf[s]; parent >= 0 && parent != g {
+				path = slices.Clone(r.spawnPath(parent, memo))
+			}
+			ordinal := 0
+			for i := range r.Trace.Events {
+				if e := &r.Trace.Events[i]; e.Kind == trace.KindGoSpawn && e.G == spawn.G && e.Pre < spawn.Pre {
+					ordinal++
+				}
+			}
+			path = append(path, ordinal)
+		}
+	}
+	memo[g] = path
+	return path
 }
 
 func joinAnd(s []string) string {

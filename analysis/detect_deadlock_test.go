@@ -209,3 +209,43 @@ func TestMixedDeadlockExcluded(t *testing.T) {
 		wantNo(t, analyze(t, b))
 	}
 }
+
+// Whichever goroutine's critical sections ran first, the cycle is reported at the request
+// of the goroutine started last, with one fingerprint: a finding must not move between
+// runs that only interleave differently.
+func TestCyclicDeadlockPrimaryIsScheduleIndependent(t *testing.T) {
+	run := func(firstFirst bool) Finding {
+		b := tracetest.New()
+		m := b.Main()
+		catalog, warehouse := b.Mutex(), b.Mutex()
+		add := m.Go("s.go:10")     // started first: catalog, then warehouse
+		restock := m.Go("s.go:14") // started second: warehouse, then catalog
+		addSection := func() {
+			add.Lock(catalog, "i.go:31")
+			add.Lock(warehouse, "i.go:34")
+			add.Unlock(warehouse, "i.go:36")
+			add.Unlock(catalog, "i.go:37")
+		}
+		restockSection := func() {
+			restock.Lock(warehouse, "i.go:44")
+			restock.Lock(catalog, "i.go:47")
+			restock.Unlock(catalog, "i.go:51")
+			restock.Unlock(warehouse, "i.go:52")
+		}
+		if firstFirst {
+			addSection()
+			restockSection()
+		} else {
+			restockSection()
+			addSection()
+		}
+		add.End()
+		restock.End()
+		r := analyze(t, b)
+		return want(t, r, "cyclic-deadlock", Predicted, "i.go:47", "held lock=i.go:44", "lock=i.go:34")
+	}
+	a, b := run(true), run(false)
+	if a.Fingerprint != b.Fingerprint {
+		t.Errorf("fingerprints differ between the two interleavings: %s vs %s", a.Fingerprint, b.Fingerprint)
+	}
+}
