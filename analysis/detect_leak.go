@@ -361,6 +361,10 @@ var Deadlock = &Detector{
 	Name: "deadlock",
 	Doc: `The run actually got stuck: goroutines blocked for good until the runtime's deadlock check, the test timeout or a kill.
 
+A run killed at its time limit while the test goroutine was not blocked, or was waiting
+(directly or through blocked goroutines) for one that was still running, sleeping or in a
+system call, was slow, not stuck: it is not reported.
+
 Each blocked operation is reported, with the other blocked operations as related
 positions; together they show the wait-for cycle. When the runtime names the test goroutine
 (META testgoid) and it is blocked, only the goroutines connected to it by what they wait
@@ -368,7 +372,7 @@ for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: un
 idle goroutines are not part of the deadlock. Fix the cycle the operations form:
 lock order, a lock held across a channel operation, or a missing send/close.`,
 	Run: func(r *Result) []Finding {
-		if r.end() != endStuck {
+		if r.end() != endStuck || r.slowNotStuck() {
 			return nil
 		}
 		var out []Finding
@@ -411,24 +415,7 @@ func (r *Result) stuckWithTest() []int32 {
 	if test < 0 || len(all) <= 1 {
 		return all
 	}
-	// waits[g] = goroutines g waits for
-	waits := map[int32][]int32{}
-	users := r.objectUsers(all, false)
-	for _, i := range all {
-		g := r.gOf[i]
-		ev := &r.Trace.Events[i]
-		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
-			if h, ok := r.facts.holders[ev.Obj]; ok {
-				waits[g] = append(waits[g], r.gOf[h])
-			}
-			continue
-		}
-		for _, o := range blockedObjs(ev) {
-			for u := range users[o] {
-				waits[g] = append(waits[g], u)
-			}
-		}
-	}
+	waits := r.waitsFor(all)
 	// the component of the test goroutine, edges taken both ways
 	adj := map[int32][]int32{}
 	for g, ws := range waits {
@@ -459,6 +446,109 @@ func (r *Result) stuckWithTest() []int32 {
 		return all // nothing connects: better all than a lone operation
 	}
 	return out
+}
+
+// waitsFor maps each goroutine blocked in one of the operations all to the goroutines it
+// waits for: the holder of the mutex it requests, the users of the channels, WaitGroup or
+// Cond it waits on.
+func (r *Result) waitsFor(all []int32) map[int32][]int32 {
+	waits := map[int32][]int32{}
+	users := r.objectUsers(all, false)
+	for _, i := range all {
+		g := r.gOf[i]
+		ev := &r.Trace.Events[i]
+		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
+			if h, ok := r.facts.holders[ev.Obj]; ok && r.gOf[h] >= 0 {
+				waits[g] = append(waits[g], r.gOf[h])
+			}
+			continue
+		}
+		for _, o := range blockedObjs(ev) {
+			for u := range users[o] {
+				waits[g] = append(waits[g], u)
+			}
+		}
+	}
+	return waits
+}
+
+// slowNotStuck reports, for a run killed at its time limit (not by the runtime's own
+// deadlock check), that the test was still making progress: the test goroutine was not
+// blocked in a recorded operation, or it waited, directly or through other blocked
+// goroutines, for a goroutine that was alive and not blocked (running, in a system call,
+// sleeping; a build the test waits for, say). A WaitGroup's Wait also waits for the
+// goroutines started by those that called Add (the workers that will call Done), and the
+// test goroutine for every goroutine it started (the sender of a result not yet sent is
+// not a user of the channel yet). Such a run was slow, not stuck.
+func (r *Result) slowNotStuck() bool {
+	if r.Trace.Meta["exit"] != "signal" {
+		return false
+	}
+	id, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64)
+	if err != nil {
+		return false
+	}
+	test, ok := r.gIndex[id]
+	if !ok {
+		return false
+	}
+	if info := r.Goroutines[test]; info.Alive && !info.Ended && info.Blocked < 0 {
+		return true
+	}
+	var all []int32
+	for _, i := range r.facts.blocked {
+		if leakKind(&r.Trace.Events[i]) != "" {
+			all = append(all, i)
+		}
+	}
+	waits := r.waitsFor(all)
+	children := map[uint64][]int32{}
+	for g, info := range r.Goroutines {
+		children[info.Parent] = append(children[info.Parent], int32(g))
+	}
+	for _, i := range all {
+		g := r.gOf[i]
+		var next []int32
+		switch {
+		case g == test:
+			next = append(next, children[r.Goroutines[test].ID]...)
+		case r.Trace.Events[i].Kind != trace.KindWgWait:
+			continue
+		}
+		if r.Trace.Events[i].Kind == trace.KindWgWait {
+			for _, u := range waits[g] {
+				next = append(next, children[r.Goroutines[u].ID]...)
+			}
+		}
+		visited := map[int32]bool{}
+		for len(next) > 0 { // the users' descendants (a corrupt trace's parent cycle ends)
+			c := next[0]
+			next = next[1:]
+			if visited[c] {
+				continue
+			}
+			visited[c] = true
+			waits[g] = append(waits[g], c)
+			next = append(next, children[r.Goroutines[c].ID]...)
+		}
+	}
+	seen := map[int32]bool{test: true}
+	queue := []int32{test}
+	for len(queue) > 0 {
+		g := queue[0]
+		queue = queue[1:]
+		for _, w := range waits[g] {
+			if seen[w] || w < 0 || int(w) >= len(r.Goroutines) {
+				continue
+			}
+			seen[w] = true
+			if info := r.Goroutines[w]; info.Alive && !info.Ended && info.Blocked < 0 {
+				return true
+			}
+			queue = append(queue, w)
+		}
+	}
+	return false
 }
 
 // objectUsers maps the objects the blocked operations wait on to the goroutines that used

@@ -407,3 +407,75 @@ func TestLeakUserWithoutGoroutine(t *testing.T) {
 		t.Fatal("no result")
 	}
 }
+
+// A run killed at its time limit while the test waited for work still under way (a worker
+// in a system call that holds a slot of a semaphore channel; workers that will call Done)
+// was slow, not stuck: no deadlock. The same blocked operations with every goroutine
+// blocked are a deadlock.
+func TestSlowRunIsNotADeadlock(t *testing.T) {
+	semaphore := func(workerBusy bool) *Result {
+		b := tracetest.New().Meta("exit", "signal").Meta("testgoid", "1")
+		m := b.Main()
+		sem := m.MakeChan(1, "b.go:5")
+		done := m.MakeChan(0, "b.go:6")
+		w := m.Go("b.go:8")
+		w.Send(sem, "b.go:9") // holds the slot
+		if workerBusy {
+			w.State(3, "") // in a system call: building
+		} else {
+			w.Pending().Recv(done, "b.go:10")
+		}
+		w2 := m.Go("b.go:8")
+		w2.Pending().Send(sem, "b.go:9")
+		m.Pending().Recv(done, "b.go:20")
+		return analyze(t, b)
+	}
+	if r := semaphore(true); hasKind(r, "deadlock") {
+		t.Errorf("slow semaphore run reported as a deadlock: %v", summaries(r))
+	}
+	if r := semaphore(false); !hasKind(r, "deadlock") {
+		t.Errorf("stuck semaphore run not reported: %v", summaries(r))
+	}
+
+	waitGroup := func(workerBusy bool) *Result {
+		b := tracetest.New().Meta("exit", "signal").Meta("testgoid", "1")
+		m := b.Main()
+		wg := b.WaitGroup()
+		ch := m.MakeChan(0, "w.go:4")
+		m.Add(wg, 1, "w.go:5")
+		w := m.Go("w.go:6") // will call Done when its work is over
+		if workerBusy {
+			w.State(4, "sleep")
+		} else {
+			w.Pending().Recv(ch, "w.go:7")
+		}
+		m.Pending().Wait(wg, "w.go:9")
+		return analyze(t, b)
+	}
+	if r := waitGroup(true); hasKind(r, "deadlock") {
+		t.Errorf("slow WaitGroup run reported as a deadlock: %v", summaries(r))
+	}
+	if r := waitGroup(false); !hasKind(r, "deadlock") {
+		t.Errorf("stuck WaitGroup run not reported: %v", summaries(r))
+	}
+
+	// The test goroutine itself still running when killed.
+	b := tracetest.New().Meta("exit", "signal").Meta("testgoid", "1")
+	m := b.Main()
+	c := m.MakeChan(0, "r.go:3")
+	other := m.Go("r.go:4")
+	other.Pending().Recv(c, "r.go:5")
+	m.State(2, "")
+	if r := analyze(t, b); hasKind(r, "deadlock") {
+		t.Errorf("run killed while the test goroutine ran reported as a deadlock: %v", summaries(r))
+	}
+}
+
+func hasKind(r *Result, kind string) bool {
+	for _, f := range r.Findings {
+		if f.Kind == kind {
+			return true
+		}
+	}
+	return false
+}
