@@ -89,8 +89,8 @@ func (g *GoPie) Next(r *Run) []Mutation {
 			}
 			s := orderSchedule(r, events, nil, orDefault(g.Window, DefaultOrderWindow), orDefault(g.SelectWindow, DefaultSelectWindow))
 			key, ok := keyOf(g.Name(), s)
-			if !ok || g.queued[key] >= max(g.MaxQueued, 1) {
-				continue
+			if !ok || g.queued[key] >= max(g.MaxQueued, 1) || (r.Proposed != nil && r.Proposed(key)) {
+				continue // proposed already, by this campaign or an earlier one
 			}
 			g.queued[key]++
 			g.Proposed++

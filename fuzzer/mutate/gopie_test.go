@@ -197,3 +197,25 @@ func TestMutateChainBound(t *testing.T) {
 		}
 	}
 }
+
+// Schedules proposed before (Run.Proposed: an earlier campaign ran them) do not use up the
+// per-run limit: the next ones come instead.
+func TestGoPieSkipsSchedulesProposedBefore(t *testing.T) {
+	r, _, _, _, _ := sendsRun()
+	all := NewGoPie(1).Next(r)
+	if len(all) < 2 {
+		t.Fatalf("%d mutations, want at least 2", len(all))
+	}
+	r.Proposed = func(key string) bool { return key == all[0].Key }
+	g := NewGoPie(1)
+	g.MaxMutations = len(all) - 1
+	got := g.Next(r)
+	if len(got) != len(all)-1 {
+		t.Errorf("%d mutations, want %d", len(got), len(all)-1)
+	}
+	for _, m := range got {
+		if m.Key == all[0].Key {
+			t.Errorf("proposed again: %s", m.Note)
+		}
+	}
+}

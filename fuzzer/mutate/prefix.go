@@ -110,8 +110,8 @@ func (p *Prefix) Next(r *Run) []Mutation {
 			continue
 		}
 		key, ok := keyOf(p.Name(), s)
-		if !ok || p.queued[key] >= max(p.MaxQueued, 1) {
-			continue
+		if !ok || p.queued[key] >= max(p.MaxQueued, 1) || (r.Proposed != nil && r.Proposed(key)) {
+			continue // proposed already, by this campaign or an earlier one
 		}
 		p.queued[key]++
 		p.parent[key] = r.Origin
