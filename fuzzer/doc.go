@@ -23,7 +23,10 @@
 //     rewrites of mutate.Confirm, judged by the positions of the bug they show);
 //   - recipe.go, replay_recipe.go: a replay recipe per finding (<campaign>/findings/<id>.json:
 //     schedule, test binary hash, hashes of the named source lines), FindRecipe, ReplayRecipe;
-//   - replay.go, prune.go, fuzz.go: Replay, pruning of old campaign directories, Fuzz/Record.
+//   - replay.go, prune.go, fuzz.go: Replay, pruning of old campaign directories, Fuzz/Record;
+//   - state.go: each test's campaign state, saved in OutDir/state and continued by the next
+//     campaign of the same test binary (Config.Fresh starts over);
+//   - runlog.go: the per-run log line (Config.Log, goweave fuzz -v).
 //
 // Data flows one way: fuzzer uses runtimepatch (the overlay), analysis/trace and analysis
 // (reading and analyzing traces), fuzzer/schedule and fuzzer/mutate (what steered runs
