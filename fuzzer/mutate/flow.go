@@ -215,7 +215,8 @@ func (f *Flow) Next(r *Run) []Mutation {
 		f.queued = map[string]int{}
 	}
 	var out []Mutation
-	for _, p := range fromLoopStart(r, rankPairs(r.Trace, FlowPairs(r))) {
+	sites := siteStats(r.Trace)
+	for _, p := range fromLoopStart(r, rankPairs(r.Trace, FlowPairs(r), sites), sites) {
 		if len(out) >= orDefault(f.MaxPerRun, flowMaxPerRun) {
 			break
 		}
@@ -241,6 +242,31 @@ func (f *Flow) Next(r *Run) []Mutation {
 	return out
 }
 
+// opSite is one source position as reached by one goroutine.
+type opSite struct {
+	g   uint64
+	pos uint32
+}
+
+// siteStat is what the flow ranking knows of an opSite: how many operations its goroutine
+// ran there and the first of them (earliest request), the start of a loop.
+type siteStat struct{ runs, first int }
+
+func siteStats(t *trace.Trace) map[opSite]siteStat {
+	sites := map[opSite]siteStat{}
+	for i := range t.Events {
+		e := &t.Events[i]
+		k := opSite{e.G, e.Pos}
+		st, ok := sites[k]
+		if !ok || e.Pre < t.Events[st.first].Pre {
+			st.first = i
+		}
+		st.runs++
+		sites[k] = st
+	}
+	return sites
+}
+
 // rankPairs orders the pairs most promising first. A pair between different code comes
 // before one between sibling goroutines doing the same thing (the same position, reached by
 // goroutines started at one site: reversing them mostly swaps which sibling does what), and
@@ -248,19 +274,12 @@ func (f *Flow) Next(r *Run) []Mutation {
 // loop's operation (a poll: delaying one iteration mostly shifts the loop). Pairs of the
 // same two positions stay together, in the order first found, earliest first operation
 // first: delaying an earlier operation changes more of what follows.
-func rankPairs(t *trace.Trace, pairs []FlowPair) []FlowPair {
+func rankPairs(t *trace.Trace, pairs []FlowPair, sites map[opSite]siteStat) []FlowPair {
 	spawnedAt := map[uint64]uint32{}
-	type site struct {
-		g   uint64
-		pos uint32
-	}
-	runs := map[site]int{}
 	for i := range t.Events {
-		e := &t.Events[i]
-		if e.Kind == trace.KindGoSpawn {
+		if e := &t.Events[i]; e.Kind == trace.KindGoSpawn {
 			spawnedAt[e.A] = e.Pos
 		}
-		runs[site{e.G, e.Pos}]++
 	}
 	rank := func(p FlowPair) int {
 		a, b := &t.Events[p.First], &t.Events[p.Second]
@@ -271,7 +290,7 @@ func rankPairs(t *trace.Trace, pairs []FlowPair) []FlowPair {
 		case a.Pos == b.Pos:
 			r = 2
 		}
-		if runs[site{a.G, a.Pos}] > 2 || runs[site{b.G, b.Pos}] > 2 {
+		if sites[opSite{a.G, a.Pos}].runs > 2 || sites[opSite{b.G, b.Pos}].runs > 2 {
 			r++
 		}
 		return r
@@ -305,25 +324,13 @@ func rankPairs(t *trace.Trace, pairs []FlowPair) []FlowPair {
 // other operation (a buffered channel's k-th send waits for the (k-cap)-th receive), and
 // reversing it changes little; holding the loop back from its start lets the other
 // operation overtake all of it, which the trace alone cannot show to be possible.
-func fromLoopStart(r *Run, pairs []FlowPair) []FlowPair {
+func fromLoopStart(r *Run, pairs []FlowPair, sites map[opSite]siteStat) []FlowPair {
 	t := r.Trace
-	type site struct {
-		g   uint64
-		pos uint32
-	}
-	start := map[site]int{}
-	for i := range t.Events {
-		e := &t.Events[i]
-		k := site{e.G, e.Pos}
-		if j, ok := start[k]; !ok || e.Pre < t.Events[j].Pre {
-			start[k] = i
-		}
-	}
 	out := make([]FlowPair, 0, len(pairs))
 	added := map[FlowPair]bool{}
 	for _, p := range pairs {
 		e := &t.Events[p.First]
-		if j := start[site{e.G, e.Pos}]; j != p.First && r.Names.Schedulable(j) && succeeded(&t.Events[j]) {
+		if j := sites[opSite{e.G, e.Pos}].first; j != p.First && r.Names.Schedulable(j) && succeeded(&t.Events[j]) {
 			if q := (FlowPair{First: j, Second: p.Second}); !added[q] {
 				added[q] = true
 				out = append(out, q)

@@ -107,7 +107,7 @@ func TestFlowRanksPairs(t *testing.T) {
 		{single7, distinct}, // different code, no loop: first
 		{other5, distinct},  // different code: first, in the order found
 	}
-	got := rankPairs(r.Trace, pairs)
+	got := rankPairs(r.Trace, pairs, siteStats(r.Trace))
 	want := []FlowPair{{single7, distinct}, {other5, distinct}, {poll[1], single7}, {poll[2], single7}, {sib3, other5}, {sib3, sib4}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ranked %v, want %v", got, want)
