@@ -43,51 +43,36 @@ func (e *engine) perG(s *[]int32) []int32 {
 
 // Rule Lock (write): the acquisition happens after the last Unlock and after every RUnlock
 // so far (strong clock only: the weak clock ignores mutex edges).
-func (e *engine) lock(i int32, ev *trace.Event) {
+func (e *engine) lock(i int32, ev *trace.Event) { e.blockingLock(i, false) }
+
+// Rule RLock: a read acquisition happens after the last write Unlock.
+func (e *engine) rlock(i int32, ev *trace.Event) { e.blockingLock(i, true) }
+
+func (e *engine) blockingLock(i int32, read bool) {
 	g := e.tick(i)
 	x := e.objOf[i]
 	if x < 0 {
 		return
 	}
-	e.lockRequest(i, g, x, false, true)
-	e.acquire(i, g, x, false)
+	e.lockRequest(i, g, x, read, true)
+	e.acquire(i, g, x, read)
 }
 
 // Rule TryLock: a TryLock that acquired is a Lock; a failed one only ticks (it waited for
 // nothing and learned nothing).
-func (e *engine) tryLock(i int32, ev *trace.Event) {
-	g := e.tick(i)
-	x := e.objOf[i]
-	if x < 0 {
-		return
-	}
-	if ev.Flags.Has(trace.FlagSuccess) {
-		e.acquire(i, g, x, false)
-		return
-	}
-	e.tryFailed(i, g, x)
-}
-
-// Rule RLock: a read acquisition happens after the last write Unlock.
-func (e *engine) rlock(i int32, ev *trace.Event) {
-	g := e.tick(i)
-	x := e.objOf[i]
-	if x < 0 {
-		return
-	}
-	e.lockRequest(i, g, x, true, true)
-	e.acquire(i, g, x, true)
-}
+func (e *engine) tryLock(i int32, ev *trace.Event) { e.tryAcquire(i, ev, false) }
 
 // Rule TryRLock: like RLock when it acquired; a failed one only ticks.
-func (e *engine) tryRLock(i int32, ev *trace.Event) {
+func (e *engine) tryRLock(i int32, ev *trace.Event) { e.tryAcquire(i, ev, true) }
+
+func (e *engine) tryAcquire(i int32, ev *trace.Event, read bool) {
 	g := e.tick(i)
 	x := e.objOf[i]
 	if x < 0 {
 		return
 	}
 	if ev.Flags.Has(trace.FlagSuccess) {
-		e.acquire(i, g, x, true)
+		e.acquire(i, g, x, read)
 		return
 	}
 	e.tryFailed(i, g, x)
