@@ -116,11 +116,8 @@ func buildOne(ctx context.Context, p testPackage, opts BuildOptions, binDir stri
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		code := -1
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else {
+		code, exited := exitCode(err)
+		if !exited {
 			return nil, fmt.Errorf("running go test -c for %s: %v", p.ImportPath, err)
 		}
 		return nil, &BuildError{Package: p.ImportPath, Output: out.String(), ExitCode: code}
@@ -132,11 +129,7 @@ func buildOne(ctx context.Context, p testPackage, opts BuildOptions, binDir stri
 		}
 		// It compiled but cannot even list its tests (an init that panics, a TestMain that
 		// exits early): as unusable as a compile error, and as local to the package.
-		code := -1
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		}
+		code, _ := exitCode(err)
 		return nil, &BuildError{Package: p.ImportPath, Output: "the test binary failed to list its tests: " + err.Error() + "\n", ExitCode: code}
 	}
 	return &TestBinary{Package: p.ImportPath, Dir: p.Dir, Module: p.Module, Path: bin, Tests: tests}, nil
@@ -167,4 +160,14 @@ func listTests(ctx context.Context, bin, dir string, runRE *regexp.Regexp) ([]st
 		tests = append(tests, name)
 	}
 	return tests, nil
+}
+
+// exitCode returns the exit status of the process err reports ended unsuccessfully, or -1
+// and false when err is not about the process's exit (it could not be started, ...).
+func exitCode(err error) (int, bool) {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode(), true
+	}
+	return -1, false
 }
