@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -372,11 +373,22 @@ for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: un
 idle goroutines are not part of the deadlock. Fix the cycle the operations form:
 lock order, a lock held across a channel operation, or a missing send/close.`,
 	Run: func(r *Result) []Finding {
-		if r.end() != endStuck || r.slowNotStuck() {
+		if r.end() != endStuck {
+			return nil
+		}
+		var blocked []int32 // what the goroutines are stuck in
+		for _, i := range r.facts.blocked {
+			if leakKind(&r.Trace.Events[i]) != "" {
+				blocked = append(blocked, i)
+			}
+		}
+		test, testKnown := r.testGoroutine()
+		waits := r.waitGraph(blocked)
+		if testKnown && r.slowNotStuck(test, blocked, waits) {
 			return nil
 		}
 		var out []Finding
-		stuck := r.stuckWithTest()
+		stuck := r.stuckWithTest(test, testKnown, blocked, waits)
 		for _, i := range stuck {
 			ops := []op{{"blocked", i}}
 			for _, j := range stuck {
@@ -399,23 +411,10 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 // for the holder of the mutex it requests and for the goroutines that used the channels,
 // WaitGroup or Cond it waits on), or every blocked operation when the test goroutine is not
 // known or not blocked in a recorded operation.
-func (r *Result) stuckWithTest() []int32 {
-	var all []int32
-	for _, i := range r.facts.blocked {
-		if leakKind(&r.Trace.Events[i]) != "" {
-			all = append(all, i)
-		}
-	}
-	test := int32(-1)
-	if id, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64); err == nil {
-		if g, ok := r.gIndex[id]; ok && r.Goroutines[g].Blocked >= 0 {
-			test = g
-		}
-	}
-	if test < 0 || len(all) <= 1 {
+func (r *Result) stuckWithTest(test int32, testKnown bool, all []int32, waits map[int32][]int32) []int32 {
+	if !testKnown || r.Goroutines[test].Blocked < 0 || len(all) <= 1 {
 		return all
 	}
-	waits := r.waitsFor(all)
 	// the component of the test goroutine, edges taken both ways
 	adj := map[int32][]int32{}
 	for g, ws := range waits {
@@ -448,10 +447,20 @@ func (r *Result) stuckWithTest() []int32 {
 	return out
 }
 
-// waitsFor maps each goroutine blocked in one of the operations all to the goroutines it
+// testGoroutine returns the goroutine the runtime named as the test's (META testgoid).
+func (r *Result) testGoroutine() (int32, bool) {
+	id, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64)
+	if err != nil {
+		return -1, false
+	}
+	g, ok := r.gIndex[id]
+	return g, ok
+}
+
+// waitGraph maps each goroutine blocked in one of the operations all to the goroutines it
 // waits for: the holder of the mutex it requests, the users of the channels, WaitGroup or
 // Cond it waits on.
-func (r *Result) waitsFor(all []int32) map[int32][]int32 {
+func (r *Result) waitGraph(all []int32) map[int32][]int32 {
 	waits := map[int32][]int32{}
 	users := r.objectUsers(all, false)
 	for _, i := range all {
@@ -480,56 +489,45 @@ func (r *Result) waitsFor(all []int32) map[int32][]int32 {
 // goroutines started by those that called Add (the workers that will call Done), and the
 // test goroutine for every goroutine it started (the sender of a result not yet sent is
 // not a user of the channel yet). Such a run was slow, not stuck.
-func (r *Result) slowNotStuck() bool {
+func (r *Result) slowNotStuck(test int32, blocked []int32, waits map[int32][]int32) bool {
 	if r.Trace.Meta["exit"] != "signal" {
 		return false
 	}
-	id, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64)
-	if err != nil {
-		return false
+	busy := func(g int32) bool {
+		info := r.Goroutines[g]
+		return info.Alive && !info.Ended && info.Blocked < 0
 	}
-	test, ok := r.gIndex[id]
-	if !ok {
-		return false
-	}
-	if info := r.Goroutines[test]; info.Alive && !info.Ended && info.Blocked < 0 {
+	if busy(test) {
 		return true
 	}
-	var all []int32
-	for _, i := range r.facts.blocked {
-		if leakKind(&r.Trace.Events[i]) != "" {
-			all = append(all, i)
-		}
-	}
-	waits := r.waitsFor(all)
 	children := map[uint64][]int32{}
 	for g, info := range r.Goroutines {
 		children[info.Parent] = append(children[info.Parent], int32(g))
 	}
-	for _, i := range all {
+	// also waited for: descendants of the test goroutine and of a WaitGroup's users
+	started := map[int32][]int32{}
+	for _, i := range blocked {
 		g := r.gOf[i]
-		var next []int32
-		switch {
-		case g == test:
-			next = append(next, children[r.Goroutines[test].ID]...)
-		case r.Trace.Events[i].Kind != trace.KindWgWait:
-			continue
+		var roots []int32
+		if g == test {
+			roots = append(roots, test)
 		}
 		if r.Trace.Events[i].Kind == trace.KindWgWait {
-			for _, u := range waits[g] {
-				next = append(next, children[r.Goroutines[u].ID]...)
-			}
+			roots = append(roots, waits[g]...)
 		}
 		visited := map[int32]bool{}
-		for len(next) > 0 { // the users' descendants (a corrupt trace's parent cycle ends)
-			c := next[0]
-			next = next[1:]
-			if visited[c] {
-				continue
+		for len(roots) > 0 { // breadth first; a corrupt trace's parent cycle ends
+			var next []int32
+			for _, p := range roots {
+				for _, c := range children[r.Goroutines[p].ID] {
+					if !visited[c] {
+						visited[c] = true
+						started[g] = append(started[g], c)
+						next = append(next, c)
+					}
+				}
 			}
-			visited[c] = true
-			waits[g] = append(waits[g], c)
-			next = append(next, children[r.Goroutines[c].ID]...)
+			roots = next
 		}
 	}
 	seen := map[int32]bool{test: true}
@@ -537,12 +535,12 @@ func (r *Result) slowNotStuck() bool {
 	for len(queue) > 0 {
 		g := queue[0]
 		queue = queue[1:]
-		for _, w := range waits[g] {
+		for _, w := range slices.Concat(waits[g], started[g]) {
 			if seen[w] || w < 0 || int(w) >= len(r.Goroutines) {
 				continue
 			}
 			seen[w] = true
-			if info := r.Goroutines[w]; info.Alive && !info.Ended && info.Blocked < 0 {
+			if busy(w) {
 				return true
 			}
 			queue = append(queue, w)
