@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -197,7 +198,9 @@ func (c *campaign) saveStates(rep *Report) error {
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
 		}
-		signatures := []map[string]bool{t.seenBefore, t.signatures}
+		signatures := map[string]bool{}
+		maps.Copy(signatures, t.signatures)
+		maps.Copy(signatures, t.seenBefore)
 		proposed := map[string]bool{}
 		perStrategy := map[string]int{}
 		for _, r := range t.queue {
@@ -207,7 +210,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			}
 		}
 		if st, ok := t.strategy.(*steeringStrategy); ok {
-			proposed = st.proposed
+			proposed = maps.Clone(st.proposed)
 			if g := st.gfuzz(); g != nil {
 				s.GFuzz, _ = json.Marshal(g.State)
 			}
@@ -223,8 +226,8 @@ func (c *campaign) saveStates(rep *Report) error {
 			// Saved by a campaign that ran beside this one.
 			s.Runs = other.Runs + t.runs
 			s.Campaigns = max(other.Campaigns, t.earlierCampaigns) + 1
-			signatures = append(signatures, setOf(other.Signatures))
-			proposed = mergeSets(proposed, setOf(other.Proposed))
+			addAll(signatures, other.Signatures)
+			addAll(proposed, other.Proposed)
 			for _, f := range other.Findings {
 				i, ok := byFingerprint[f.Fingerprint]
 				switch {
@@ -236,8 +239,8 @@ func (c *campaign) saveStates(rep *Report) error {
 				}
 			}
 		}
-		s.Signatures = capped(slices.Sorted(mapKeys(signatures...)), maxSavedSignatures)
-		s.Proposed = capped(slices.Sorted(mapKeys(proposed)), maxSavedProposed)
+		s.Signatures = capped(slices.Sorted(maps.Keys(signatures)), maxSavedSignatures)
+		s.Proposed = capped(slices.Sorted(maps.Keys(proposed)), maxSavedProposed)
 		if err := writeFileAtomic(c.statePath(t), s); err != nil {
 			errs = append(errs, fmt.Errorf("saving the campaign state of %s: %v", t.name, err))
 		}
@@ -245,20 +248,10 @@ func (c *campaign) saveStates(rep *Report) error {
 	return errors.Join(errs...)
 }
 
-func setOf(keys []string) map[string]bool {
-	m := make(map[string]bool, len(keys))
+func addAll(set map[string]bool, keys []string) {
 	for _, k := range keys {
-		m[k] = true
+		set[k] = true
 	}
-	return m
-}
-
-func mergeSets(a, b map[string]bool) map[string]bool {
-	out := make(map[string]bool, len(a)+len(b))
-	for k := range mapKeys(a, b) {
-		out[k] = true
-	}
-	return out
 }
 
 func capped(keys []string, n int) []string {
@@ -338,20 +331,4 @@ func (s *steeringStrategy) gfuzz() *mutate.GFuzz {
 		}
 	}
 	return nil
-}
-
-func mapKeys(ms ...map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		seen := map[string]bool{}
-		for _, m := range ms {
-			for k := range m {
-				if !seen[k] {
-					seen[k] = true
-					if !yield(k) {
-						return
-					}
-				}
-			}
-		}
-	}
 }
