@@ -481,11 +481,20 @@ func (c *campaign) release(tracePath string) {
 	c.traceRefs[tracePath]--
 	if c.traceRefs[tracePath] <= 0 {
 		delete(c.traceRefs, tracePath)
-		if rel, err := filepath.Rel(c.dir, tracePath); !c.keepTraces && err == nil && !strings.HasPrefix(rel, "..") {
+		if _, mine := below(c.dir, tracePath); !c.keepTraces && mine {
 			// Only this campaign's traces: an earlier campaign's report still names its own.
 			os.Remove(tracePath)
 		}
 	}
+}
+
+// below returns path relative to dir when path lies inside dir.
+func below(dir, path string) (string, bool) {
+	rel, err := filepath.Rel(dir, path)
+	if path == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
 }
 
 func derefAll(fs []*Finding) []Finding {

@@ -314,7 +314,7 @@ func savedCampaigns(outDir string, now time.Time) map[string]bool {
 		}
 		for _, f := range s.Findings {
 			for _, p := range []string{f.Recipe, f.Trace, f.Replay} {
-				if rel, err := filepath.Rel(outDir, p); err == nil && p != "" && !strings.HasPrefix(rel, "..") {
+				if rel, ok := below(outDir, p); ok {
 					keep[strings.Split(filepath.ToSlash(rel), "/")[0]] = true
 				}
 			}
