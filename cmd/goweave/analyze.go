@@ -32,8 +32,8 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 	}
 	asJSON := fs.Bool("json", false, "print {\"findings\": [...]} as JSON")
 	kinds := fs.Bool("kinds", false, "list the bug kinds and exit (as goweave kinds; goweave kinds KIND explains one)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if *kinds {
 		listKinds(stdout)

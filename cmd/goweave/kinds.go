@@ -23,8 +23,8 @@ func runKinds(args []string) int {
 		fmt.Fprintf(fs.Output(), "usage: goweave kinds [-markdown] [KIND]\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	switch {
 	case *markdown:

@@ -6,6 +6,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -53,4 +55,16 @@ func usage() {
 		fmt.Fprintf(os.Stderr, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintf(os.Stderr, "\nRun 'goweave <command> -h' for a command's flags.\n")
+}
+
+// parseFlags parses a command's flags. ok is false when the command should stop with code:
+// 0 after -h printed the usage (help is not an error), 2 after a bad flag.
+func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	switch err := fs.Parse(args); {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		return 0, false
+	}
+	return 2, false
 }

@@ -24,8 +24,8 @@ func runMerge(args []string) int {
 			"Prints the merged report as JSON. Exit status: 0 no findings, 1 findings, 2 errors.\n\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -29,8 +29,8 @@ func runRecord(args []string) int {
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
 	race := fs.Bool("race", false, "build with the race detector")
 	parallel := fs.Int("p", 0, "test processes at once (default: number of CPUs)")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

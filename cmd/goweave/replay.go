@@ -52,8 +52,8 @@ func runReplay(args []string) int {
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
 	force := fs.Bool("force", false, "replay even when the rebuilt test binary differs (the lines the schedule names must be unchanged)")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()

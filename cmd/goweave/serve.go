@@ -29,8 +29,8 @@ func runServe(args []string) int {
 	}
 	logfile := fs.String("logfile", "", "append the server's log to `file` (default: no log besides window/logMessage)")
 	debugLog := fs.Bool("debug", false, "log debug messages too")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "goweave serve: unexpected arguments %q\n", fs.Args())
