@@ -22,8 +22,8 @@
 //
 // The patch is made of files added to packages runtime and sync (_patch/),
 // which hold all the logic, and of one-line hook calls spliced onto existing
-// lines of GOROOT files (edits_go126.go), so patched files keep their line
-// numbers. Every recorded channel, select and sync operation passes through
+// lines of GOROOT files (sites_go126.go), each line found by its text inside a
+// named function (sites.go), so patched files keep their line numbers. Every recorded channel, select and sync operation passes through
 // one pre hook (goweaveBefore in _patch/runtime/zz_goweave_record.go) on its
 // own goroutine before it takes a lock: there schedule control parks
 // goroutines.

@@ -86,9 +86,9 @@ func findToolchain(ctx context.Context) (toolchain, error) {
 	return toolchain{GOROOT: f[0], GOVERSION: f[1], GOOS: f[2], GOARCH: f[3]}, nil
 }
 
-// editsFor returns the edit table for a toolchain, or an error saying why the
+// sitesFor returns the patch sites for a toolchain, or an error saying why the
 // toolchain is not supported.
-func editsFor(tc toolchain) ([]lineEdit, error) {
+func sitesFor(tc toolchain) ([]site, error) {
 	if tc.GOVERSION != "go1.26" && !strings.HasPrefix(tc.GOVERSION, "go1.26.") {
 		return nil, fmt.Errorf("runtimepatch: Go toolchain %s (GOROOT %s) is not supported; goweave supports %s: install Go 1.26 or put it first on PATH",
 			tc.GOVERSION, tc.GOROOT, SupportedVersions)
@@ -101,7 +101,7 @@ func editsFor(tc toolchain) ([]lineEdit, error) {
 	default:
 		return nil, fmt.Errorf("runtimepatch: GOARCH=%s is not supported; goweave's runtime patch supports amd64 and arm64", tc.GOARCH)
 	}
-	return go126Edits, nil
+	return go126Sites, nil
 }
 
 // prepareIn returns the overlay for tc under root, generating it if absent.
@@ -109,11 +109,11 @@ func editsFor(tc toolchain) ([]lineEdit, error) {
 // it into place, so a concurrent process sees either nothing or a complete
 // overlay.
 func prepareIn(root string, tc toolchain) (*Overlay, error) {
-	edits, err := editsFor(tc)
+	sites, err := sitesFor(tc)
 	if err != nil {
 		return nil, err
 	}
-	key, err := overlayKey(tc, edits)
+	key, err := overlayKey(tc, sites)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +130,7 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 		return nil, fmt.Errorf("runtimepatch: %w", err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
-	if err := writeOverlay(tmp, dir, tc.GOROOT, edits); err != nil {
+	if err := writeOverlay(tmp, dir, tc, sites); err != nil {
 		return nil, err
 	}
 	if err := os.Rename(tmp, dir); err != nil {
@@ -144,11 +144,11 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 }
 
 // overlayKey hashes everything the overlay depends on.
-func overlayKey(tc toolchain, edits []lineEdit) (string, error) {
+func overlayKey(tc toolchain, sites []site) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "goweave overlay v1\x00%s\x00%s\x00", tc.GOROOT, tc.GOVERSION)
-	for _, e := range edits {
-		fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00", e.File, e.Line, e.Old, e.New)
+	fmt.Fprintf(h, "goweave overlay v2\x00%s\x00%s\x00", tc.GOROOT, tc.GOVERSION)
+	for _, s := range sites {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", s.File, s.Decl, s.After, s.Old, s.New)
 	}
 	names, err := addedFiles()
 	if err != nil {
@@ -185,15 +185,16 @@ func addedFiles() ([]string, error) {
 // writeOverlay writes the patched and added files into tmp, one directory per
 // package (a directory holding two packages' files breaks the build), and the
 // overlay JSON naming them at their final place under dir.
-func writeOverlay(tmp, dir, goroot string, edits []lineEdit) error {
+func writeOverlay(tmp, dir string, tc toolchain, sites []site) error {
+	goroot := tc.GOROOT
 	replace := make(map[string]string)
-	files, byFile := editsByFile(edits)
+	files, byFile := sitesByFile(sites)
 	for _, file := range files {
 		src, err := os.ReadFile(filepath.Join(goroot, "src", filepath.FromSlash(file)))
 		if err != nil {
 			return fmt.Errorf("runtimepatch: reading the toolchain's sources: %w", err)
 		}
-		patched, err := applyEdits(file, src, byFile[file])
+		patched, err := patchFile(tc.GOVERSION, file, src, byFile[file])
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,21 +21,25 @@ func installedToolchain(t *testing.T) toolchain {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := editsFor(tc); err != nil {
+	if _, err := sitesFor(tc); err != nil {
 		t.Skip(err)
 	}
 	return tc
 }
 
-func TestApplyEditsKeepsLineCount(t *testing.T) {
+func TestPatchKeepsLineCount(t *testing.T) {
 	tc := installedToolchain(t)
-	files, byFile := editsByFile(go126Edits)
+	sites, err := sitesFor(tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, byFile := sitesByFile(sites)
 	for _, file := range files {
 		src, err := os.ReadFile(filepath.Join(tc.GOROOT, "src", file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := applyEdits(file, src, byFile[file])
+		out, err := patchFile(tc.GOVERSION, file, src, byFile[file])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -42,33 +47,107 @@ func TestApplyEditsKeepsLineCount(t *testing.T) {
 			t.Errorf("%s: %d lines after patching, %d before", file, got, want)
 		}
 		outLines := strings.Split(string(out), "\n")
-		for _, e := range byFile[file] {
-			if outLines[e.Line-1] != e.New {
-				t.Errorf("%s:%d not replaced", file, e.Line)
+		srcLines := strings.Split(string(src), "\n")
+		changed := 0
+		for i := range srcLines {
+			if outLines[i] != srcLines[i] {
+				changed++
+			}
+		}
+		if changed != len(byFile[file]) {
+			t.Errorf("%s: %d lines changed, want one per site (%d)", file, changed, len(byFile[file]))
+		}
+		for _, s := range byFile[file] {
+			if !slices.Contains(outLines, s.New) {
+				t.Errorf("%s, %s: %q not replaced", file, s.Decl, s.Old)
 			}
 		}
 	}
 }
 
-func TestApplyEditsRejectsDrift(t *testing.T) {
-	src := []byte("package p\n\nfunc f() {\n\tx := 1\n}\n")
-	_, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 2", "\tx := 3"}})
-	var drift *DriftError
-	if !errors.As(err, &drift) || drift.Line != 4 || drift.Got != "\tx := 1" {
-		t.Fatalf("err = %v, want a DriftError at line 4 naming the line found", err)
+// siteSrc is a small source file for the site search tests.
+const siteSrc = `package p
+
+import "fmt"
+
+type T struct {
+	x int
+}
+
+func f() {
+	x := 1
+	// first
+	if x > 0 {
+		fmt.Println(x)
 	}
-	if !strings.Contains(err.Error(), "p.go:4") {
-		t.Errorf("error %q does not name the file and line", err)
+
+	// second
+	if x > 0 {
+		fmt.Println(x)
 	}
-	if _, err := applyEdits("p.go", src, []lineEdit{{"p.go", 9, "x", "y"}}); !errors.As(err, &drift) {
-		t.Errorf("edit past the end: err = %v, want a DriftError", err)
+}
+
+func (t *T) m() {
+	x := 1
+	fmt.Println(x)
+}
+`
+
+func TestPatchFileFindsSitesByText(t *testing.T) {
+	sites := []site{
+		{"p.go", "f", "", "\tx := 1", "\tx := 1; _ = 0"},
+		{"p.go", "f", "\t// second", "\t\tfmt.Println(x)", "\t\tfmt.Println(x, 2)"},
+		{"p.go", "(*T).m", "", "\tx := 1", "\tx := 2"},
+		{"p.go", "type T", "", "\tx int", "\tx int; y int"},
+		{"p.go", "import", "", "import \"fmt\"", "import \"fmt\"; import \"os\""},
 	}
-	if _, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 1", "\tx := 1\n\ty := 2"}}); err == nil {
+	out, err := patchFile("go1.26.8", "p.go", []byte(siteSrc), sites)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.NewReplacer(
+		"func f() {\n\tx := 1\n", "func f() {\n\tx := 1; _ = 0\n",
+		"// second\n\tif x > 0 {\n\t\tfmt.Println(x)\n", "// second\n\tif x > 0 {\n\t\tfmt.Println(x, 2)\n",
+		"m() {\n\tx := 1\n", "m() {\n\tx := 2\n",
+		"\tx int\n", "\tx int; y int\n",
+		"import \"fmt\"\n", "import \"fmt\"; import \"os\"\n",
+	).Replace(siteSrc)
+	if string(out) != want {
+		t.Errorf("patched:\n%s\nwant:\n%s", out, want)
+	}
+}
+
+func TestPatchFileRejectsMissingOrAmbiguousSites(t *testing.T) {
+	for _, tt := range []struct {
+		site    site
+		problem string
+	}{
+		{site{"p.go", "f", "", "\t\tfmt.Println(x)", "x"}, "found 2 times in f"},
+		{site{"p.go", "f", "", "\tx := 2", "x"}, "not found in f"},
+		{site{"p.go", "g", "", "\tx := 1", "x"}, "no declaration g"},
+		{site{"p.go", "f", "\t// third", "\t\tfmt.Println(x)", "x"}, "not found in f"},
+		{site{"p.go", "f", "\tif x > 0 {", "\t\tfmt.Println(x)", "x"}, "found 2 times in f"},
+		// Old is looked for only up to the blank line after After.
+		{site{"p.go", "f", "\t// first", "\t// second", "x"}, "not found in the lines of f from"},
+	} {
+		_, err := patchFile("go1.27.4", "p.go", []byte(siteSrc), []site{tt.site})
+		var se *SiteError
+		if !errors.As(err, &se) {
+			t.Errorf("%+v: err = %v, want a SiteError", tt.site, err)
+			continue
+		}
+		for _, want := range []string{"go1.27.4", "p.go", tt.site.Decl, tt.problem} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%+v: error %q does not say %q", tt.site, err, want)
+			}
+		}
+	}
+	two := []site{{"p.go", "f", "", "\tx := 1", "a"}, {"p.go", "f", "", "\tx := 1", "b"}}
+	if _, err := patchFile("go1.26.8", "p.go", []byte(siteSrc), two); err == nil {
+		t.Errorf("two sites on one line were accepted")
+	}
+	if _, err := patchFile("go1.26.8", "p.go", []byte(siteSrc), []site{{"p.go", "f", "", "\tx := 1", "a\nb"}}); err == nil {
 		t.Errorf("a replacement spanning two lines was accepted")
-	}
-	out, err := applyEdits("p.go", src, []lineEdit{{"p.go", 4, "\tx := 1", "\tx := 1; _ = x"}})
-	if err != nil || string(out) != "package p\n\nfunc f() {\n\tx := 1; _ = x\n}\n" {
-		t.Errorf("applyEdits = %q, %v", out, err)
 	}
 }
 
@@ -108,9 +187,9 @@ func TestPrepareDetectsDrift(t *testing.T) {
 	}
 	tc.GOROOT = fake
 	_, err := prepareIn(t.TempDir(), tc)
-	var drift *DriftError
-	if !errors.As(err, &drift) || drift.File != "runtime/chan.go" || drift.Line != 54 {
-		t.Fatalf("err = %v, want drift at runtime/chan.go:54", err)
+	var se *SiteError
+	if !errors.As(err, &se) || se.File != "runtime/chan.go" || se.Decl != "type hchan" || se.GoVersion != tc.GOVERSION {
+		t.Fatalf("err = %v, want a missing site in runtime/chan.go, type hchan, for %s", err, tc.GOVERSION)
 	}
 }
 
@@ -124,7 +203,7 @@ func TestPrepareOverlayContents(t *testing.T) {
 		t.Errorf("overlay for %s %s, want %s %s", ov.GOROOT, ov.GoVersion, tc.GOROOT, tc.GOVERSION)
 	}
 	replace := readOverlay(t, ov.Path)
-	files, _ := editsByFile(go126Edits)
+	files, _ := sitesByFile(go126Sites)
 	added, err := addedFiles()
 	if err != nil {
 		t.Fatal(err)
