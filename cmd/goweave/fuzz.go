@@ -47,7 +47,7 @@ func runFuzz(args []string) int {
 	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
 	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
-	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first")
+	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first; print each finding's trace path")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -73,6 +73,12 @@ func runFuzz(args []string) int {
 		cfg.Enough = wantsMet()
 	}
 
+	if *out != "" {
+		// The replay commands printed with the findings work from any directory.
+		if abs, err := filepath.Abs(*out); err == nil {
+			*out = abs
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *verbose {
@@ -106,7 +112,7 @@ func runFuzz(args []string) int {
 		}
 	} else {
 		cwd, _ := os.Getwd()
-		printFindings(os.Stdout, rep.Findings, cwd)
+		printFindings(os.Stdout, rep.Findings, textOptions{cwd: cwd, outDir: *out, verbose: *verbose})
 		printUnhealthyTests(os.Stderr, rep.Tests)
 	}
 	if *sarifPath != "" {
@@ -171,26 +177,57 @@ func wantsMet() func(fuzzer.TestID, []fuzzer.Finding) bool {
 	}
 }
 
+// textOptions say how printFindings writes findings.
+type textOptions struct {
+	cwd     string // positions below it are printed relative to it
+	outDir  string // the -o given to fuzz, repeated in the replay command
+	verbose bool   // also the path of the trace of the run that found each finding
+}
+
 // printFindings writes findings like go vet: the primary position, the kind and message,
-// then the other positions indented with their roles.
-func printFindings(w io.Writer, findings []fuzzer.Finding, cwd string) {
+// then the other positions indented with their roles, then the finding's ID, the evidence
+// and the command that replays it (the trace's long path only when verbose).
+func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 	for _, f := range findings {
 		primary := analysis.Position{}
 		if len(f.Positions) > 0 {
 			primary = f.Positions[0]
 		}
-		fmt.Fprintf(w, "%s: %s: %s\n", positionString(primary, cwd), f.Kind, f.Message)
+		fmt.Fprintf(w, "%s: %s: %s\n", positionString(primary, o.cwd), f.Kind, f.Message)
 		for _, p := range f.Positions[min(1, len(f.Positions)):] {
-			fmt.Fprintf(w, "\t%s: %s\n", positionString(p, cwd), p.Role)
+			fmt.Fprintf(w, "\t%s: %s\n", positionString(p, o.cwd), p.Role)
 		}
-		if f.Trace != "" {
-			when := ""
-			if f.Earlier {
-				when = " of an earlier campaign"
-			}
-			fmt.Fprintf(w, "\t(%s, %s run %d%s of %s.%s; trace %s)\n", f.Confidence, f.Strategy, f.Run, when, f.Package, f.Test, f.Trace)
+		if f.ID == "" {
+			continue
+		}
+		evidence := fmt.Sprintf("%s, %s run %d", f.Confidence, f.Strategy, f.Run)
+		if f.Earlier {
+			evidence += " of an earlier campaign"
+		}
+		if f.Test != "" {
+			evidence += fmt.Sprintf(" of %s.%s", f.Package, f.Test)
+		}
+		fmt.Fprintf(w, "\t%s: %s; replay: %s\n", f.ID, evidence, replayCommand(f.ID, o.outDir))
+		if o.verbose && f.Trace != "" {
+			fmt.Fprintf(w, "\ttrace: %s\n", f.Trace)
 		}
 	}
+}
+
+// replayCommand is the command line that replays the finding id.
+func replayCommand(id, outDir string) string {
+	if outDir == "" {
+		return "goweave replay " + id
+	}
+	return "goweave replay -o " + shellQuote(outDir) + " " + id
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:@+,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // printUnhealthyTests notes the tests that did not pass in every run: a panic, deadlock or

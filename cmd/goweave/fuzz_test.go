@@ -53,11 +53,26 @@ var sampleFindings = []fuzzer.Finding{
 
 func TestPrintFindingsLikeGoVet(t *testing.T) {
 	var b bytes.Buffer
-	printFindings(&b, sampleFindings, "/src")
+	printFindings(&b, sampleFindings, textOptions{cwd: "/src"})
 	want := "app/log.go:30:12: send-on-closed: send may happen after close\n" +
 		"\tapp/log.go:34:2: close\n" +
-		"\t(predicted, record run 3 of app.TestLog; trace /out/run-000003.trace)\n" +
-		"/elsewhere/q.go:7: leak-chan: goroutine blocked forever in send\n"
+		"\tGW1: predicted, record run 3 of app.TestLog; replay: goweave replay GW1\n" +
+		"/elsewhere/q.go:7: leak-chan: goroutine blocked forever in send\n" +
+		"\tGW2: actual, record run 1; replay: goweave replay GW2\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// Each finding's trace path is printed only with -v; the replay command names the -o
+// directory the campaign wrote to, quoted for the shell.
+func TestPrintFindingsVerbose(t *testing.T) {
+	var b bytes.Buffer
+	printFindings(&b, sampleFindings[:1], textOptions{cwd: "/src", outDir: "/tmp/my out", verbose: true})
+	want := "app/log.go:30:12: send-on-closed: send may happen after close\n" +
+		"\tapp/log.go:34:2: close\n" +
+		"\tGW1: predicted, record run 3 of app.TestLog; replay: goweave replay -o '/tmp/my out' GW1\n" +
+		"\ttrace: /out/run-000003.trace\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
