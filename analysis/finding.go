@@ -20,6 +20,21 @@ const (
 	SeverityWarning Severity = "warning"
 )
 
+// SeverityOf is the severity of a finding of kind with confidence c, the one rule the
+// JSON, the SARIF and the editor all follow: a bug that happened (actual, or confirmed by
+// a replay) is an error; a predicted one, and a hazard that describes a schedule-dependent
+// risk rather than a failure, is a warning.
+func SeverityOf(kind string, c Confidence) Severity {
+	if c == Predicted || hazardOnly[kind] {
+		return SeverityWarning
+	}
+	return SeverityError
+}
+
+// hazardOnly are kinds whose actual findings describe a schedule-dependent hazard the run
+// exhibited, not a failure: they are warnings even when actual.
+var hazardOnly = map[string]bool{"concurrent-recv": true, "select-case-without-partner": true}
+
 // Position is a source position with the role the operation there plays in a finding
 // ("send", "close", "held lock", "blocked", "partner", ...). The first position of a
 // Finding is the primary one.

@@ -29,11 +29,7 @@ func (r *Result) newFinding(kind string, conf Confidence, msg string, ops ...op)
 	if len(ops) == 0 || ops[0].ev < 0 || r.Trace.Position(r.Trace.Events[ops[0].ev].Pos).File == "" {
 		return Finding{}
 	}
-	sev := SeverityError
-	if conf == Predicted || hazardOnly[kind] {
-		sev = SeverityWarning
-	}
-	f := Finding{Kind: kind, Confidence: conf, Severity: sev, Message: msg}
+	f := Finding{Kind: kind, Confidence: conf, Severity: SeverityOf(kind, conf), Message: msg}
 	if r.Trace.Meta != nil {
 		f.Test = r.Trace.Meta["test"]
 		f.Package = r.Trace.Meta["package"]
@@ -60,10 +56,6 @@ func (r *Result) newFinding(kind string, conf Confidence, msg string, ops ...op)
 	f.Fingerprint = r.fingerprint(kind, f.Positions)
 	return f
 }
-
-// hazardOnly are kinds whose actual findings describe a schedule-dependent hazard the run
-// exhibited, not a failure: they are warnings even when actual.
-var hazardOnly = map[string]bool{"concurrent-recv": true, "select-case-without-partner": true}
 
 // fingerprint identifies a finding across runs: its kind and its positions (module-relative,
 // with roles), sorted, so it depends on neither stamps, goroutine numbers nor checkouts.

@@ -214,7 +214,7 @@ func (fs *findingStore) diagnostics(path string, relatedInfo bool) []protocol.Di
 
 func (sf *storedFinding) diagnostic(relatedInfo bool) protocol.Diagnostic {
 	severity := protocol.DiagnosticSeverityError
-	if sf.Confidence == analysis.Predicted {
+	if analysis.SeverityOf(sf.Kind, sf.Confidence) == analysis.SeverityWarning {
 		severity = protocol.DiagnosticSeverityWarning
 	}
 	msg := sf.Message

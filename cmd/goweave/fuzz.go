@@ -97,6 +97,7 @@ func runFuzz(args []string) int {
 	if rep == nil {
 		return 2
 	}
+	normalizeSeverities(rep.Findings)
 	if len(rep.Tests) == 0 && err == nil {
 		fmt.Fprintln(os.Stderr, "goweave fuzz: no tests to fuzz (check the package patterns and -run)")
 	}
@@ -125,6 +126,14 @@ func runFuzz(args []string) int {
 		code = 1
 	}
 	return code
+}
+
+// normalizeSeverities sets each finding's severity from its kind and its confidence now
+// (a replay may have confirmed a predicted finding), so JSON, SARIF and the editor agree.
+func normalizeSeverities(findings []fuzzer.Finding) {
+	for i := range findings {
+		findings[i].Severity = analysis.SeverityOf(findings[i].Kind, findings[i].Confidence)
+	}
 }
 
 func parseShard(s string) (fuzzer.Shard, error) {

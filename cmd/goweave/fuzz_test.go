@@ -214,6 +214,12 @@ func TestFuzzCommandExamples(t *testing.T) {
 			t.Errorf("-v output lacks %q or %q:\n%s", line, newAt, stderr)
 		}
 	}
+	for _, f := range rep.Findings {
+		// What the editor shows too (lsp uses analysis.SeverityOf): a confirmed finding is an error.
+		if want := analysis.SeverityOf(f.Kind, f.Confidence); f.Severity != want {
+			t.Errorf("%s %s (%s): severity %s, want %s", f.ID, f.Kind, f.Confidence, f.Severity, want)
+		}
+	}
 	for _, m := range checkAgainstWants(t, dir, rep.Findings) {
 		if m.Kind != "deadlock" {
 			t.Errorf("missing %s", m)

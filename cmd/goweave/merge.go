@@ -46,6 +46,7 @@ func runMerge(args []string) int {
 		reports = append(reports, &rep)
 	}
 	merged := mergeReports(reports)
+	normalizeSeverities(merged.Findings)
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(merged); err != nil {

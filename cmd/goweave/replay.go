@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer"
 )
 
@@ -79,6 +80,9 @@ func runReplay(args []string) int {
 	}
 	o := replayOutput{ID: rec.Finding.ID, Kind: rec.Finding.Kind, Reproduced: res.Reproduced, Outcome: res.Verdict.Outcome,
 		Detail: res.Verdict.Detail, Runs: res.Runs, Blocked: res.Blocked, Command: res.Command, Finding: res.Finding}
+	if res.Finding != nil {
+		res.Finding.Severity = analysis.SeverityOf(res.Finding.Kind, res.Finding.Confidence)
+	}
 	if r := res.Run; r != nil {
 		o.Status, o.Panic, o.Fatal = string(r.Status), r.Panic, r.Fatal
 	}
