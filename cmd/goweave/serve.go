@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -21,19 +20,36 @@ func init() {
 func runServe(args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: goweave serve [flags]\n\n"+
-			"Speaks the Language Server Protocol on stdin/stdout: fuzzes the tests of the packages\n"+
-			"you open in the background and reports concurrency bugs as diagnostics. Editors start it;\n"+
-			"see lsp/SETTINGS.md and lsp/COMMANDS.md for its settings and commands.\n\n")
+		fmt.Fprintf(fs.Output(), "usage: goweave serve [--stdio | --socket=PORT | --pipe=NAME] [flags]\n\n"+
+			"Speaks the Language Server Protocol, on stdin/stdout unless a transport flag says\n"+
+			"otherwise: fuzzes the tests of the packages you open in the background and reports\n"+
+			"concurrency bugs as diagnostics. Editors start it; see lsp/SETTINGS.md and\n"+
+			"lsp/COMMANDS.md for its settings and commands.\n\n")
 		fs.PrintDefaults()
 	}
 	logfile := fs.String("logfile", "", "append the server's log to `file` (default: no log besides window/logMessage)")
 	debugLog := fs.Bool("debug", false, "log debug messages too")
+	var tf transportFlags
+	fs.BoolVar(&tf.stdio, "stdio", false, "speak LSP on stdin/stdout (the default)")
+	fs.StringVar(&tf.socket, "socket", "", "connect to the editor listening on TCP `port` of 127.0.0.1 (or host:port)")
+	fs.StringVar(&tf.pipe, "pipe", "", "connect to the editor listening on the Unix socket `path`")
+	fs.BoolVar(&tf.nodeIPC, "node-ipc", false, "not supported: the Node.js IPC channel of Node.js servers")
+	fs.StringVar(&tf.clientID, "clientProcessId", "", "exit when the editor's process `pid` is gone")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "goweave serve: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	clientPID, err := tf.clientPID()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave serve: %v\n", err)
+		return 2
+	}
+	conn, err := tf.connect()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave serve: %v\n", err)
 		return 2
 	}
 	var opts []lsp.Option
@@ -56,16 +72,15 @@ func runServe(args []string) int {
 	// SIGINT/SIGTERM end the server like exit does: campaigns stop, their processes die.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := lsp.Serve(ctx, stdio{}, lsp.FuzzerEngine{}, opts...); err != nil && ctx.Err() == nil {
+	if clientPID != 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go stopWhenGone(ctx, clientPID, cancel)
+	}
+	if err := lsp.Serve(ctx, conn, lsp.FuzzerEngine{}, opts...); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(os.Stderr, "goweave serve: %v\n", err)
 		return 2
 	}
 	return 0
 }
-
-// stdio is the server's end of the connection: stdin and stdout.
-type stdio struct{}
-
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-func (stdio) Close() error                { return errors.Join(os.Stdin.Close(), os.Stdout.Close()) }

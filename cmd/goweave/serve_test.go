@@ -3,9 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,28 +28,40 @@ type lspProcess struct {
 
 func startServe(t *testing.T, args ...string) *lspProcess {
 	t.Helper()
+	p := startServeProcess(t, args...)
+	in, err := p.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.in, p.out = in, bufio.NewReader(out)
+	p.run()
+	return p
+}
+
+// startServeProcess prepares `goweave serve args...`; run starts it.
+func startServeProcess(t *testing.T, args ...string) *lspProcess {
+	t.Helper()
 	cmd := exec.Command(buildGoweave(t), append([]string{"serve"}, args...)...)
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
+	return &lspProcess{t: t, cmd: cmd, exited: make(chan error, 1)}
+}
+
+func (p *lspProcess) run() {
+	p.t.Helper()
+	if err := p.cmd.Start(); err != nil {
+		p.t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &lspProcess{t: t, cmd: cmd, in: in, out: bufio.NewReader(out), exited: make(chan error, 1)}
-	go func() { p.exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
+	go func() { p.exited <- p.cmd.Wait() }()
+	p.t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
 		select {
 		case <-p.exited:
 		case <-time.After(10 * time.Second):
 		}
 	})
-	return p
 }
 
 func (p *lspProcess) send(msg string) {
@@ -130,5 +147,121 @@ func TestServeEOF(t *testing.T) {
 	p.in.Close()
 	if err := p.wait(); err != nil {
 		t.Errorf("goweave serve exited with %v after EOF", err)
+	}
+}
+
+// initializeAndExit runs a short session: initialize, shutdown, exit; the server must end
+// with status 0.
+func (p *lspProcess) initializeAndExit() {
+	p.t.Helper()
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{},"initializationOptions":{"backgroundFuzzing":false}}}`)
+	if r := p.response(1); r["result"] == nil {
+		p.t.Errorf("initialize: %v", r)
+	}
+	p.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	p.response(2)
+	p.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	if err := p.wait(); err != nil {
+		p.t.Errorf("goweave serve exited with %v", err)
+	}
+}
+
+// TestServeStdioFlag: vscode-languageclient starts `goweave serve --stdio` (TransportKind.stdio
+// appends the flag); the server must accept it.
+func TestServeStdioFlag(t *testing.T) {
+	startServe(t, "--stdio").initializeAndExit()
+}
+
+// TestServeSocket: with --socket=PORT the client listens on 127.0.0.1:PORT and the server
+// connects to it.
+func TestServeSocket(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	port := l.Addr().(*net.TCPAddr).Port
+	serveOverListener(t, l, fmt.Sprintf("--socket=%d", port))
+}
+
+// TestServePipe: with --pipe=NAME the client listens on the Unix socket NAME.
+func TestServePipe(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "lsp.sock")
+	l, err := net.Listen("unix", name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	serveOverListener(t, l, "--pipe="+name, "--clientProcessId="+strconv.Itoa(os.Getpid()))
+}
+
+func serveOverListener(t *testing.T, l net.Listener, args ...string) {
+	p := startServeProcess(t, args...)
+	var stderr strings.Builder
+	p.cmd.Stderr = &stderr
+	p.run()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			t.Error(err)
+			close(accepted)
+			return
+		}
+		accepted <- c
+	}()
+	var conn net.Conn
+	select {
+	case conn = <-accepted:
+	case err := <-p.exited:
+		t.Fatalf("goweave serve %s exited before connecting: %v; stderr: %s", args, err, stderr.String())
+	}
+	if conn == nil {
+		t.FailNow()
+	}
+	defer conn.Close()
+	p.in, p.out = conn, bufio.NewReader(conn)
+	p.initializeAndExit()
+}
+
+// TestServeUnsupportedTransport: --node-ipc and conflicting or malformed transport flags end
+// the server at once with status 2 and a message saying what to use instead.
+func TestServeUnsupportedTransport(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--node-ipc"}, "--stdio"},
+		{[]string{"--stdio", "--socket=1"}, "choose one transport"},
+		{[]string{"--clientProcessId=abc"}, "positive number"},
+	} {
+		cmd := exec.Command(buildGoweave(t), append([]string{"serve"}, tc.args...)...)
+		cmd.Stdin = strings.NewReader("")
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 2 {
+			t.Errorf("serve %s: %v, want exit status 2", tc.args, err)
+		}
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("serve %s said %q, want it to mention %q", tc.args, out, tc.want)
+		}
+	}
+}
+
+// TestServeClientProcessGone: with --clientProcessId the server exits when that process
+// dies, even though its connection stays open.
+func TestServeClientProcessGone(t *testing.T) {
+	editor := exec.Command("sleep", "1000")
+	if err := editor.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := startServe(t, "--stdio", "--clientProcessId="+strconv.Itoa(editor.Process.Pid))
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{},"initializationOptions":{"backgroundFuzzing":false}}}`)
+	p.response(1)
+	_ = editor.Process.Kill()
+	_ = editor.Wait()
+	if err := p.wait(); err != nil {
+		t.Errorf("goweave serve exited with %v after its editor died", err)
 	}
 }

@@ -11,7 +11,7 @@ export const installHint =
 export type BinarySource = 'setting' | 'PATH' | 'GOBIN' | 'GOPATH' | 'home';
 
 export type BinaryLookup =
-  | { found: true; path: string; source: BinarySource }
+  | { found: true; path: string; source: BinarySource; warning?: string }
   | { found: false; message: string };
 
 /** What the lookup may know about the machine: injected so tests need not touch the real one. */
@@ -34,26 +34,36 @@ function expandHome(p: string, homedir: string): string {
 }
 
 /**
- * Finds the goweave binary: the configured path if set (and then only there, so that a wrong
- * setting is reported rather than silently bypassed), else `goweave` on PATH, else where
+ * Finds the goweave binary: the configured path if set, else `goweave` on PATH, else where
  * `go install` puts it: $GOBIN, each $GOPATH/bin, ~/go/bin. VS Code started from a desktop
  * launcher often lacks the Go bin directory on its PATH, hence the last three.
+ *
+ * goweave.path is a window-scoped setting, so a path from the User settings of one machine also
+ * reaches remote windows (SSH, WSL, containers, code-server), where it may not exist. Such a
+ * path is then bypassed for the search, with a warning saying so; with nothing found the error
+ * names the setting.
  */
 export function findBinary(configuredPath: string | undefined, le: LookupEnvironment): BinaryLookup {
-  const pathApi = le.platform === 'win32' ? path.win32 : path.posix;
-  const exe = le.platform === 'win32' ? 'goweave.exe' : 'goweave';
-
   const configured = (configuredPath ?? '').trim();
   if (configured !== '') {
     const p = expandHome(configured, le.homedir);
     if (le.isExecutable(p)) {
       return { found: true, path: p, source: 'setting' };
     }
-    return {
-      found: false,
-      message: `goweave.path is set to "${configured}", but that is not an executable file. ` + installHint,
-    };
+    const searched = search(le);
+    const wrong = `goweave.path is set to "${configured}", but that is not an executable file on this machine`;
+    if (searched.found) {
+      return { ...searched, warning: `${wrong}; using ${searched.path} (found via ${searched.source}) instead.` };
+    }
+    return { found: false, message: `${wrong}, and no goweave was found on PATH or in the go install directories. ` + installHint };
   }
+  return search(le);
+}
+
+/** The search without a configured path. */
+function search(le: LookupEnvironment): BinaryLookup {
+  const pathApi = le.platform === 'win32' ? path.win32 : path.posix;
+  const exe = le.platform === 'win32' ? 'goweave.exe' : 'goweave';
 
   const candidates: { dir: string; source: BinarySource }[] = [];
   const delimiter = le.platform === 'win32' ? ';' : ':';

@@ -17,11 +17,13 @@ import {
 import { findBinary, installHint } from './binary';
 import { presentResult } from './commandResult';
 import { findingAtLine, testAtLine } from './cursor';
-import { didChangeConfigurationParams, readServerSettings, section, ServerSettings } from './settings';
+import { defaultSettings, didChangeConfigurationParams, readServerSettings, section, ServerSettings } from './settings';
 import { CampaignStatus, ProgressValue } from './status';
+import { TraceChannel, traceSetting } from './traceChannel';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
+let traceOutput: TraceChannel;
 let statusItem: vscode.StatusBarItem;
 const campaigns = new CampaignStatus();
 
@@ -29,7 +31,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('goweave', { log: true });
   statusItem = vscode.window.createStatusBarItem('goweave.status', vscode.StatusBarAlignment.Left, 0);
   statusItem.name = 'goweave';
-  context.subscriptions.push(output, statusItem);
+  traceOutput = new TraceChannel(vscode.window.createOutputChannel('goweave (LSP trace)'), () =>
+    traceSetting(vscode.workspace.getConfiguration(section).get('trace.server')),
+  );
+  context.subscriptions.push(output, statusItem, traceOutput);
 
   const register = (id: string, f: () => unknown) => context.subscriptions.push(vscode.commands.registerCommand(id, f));
   register('goweave.fuzzTestAtCursor', fuzzTestAtCursor);
@@ -46,10 +51,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration('goweave.trace.server')) {
+        traceOutput.settingChanged();
+      }
       if (e.affectsConfiguration('goweave.path')) {
         await stopClient();
         await startClient();
-      } else if (e.affectsConfiguration(section) && client?.state === State.Running) {
+      } else if (e.affectsConfiguration(section) && !onlyTrace(e) && client?.state === State.Running) {
         await client.sendNotification('workspace/didChangeConfiguration', didChangeConfigurationParams(currentSettings()));
       }
     }),
@@ -119,6 +127,10 @@ async function startClient(): Promise<void> {
     });
     return;
   }
+  if (lookup.warning) {
+    output.warn(lookup.warning);
+    void vscode.window.showWarningMessage(`goweave: ${lookup.warning}`);
+  }
   output.appendLine(`Starting ${lookup.path} serve (found via ${lookup.source}).`);
 
   const serverOptions: ServerOptions = {
@@ -129,6 +141,8 @@ async function startClient(): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: [{ scheme: 'file', language: 'go' }],
     outputChannel: output,
+    // Not a LogOutputChannel: its level follows goweave.trace.server (see traceChannel.ts).
+    traceOutputChannel: traceOutput as unknown as vscode.LogOutputChannel,
     initializationOptions: currentSettings(),
     middleware: {
       handleWorkDoneProgress: (token, params, next) => {
@@ -171,6 +185,12 @@ async function startClient(): Promise<void> {
     output.appendLine(`goweave serve failed to start: ${String(err)}`);
     void vscode.window.showErrorMessage(`goweave serve failed to start: ${String(err)}. See the goweave output.`);
   }
+}
+
+// onlyTrace: the change concerns only goweave.trace.server, which the server does not read.
+function onlyTrace(e: vscode.ConfigurationChangeEvent): boolean {
+  const names = Object.keys(defaultSettings).map((n) => `${section}.${n}`);
+  return !names.some((n) => e.affectsConfiguration(n));
 }
 
 async function stopClient(): Promise<void> {

@@ -68,7 +68,8 @@ export class Session {
   private waiters: (() => void)[] = [];
 
   constructor(binary: string, cwd: string, settings: object) {
-    this.proc = spawn(binary, ['serve'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    // The arguments vscode-languageclient passes for TransportKind.stdio.
+    this.proc = spawn(binary, ['serve', '--stdio'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr!.on('data', (b: Buffer) => {
       this.stderr += b.toString();
     });

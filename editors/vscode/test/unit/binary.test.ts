@@ -18,11 +18,24 @@ test('configured path with ~ is expanded', () => {
   assert.deepEqual(r, { found: true, path: '/home/gopher/bin/goweave', source: 'setting' });
 });
 
-test('a wrong configured path is an error, not a silent fallback to PATH', () => {
-  const r = findBinary('/nowhere/goweave', machine(['/usr/bin/goweave'], { PATH: '/usr/bin' }));
+test('a configured path missing on this machine (a remote window) falls back to the search, with a warning', () => {
+  const r = findBinary('/Users/me/go/bin/goweave', machine(['/usr/bin/goweave'], { PATH: '/usr/bin' }));
+  assert.equal(r.found, true);
+  assert.ok(r.found && r.path === '/usr/bin/goweave' && r.source === 'PATH');
+  assert.ok(r.found && r.warning?.includes('goweave.path is set to "/Users/me/go/bin/goweave", but that is not an executable file on this machine'));
+  assert.ok(r.found && r.warning?.includes('using /usr/bin/goweave'));
+});
+
+test('a wrong configured path with nothing else found is an error naming the setting', () => {
+  const r = findBinary('/nowhere/goweave', machine([], { PATH: '/usr/bin' }));
   assert.equal(r.found, false);
   assert.ok(!r.found && r.message.includes('goweave.path is set to "/nowhere/goweave"'));
   assert.ok(!r.found && r.message.includes('go install github.com/goweave/goweave/cmd/goweave@latest'));
+});
+
+test('a found configured path carries no warning', () => {
+  const r = findBinary('/opt/goweave', machine(['/opt/goweave'], {}));
+  assert.ok(r.found && r.warning === undefined);
 });
 
 test('first PATH entry holding goweave is used', () => {

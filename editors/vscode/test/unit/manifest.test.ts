@@ -26,6 +26,13 @@ test('package.json declares every server setting with the same default', () => {
   );
 });
 
+test('goweave.path is read from User settings in remote windows too (not a machine scope)', () => {
+  // VS Code ignores User settings of scope machine and machine-overridable in remote windows
+  // (SSH, WSL, containers, code-server), where users set goweave.path as anywhere else.
+  const scope = pkg.contributes.configuration.properties['goweave.path'].scope;
+  assert.ok(!['machine', 'machine-overridable', 'application'].includes(scope), `goweave.path scope ${scope}`);
+});
+
 test('every contributed command is registered by the extension, and only those', () => {
   const contributed: string[] = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
   const source = fs.readFileSync(path.join(pkgRoot, 'src', 'extension.ts'), 'utf8');
