@@ -1,34 +1,24 @@
-// Package fuzzer owns running tests under the goweave runtime: it builds each package's
-// test binary once, runs every selected test in its own process many times (recording a
-// trace per run), analyzes the traces, steers later runs with schedule-mutation strategies,
-// and deduplicates what it finds into a Report.
+// Package fuzzer is the API lsp and cmd use to run tests under the goweave runtime: Fuzz
+// (a campaign), Record (one recorded run per test, every trace kept), Replay and
+// ReplayRecipe, with the types they take and return. It holds no logic: each name is an
+// alias of, or a call into, the subpackage that owns it. A campaign's life, in the order
+// data flows:
 //
-// Entry points: Fuzz (a campaign), Record (one recorded run per test, every trace kept),
-// Replay (rerun a finding's test until the bug actually happens; a predicted one under the
-// schedule that should make it happen), ReplayRecipe (what `goweave replay` runs), and the
-// lower-level Build and TestBinary.Run.
+//   - fuzzer/build: resolve the package patterns (go list) and build each package's test
+//     binary once with the goweave runtime (go test -c -overlay); build errors;
+//   - fuzzer/run: one test process (own process group, time limit enforced from outside
+//     with SIGQUIT then SIGKILL, output capped head and tail, race-detector environment,
+//     status from exit code and output markers);
+//   - fuzzer/campaign: the dispatcher (Parallel processes, budgets, a queue of run
+//     requests per test), the analysis of each trace and -race report, the strategies and
+//     their wiring to fuzzer/mutate, confirmation of predicted findings, dedup into a
+//     Report, replay recipes per finding, the state saved for the next campaign, pruning
+//     of old campaign directories;
+//   - fuzzer/replay: rerunning a finding's test until the bug happens (Replay, under the
+//     campaign loop) and replaying a recipe (ReplayRecipe, rebuild and check first);
+//   - fuzzer/mutate and fuzzer/schedule: what steered runs enforce.
 //
-// One file per concept:
-//
-//   - config.go, report.go, builderror.go: the public types;
-//   - packages.go, build.go: resolving patterns (go list) and `go test -c -overlay` once per package;
-//   - run.go, output.go, status.go: one test process (own process group, time limit enforced
-//     from outside with SIGQUIT then SIGKILL, output capped head and tail, status from exit
-//     code, output markers and the trace's META exit);
-//   - campaign.go: the dispatcher (Parallel processes, tests side by side, budgets, a queue of
-//     run requests per test, dedup by fingerprint keeping the earliest run and its trace);
-//   - strategy.go, steer.go: the Strategy interface and its wiring to fuzzer/mutate;
-//   - analyze.go, race.go: the analysis of a trace, and findings from -race reports;
-//   - confirm.go: confirmation of predicted findings during a campaign (runs under the
-//     rewrites of mutate.Confirm, judged by the positions of the bug they show);
-//   - recipe.go, replay_recipe.go: a replay recipe per finding (<campaign>/findings/<id>.json:
-//     schedule, test binary hash, hashes of the named source lines), FindRecipe, ReplayRecipe;
-//   - replay.go, prune.go, fuzz.go: Replay, pruning of old campaign directories, Fuzz/Record;
-//   - state.go: each test's campaign state, saved in OutDir/state and continued by the next
-//     campaign of the same test binary (Config.Fresh starts over);
-//   - runlog.go: the per-run log line (Config.Log, goweave fuzz -v).
-//
-// Data flows one way: fuzzer uses runtimepatch (the overlay), analysis/trace and analysis
-// (reading and analyzing traces), fuzzer/schedule and fuzzer/mutate (what steered runs
-// enforce). It knows nothing about how results are shown (lsp, cmd).
+// Data flows one way: build <- run <- campaign <- replay <- fuzzer. The subpackages use
+// runtimepatch (the overlay), analysis/trace and analysis; none knows how results are
+// shown (lsp, cmd).
 package fuzzer

@@ -67,7 +67,7 @@ func runGoweave(t *testing.T, dir string, args ...string) (string, string, int) 
 }
 
 func TestRecordCommand(t *testing.T) {
-	dir, _ := filepath.Abs("../../fuzzer/testdata/statuses")
+	dir, _ := filepath.Abs("../../fuzzer/run/testdata/statuses")
 	stdout, stderr, code := runGoweave(t, dir, "record", "-run", "^Test(Pass|Panic|Deadlock|Hang)$", "-timeout", "1s", "-o", t.TempDir())
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
 	if len(lines) != 4 {

@@ -34,7 +34,7 @@ func TestReplayCommand(t *testing.T) {
 		t.Skip("fuzzes and replays a test program")
 	}
 	src := t.TempDir()
-	copyDir(t, "../../fuzzer/testdata/replay", src)
+	copyDir(t, "../../fuzzer/replay/testdata/replay", src)
 	out := t.TempDir()
 	stdout, stderr, code := runGoweave(t, src, "fuzz", "-json", "-runs", "1", "-run", "^TestCloseRace$", "-o", out, "./...")
 	if code != 1 {

@@ -1,0 +1,92 @@
+package fuzzer
+
+import (
+	"context"
+
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/campaign"
+	"github.com/goweave/goweave/fuzzer/replay"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// The types of a campaign, its results and its replays; see the subpackage of each.
+type (
+	Config      = campaign.Config
+	TestID      = campaign.TestID
+	Shard       = campaign.Shard
+	Progress    = campaign.Progress
+	Report      = campaign.Report
+	TestResult  = campaign.TestResult
+	Finding     = campaign.Finding
+	RunLog      = campaign.RunLog
+	RunRequest  = campaign.RunRequest
+	Strategy    = campaign.Strategy
+	AnalyzedRun = campaign.AnalyzedRun
+	Verdict     = campaign.Verdict
+
+	Recipe             = campaign.Recipe
+	LineHash           = campaign.LineHash
+	SourceChangedError = campaign.SourceChangedError
+	ReplayResult       = replay.Result
+	ReplayOptions      = replay.Options
+
+	BuildError = build.Error
+	TestBinary = build.TestBinary
+	Status     = run.Status
+	Run        = run.Run
+	RunOptions = run.Options
+)
+
+// How one run of a test ended (run.Status).
+const (
+	StatusPass     = run.StatusPass
+	StatusSkip     = run.StatusSkip
+	StatusFail     = run.StatusFail
+	StatusPanic    = run.StatusPanic
+	StatusDeadlock = run.StatusDeadlock
+	StatusTimeout  = run.StatusTimeout
+	StatusCrash    = run.StatusCrash
+)
+
+// Outcomes of a replay or confirmation run (Verdict.Outcome).
+const (
+	OutcomeConfirmed = campaign.OutcomeConfirmed
+	OutcomePassed    = campaign.OutcomePassed
+	OutcomeDiverged  = campaign.OutcomeDiverged
+	OutcomeOther     = campaign.OutcomeOther
+	OutcomeNoTrace   = campaign.OutcomeNoTrace
+)
+
+// Strategies lists the valid values of Config.Strategy.
+var Strategies = campaign.Strategies
+
+// Fuzz runs a campaign; see campaign.Fuzz.
+func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, error) {
+	return campaign.Fuzz(ctx, cfg, progress)
+}
+
+// Record runs each selected test once, keeping every trace; see campaign.Record.
+func Record(ctx context.Context, cfg Config, each func(*AnalyzedRun)) error {
+	return campaign.Record(ctx, cfg, each)
+}
+
+// DefaultOutDir is the output directory of campaigns run in dir when Config.OutDir is
+// empty; see campaign.DefaultOutDir.
+func DefaultOutDir(dir string) (string, error) { return campaign.DefaultOutDir(dir) }
+
+// Replay reruns the test that found f until the bug happens; see replay.Replay.
+func Replay(ctx context.Context, cfg Config, f Finding) (*ReplayResult, error) {
+	return replay.Replay(ctx, cfg, f)
+}
+
+// ReplayRecipe replays a finding's recipe; see replay.ReplayRecipe.
+func ReplayRecipe(ctx context.Context, rec *Recipe, opts ReplayOptions) (*ReplayResult, error) {
+	return replay.ReplayRecipe(ctx, rec, opts)
+}
+
+// LoadRecipe reads a recipe file; see campaign.LoadRecipe.
+func LoadRecipe(path string) (*Recipe, error) { return campaign.LoadRecipe(path) }
+
+// FindRecipe returns the path of the newest recipe of the finding id; see
+// campaign.FindRecipe.
+func FindRecipe(outDir, dir, id string) (string, error) { return campaign.FindRecipe(outDir, dir, id) }

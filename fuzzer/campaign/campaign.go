@@ -1,0 +1,575 @@
+package campaign
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/run"
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+// A campaign is one Fuzz or Record call: the built binaries, a state per test, and a
+// dispatcher that keeps cfg.Parallel test processes busy. Each test has a queue of
+// run requests its strategy proposed; when the queue is empty and the test's budget allows,
+// the test runs free.
+type campaign struct {
+	cfg        Config             // defaults applied
+	dir        string             // this campaign's directory: traces/, recipes/, report.json
+	analyze    bool               // run the analysis over each trace (Record does not)
+	keepTraces bool               // keep every trace, not only those that show a finding
+	onRun      func(*AnalyzedRun) // called for every finished run, from the dispatcher
+	progress   func(Progress)
+
+	tests      []*testState
+	findings   map[string]*Finding     // by fingerprint
+	recipes    map[string]*recipeParts // by fingerprint: what the finding's recipe replays
+	confirming map[string]string       // confirmation request key -> fingerprint
+	keepFiles  map[string]bool         // schedules that confirmed a finding
+	byPrimary  map[string]*Finding     // by kind and primary line, see merge
+	traceRefs  map[string]int          // findings that point at each trace
+	binHashes  map[string]string       // test binary path -> sha256 (see binaryHash)
+	runs       int
+	start      time.Time
+}
+
+type testState struct {
+	bin           *build.TestBinary
+	name          string
+	strategy      Strategy
+	queue         []*RunRequest
+	turn          string        // latest strategy other than the favoured one run from the queue
+	favouredLast  bool          // the latest queued request run was the favoured strategy's
+	confirm       []*RunRequest // confirmation runs of predicted findings, before the queue
+	confirmations int           // predicted findings whose confirmation was queued
+	started       int           // runs started; the next run's index is started+1
+	inflight      int
+	first         time.Time // when the first run started
+	last          time.Time // when the latest run finished
+	worst         run.Status
+	runs          int
+	signatures    map[string]bool
+	statuses      map[string]int
+	steered       int
+	found         []*Finding
+	// From the saved state of earlier campaigns (state.go).
+	earlierRuns, earlierCampaigns int
+	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
+	enough                        bool            // Config.Enough said so
+	done                          bool
+}
+
+type job struct {
+	test    *testState
+	index   int
+	request *RunRequest
+}
+
+type jobResult struct {
+	job
+	run *AnalyzedRun
+	err error
+}
+
+// statusRank orders statuses from benign to severe, for TestResult.Status.
+var statusRank = map[run.Status]int{run.StatusPass: 0, run.StatusSkip: 1, run.StatusFail: 2, run.StatusTimeout: 3, run.StatusDeadlock: 4, run.StatusPanic: 5, run.StatusCrash: 6}
+
+func (c *campaign) canStart(t *testState, now time.Time) bool {
+	switch {
+	case t.done:
+		return false
+	case len(t.confirm) > 0:
+		return true // bounded (confirmAttempts per finding), and worth it whatever the budget
+	case t.enough:
+		return false
+	case t.runs == 0 && t.inflight > 0 && len(t.queue) == 0 && t.strategy != nil && t.strategy.Name() != "record":
+		// The first run's analysis yields the schedules worth running; a second free run
+		// started beside it would mostly repeat it. (A queue restored from a saved state
+		// has schedules already.)
+		return false
+	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
+		return false
+	case c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest:
+		return false
+	}
+	return true
+}
+
+// nextJob picks the test of the next run. Up to Parallel tests are under way at once, each
+// from its first run until its budget is spent, so a campaign takes about
+// tests × TimePerTest / Parallel; with fewer tests than process slots, the slots go to
+// the tests under way, the one with fewest runs in flight first.
+func (c *campaign) nextJob(now time.Time) (job, bool) {
+	var next, least *testState
+	active := 0
+	for _, t := range c.tests {
+		started := !t.first.IsZero()
+		if !c.canStart(t, now) {
+			if t.inflight == 0 {
+				t.done = true
+			}
+			if started && !t.done {
+				active++
+			}
+			continue
+		}
+		if !started {
+			if next == nil {
+				next = t
+			}
+			continue
+		}
+		active++
+		if least == nil || t.inflight < least.inflight {
+			least = t
+		}
+	}
+	pick := least
+	if next != nil && (least == nil || active < c.cfg.Parallel) {
+		pick = next
+	}
+	if pick == nil {
+		return job{}, false
+	}
+	if pick.first.IsZero() {
+		pick.first = now
+	}
+	pick.started++
+	pick.inflight++
+	j := job{test: pick, index: pick.started}
+	if len(pick.confirm) > 0 {
+		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
+	} else if len(pick.queue) > 0 {
+		j.request = pick.takeRequest()
+	}
+	return j, true
+}
+
+// takeRequest removes and returns the next queued request. Strategies take turns, each
+// with its own proposals oldest first, so one strategy's long list (and its runs' proposals)
+// does not push back the first proposals of the others: under auto, each strategy's k-th
+// schedule runs within a few k runs. The favoured strategy (the test strategy's choice,
+// see steeringStrategy.favouredStrategy; flow by default) takes every other turn and the
+// others rotate by name in between. With one strategy this is the queue's order.
+func (t *testState) takeRequest() *RunRequest {
+	favouredStrategy := defaultFavoured
+	if f, ok := t.strategy.(interface{ favouredStrategy() string }); ok && f.favouredStrategy() != "" {
+		favouredStrategy = f.favouredStrategy()
+	}
+	first := map[string]int{}
+	for i, r := range t.queue {
+		if _, ok := first[r.Strategy]; !ok {
+			first[r.Strategy] = i
+		}
+	}
+	_, favoured := first[favouredStrategy]
+	var pick string
+	if favoured && (!t.favouredLast || len(first) == 1) {
+		pick = favouredStrategy
+	} else {
+		delete(first, favouredStrategy)
+		for s := range first {
+			switch {
+			case pick == "":
+				pick = s
+			case (s > t.turn) != (pick > t.turn):
+				if s > t.turn {
+					pick = s
+				}
+			case s < pick:
+				pick = s
+			}
+		}
+		t.turn = pick
+	}
+	t.favouredLast = pick == favouredStrategy
+	i := first[pick]
+	r := t.queue[i]
+	t.queue = slices.Delete(t.queue, i, i+1)
+	return r
+}
+
+// defaultFavoured gets every other queued run under auto unless the test's strategy
+// favours another (see favour).
+const defaultFavoured = "flow"
+
+// loop runs the campaign until every test's budget is spent or ctx is cancelled.
+func (c *campaign) loop(ctx context.Context) {
+	results := make(chan jobResult)
+	inflight := 0
+	for {
+		for inflight < c.cfg.Parallel && ctx.Err() == nil {
+			j, ok := c.nextJob(time.Now())
+			if !ok {
+				break
+			}
+			inflight++
+			go func() { results <- c.execute(ctx, j) }()
+			if j.index == 1 {
+				// A test's first run can take long: say what is being fuzzed now.
+				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name})
+			}
+		}
+		if inflight == 0 {
+			break
+		}
+		res := <-results
+		inflight--
+		c.finish(res)
+	}
+	for _, t := range c.tests {
+		t.done = true
+	}
+	c.report(Progress{Done: true})
+}
+
+// execute runs one job and reads and analyzes its trace. It runs concurrently with other
+// jobs and touches no campaign state.
+func (c *campaign) execute(ctx context.Context, j job) jobResult {
+	t := j.test
+	base := filepath.Join(filepath.FromSlash(t.bin.Package), t.name, fmt.Sprintf("run-%06d", j.index))
+	opts := run.Options{Trace: filepath.Join(c.dir, "traces", base+".trace"), Timeout: c.cfg.RunTimeout}
+	if j.request != nil {
+		opts.Schedule = filepath.Join(c.dir, "recipes", base+".schedule")
+		if err := os.MkdirAll(filepath.Dir(opts.Schedule), 0o755); err != nil {
+			return jobResult{job: j, err: err}
+		}
+		if err := os.WriteFile(opts.Schedule, j.request.Recipe, 0o644); err != nil {
+			return jobResult{job: j, err: err}
+		}
+	}
+	r, err := run.Test(ctx, t.bin, t.name, opts)
+	if err != nil {
+		return jobResult{job: j, err: err}
+	}
+	return jobResult{job: j, run: Inspect(t.bin, t.name, j.index, j.request, r, c.analyze)}
+}
+
+// Inspect reads and, if analyze, analyzes the trace of run r, the index-th run of test
+// (made under req, nil for a free run).
+func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool) *AnalyzedRun {
+	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
+	strategy := "record"
+	if req != nil {
+		strategy = req.Strategy
+	}
+	found := func(fs []analysis.Finding) {
+		for _, f := range fs {
+			f.Package, f.Test = bin.Package, test
+			ff := Finding{Finding: f, ID: findingID(f.Fingerprint), Run: index, Strategy: strategy, Trace: r.Trace}
+			if req != nil {
+				ff.Replay = r.Schedule
+			}
+			ar.Findings = append(ar.Findings, ff)
+		}
+	}
+	if analyze {
+		found(raceFindings(r.Races, bin.Module))
+	}
+	if r.Trace == "" {
+		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
+		return ar
+	}
+	tr, err := trace.ReadFile(r.Trace)
+	if err != nil {
+		ar.TraceErr = err
+		return ar
+	}
+	ar.Recorded = tr
+	ar.Events = len(tr.Events)
+	ar.Signature = signature(tr)
+	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
+	r.Status = refineStatus(r.Status, tr.Meta)
+	if analyze {
+		res, err := analyzeTrace(tr)
+		if err != nil {
+			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
+			return ar
+		}
+		ar.Analysis = res
+		found(res.Findings)
+	}
+	return ar
+}
+
+// refineStatus uses how the recorder saw the process end, where the output was ambiguous.
+func refineStatus(s run.Status, meta map[string]string) run.Status {
+	if s != run.StatusCrash {
+		return s
+	}
+	switch meta["exit"] {
+	case "deadlock":
+		return run.StatusDeadlock
+	case "panic":
+		return run.StatusPanic
+	}
+	return s
+}
+
+func findingID(fingerprint string) string {
+	sum := sha256.Sum256([]byte(fingerprint))
+	return fmt.Sprintf("GW%x", sum[:5])
+}
+
+// finish merges one finished run into the campaign: statuses, coverage, findings (the
+// lowest run of a test that found a fingerprint keeps it), the strategy's next run requests.
+func (c *campaign) finish(res jobResult) {
+	t := res.test
+	t.inflight--
+	t.last = time.Now()
+	c.runs++
+	if res.err != nil {
+		t.done = true // cannot run this test at all: do not retry it forever
+		t.worst = run.StatusCrash
+		c.log(t, res.job, RunLog{Err: res.err})
+		c.report(Progress{Package: t.bin.Package, Test: t.name})
+		return
+	}
+	ar := res.run
+	if ar.Canceled {
+		if j := res.job; j.request != nil && j.request.Strategy != "confirm" {
+			t.queue = append([]*RunRequest{j.request}, t.queue...) // not run: a later campaign may
+		}
+		// Killed because the campaign was cancelled: not a result of the test.
+		if ar.Trace != "" && !c.keepTraces {
+			os.Remove(ar.Trace)
+		}
+		return
+	}
+	t.runs++
+	if statusRank[ar.Status] >= statusRank[t.worst] {
+		t.worst = ar.Status
+	}
+	t.statuses[string(ar.Status)]++
+	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
+	if ar.Signature != "" {
+		entry.NewSignature = !t.signatures[ar.Signature] && !t.seenBefore[ar.Signature]
+		t.signatures[ar.Signature] = true
+	}
+	if ar.Steered {
+		t.steered++
+	}
+	confirmed := c.confirmRun(t, ar)
+	// Trace findings first: a race-detector finding of the same bug then adds nothing.
+	for _, fromRaces := range []bool{false, true} {
+		for i := range ar.Findings {
+			f := &ar.Findings[i]
+			if isRaceFinding(f) != fromRaces || (confirmed != nil && f.Kind == confirmed.Kind && primaryKey(f) == primaryKey(confirmed)) {
+				continue // the confirmation of a predicted finding is that finding
+			}
+			if stored, isNew := c.merge(t, f); stored != nil {
+				c.noteRecipe(t, ar, stored, isNew)
+				if isNew {
+					entry.New = append(entry.New, *stored)
+				}
+			}
+		}
+	}
+	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
+		os.Remove(ar.Trace)
+		if ar.Schedule != "" && !c.keepFiles[ar.Schedule] {
+			os.Remove(ar.Schedule) // no finding replays it
+		}
+	}
+	if c.onRun != nil {
+		c.onRun(ar)
+	}
+	c.log(t, res.job, entry)
+	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
+	ar.Recorded, ar.Analysis = nil, nil
+	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
+		t.enough = true
+	}
+	if t.inflight == 0 && !c.canStart(t, time.Now()) {
+		t.done = true
+	}
+	c.report(Progress{Package: t.bin.Package, Test: t.name})
+}
+
+// log completes entry with the run's identity and passes it to Config.Log.
+func (c *campaign) log(t *testState, j job, entry RunLog) {
+	if c.cfg.Log == nil {
+		return
+	}
+	entry.Test = TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}
+	entry.Run, entry.Strategy = j.index, "record"
+	if j.request != nil {
+		entry.Strategy, entry.Note = j.request.Strategy, j.request.Note
+	}
+	c.cfg.Log(entry)
+}
+
+// merge adds a finding of a run of t, unless the campaign has it already from an earlier
+// run. The race detector and the trace can both see a send racing a close: the trace's
+// finding, which says more, replaces the race detector's of the same kind and line. It
+// returns the stored finding when f was added (isNew) or replaced an earlier one.
+func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool) {
+	key := primaryKey(f)
+	if prev := c.byPrimary[key]; prev != nil && prev.Fingerprint != f.Fingerprint {
+		if isRaceFinding(f) {
+			return nil, false
+		}
+		if isRaceFinding(prev) {
+			c.drop(prev)
+		}
+	}
+	old := c.findings[f.Fingerprint]
+	switch {
+	case old == nil:
+		nf := *f
+		c.findings[f.Fingerprint] = &nf
+		if c.byPrimary[key] == nil {
+			c.byPrimary[key] = &nf
+		}
+		t.found = append(t.found, &nf)
+		c.traceRefs[nf.Trace]++
+		return &nf, true
+	case old.Earlier && confidenceRank(f.Confidence) < confidenceRank(old.Confidence):
+		// An earlier campaign confirmed (or saw happen) what this run only predicts: its
+		// finding and recipe replay the bug; this run's would not.
+		return nil, false
+	case old.Package == f.Package && old.Test == f.Test && (old.Earlier || f.Run < old.Run):
+		// An earlier campaign's finding found again: this campaign's run and trace are
+		// the evidence now.
+		c.release(old.Trace)
+		conf, replay, confirmation := old.Confidence, old.Replay, old.Confirmation
+		*old = *f
+		if conf == analysis.Confirmed { // an earlier run predicted what a replay confirmed
+			old.Confidence, old.Replay, old.Confirmation = conf, replay, confirmation
+		}
+		c.traceRefs[old.Trace]++
+		return old, false
+	}
+	return nil, false
+}
+
+// confidenceRank orders confidences by the evidence they carry: a bug seen happen (in the
+// run, or in a replay that confirmed it) over one predicted.
+func confidenceRank(c analysis.Confidence) int {
+	if c == analysis.Predicted {
+		return 0
+	}
+	return 1
+}
+
+// drop removes a finding from the campaign.
+func (c *campaign) drop(f *Finding) {
+	delete(c.findings, f.Fingerprint)
+	if key := primaryKey(f); c.byPrimary[key] == f {
+		delete(c.byPrimary, key)
+	}
+	for _, t := range c.tests {
+		t.found = slices.DeleteFunc(t.found, func(g *Finding) bool { return g == f })
+	}
+	c.release(f.Trace)
+}
+
+func primaryKey(f *Finding) string {
+	file, line, _ := primary(*f)
+	return fmt.Sprintf("%s\x00%s\x00%d", f.Kind, file, line)
+}
+
+func (c *campaign) release(tracePath string) {
+	c.traceRefs[tracePath]--
+	if c.traceRefs[tracePath] <= 0 {
+		delete(c.traceRefs, tracePath)
+		if _, mine := below(c.dir, tracePath); !c.keepTraces && mine {
+			// Only this campaign's traces: an earlier campaign's report still names its own.
+			os.Remove(tracePath)
+		}
+	}
+}
+
+// below returns path relative to dir when path lies inside dir.
+func below(dir, path string) (string, bool) {
+	rel, err := filepath.Rel(dir, path)
+	if path == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return rel, true
+}
+
+func derefAll(fs []*Finding) []Finding {
+	out := make([]Finding, len(fs))
+	for i, f := range fs {
+		out[i] = *f
+	}
+	return out
+}
+
+func (c *campaign) report(p Progress) {
+	if c.progress == nil {
+		return
+	}
+	for _, t := range c.tests {
+		if t.done {
+			p.TestsDone++
+		}
+	}
+	p.TestsTotal = len(c.tests)
+	p.Runs = c.runs
+	p.Findings = len(c.findings)
+	p.Elapsed = time.Since(c.start)
+	c.progress(p)
+}
+
+// result assembles the Report: findings by primary position, tests by package and name.
+func (c *campaign) result() *Report {
+	rep := &Report{Findings: []Finding{}, Tests: []TestResult{}}
+	for _, f := range c.findings {
+		rep.Findings = append(rep.Findings, *f)
+	}
+	slices.SortFunc(rep.Findings, compareFindings)
+	for _, t := range c.tests {
+		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
+		if t.earlierCampaigns > 0 {
+			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
+			tr.TotalSignatures = len(t.seenBefore)
+			for sig := range t.signatures {
+				if !t.seenBefore[sig] {
+					tr.TotalSignatures++
+				}
+			}
+		}
+		if !t.first.IsZero() && !t.last.IsZero() {
+			tr.Seconds = t.last.Sub(t.first).Seconds()
+		}
+		rep.Tests = append(rep.Tests, tr)
+	}
+	slices.SortFunc(rep.Tests, func(a, b TestResult) int {
+		return cmp.Or(cmp.Compare(a.Package, b.Package), cmp.Compare(a.Test, b.Test))
+	})
+	return rep
+}
+
+func compareFindings(a, b Finding) int {
+	fa, la, ca := primary(a)
+	fb, lb, cb := primary(b)
+	return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ca, cb), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
+}
+
+func primary(f Finding) (string, int, int) {
+	if len(f.Positions) == 0 {
+		return "", 0, 0
+	}
+	p := f.Positions[0]
+	return p.File, p.Line, p.Column
+}
+
+func (c *campaign) writeReport(rep *Report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(c.dir, "report.json"), data, 0o644)
+}

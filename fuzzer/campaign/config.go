@@ -1,0 +1,66 @@
+package campaign
+
+import "time"
+
+// Config describes one fuzzing campaign. The zero value of every field except Dir has a
+// usable default (see each field).
+type Config struct {
+	// Dir is the directory in which package patterns are resolved: a module root or a
+	// directory below it. Empty means the current directory.
+	Dir string
+	// Packages are package patterns as for go test; default ["./..."].
+	Packages []string
+	// Run is a regular expression selecting tests by name, like go test -run; empty selects
+	// every test.
+	Run string
+	// TimePerTest is the wall-clock budget of each test across all its runs; 0 means no time
+	// budget (RunsPerTest alone bounds the campaign). When both are 0, each test runs once.
+	TimePerTest time.Duration
+	// RunsPerTest is the maximum number of runs of each test; 0 means no run budget.
+	RunsPerTest int
+	// Strategy picks how later runs are steered: "auto", "gfuzz" (select-case preference),
+	// "gopie" (reordering of operations), "flow" (delays), "prefix" (replay of a prefix and
+	// mutation after it) or "record" (plain repeated runs, no steering). Empty means "auto".
+	Strategy string
+	// Parallel is the number of test processes running at once; default runtime.NumCPU().
+	Parallel int
+	// Race builds the test binaries with -race.
+	Race bool
+	// RunTimeout is the time limit of one test process; on expiry the process gets SIGQUIT
+	// (the patched runtime flushes its trace), then SIGKILL. Default 10s.
+	RunTimeout time.Duration
+	// OutDir is where test binaries, traces, results and replay recipes go. Default: a
+	// directory under the user cache dir (os.UserCacheDir()/goweave).
+	OutDir string
+	// Shard selects a deterministic part of the tests, for splitting a campaign over CI jobs.
+	// The zero value selects every test.
+	Shard Shard
+	// Enough, if not nil, is asked after every run of a test, with the distinct findings of
+	// that test so far; true ends the test's campaign before its budget is spent (e.g. once
+	// every expected bug has been found).
+	Enough func(test TestID, found []Finding) bool
+	// Fresh starts every test over: the state saved by earlier campaigns of the same test
+	// binary in OutDir (coverage, schedules run and queued, findings) is ignored, and
+	// replaced when this campaign ends.
+	Fresh bool
+	// Log, if not nil, is called after every run with what steered it and what it found
+	// (goweave fuzz -v), from the campaign's own goroutine.
+	Log func(RunLog)
+}
+
+// TestID names one test of a campaign.
+type TestID struct {
+	Package string // import path
+	Dir     string // package directory
+	Test    string // top-level test name
+}
+
+// Shard selects the tests whose position in the sorted list of (package, test) pairs is
+// Index modulo Count. Count 0 or 1 means no sharding; Index is 0-based.
+type Shard struct {
+	Index int
+	Count int
+}
+
+// Strategies lists the valid values of Config.Strategy.
+var Strategies = []string{"auto", "gfuzz", "gopie", "flow", "prefix", "record"}

@@ -1,0 +1,72 @@
+package campaign
+
+import (
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+)
+
+// Progress is passed to the progress callback of Fuzz when a test's first run starts, after
+// every run, and once more, with Done set, when the campaign ends.
+type Progress struct {
+	Package    string        // import path of the test being run
+	Test       string        // name of the test being run
+	TestsDone  int           // tests whose budget is used up
+	TestsTotal int           // tests selected for the campaign
+	Runs       int           // runs finished so far, all tests together
+	Findings   int           // distinct findings so far
+	Elapsed    time.Duration // since the campaign started
+	Done       bool          // the campaign has ended
+}
+
+// TestResult summarizes the campaign of one test.
+type TestResult struct {
+	Package    string  `json:"package"`
+	Test       string  `json:"test"`
+	Runs       int     `json:"runs"`
+	Seconds    float64 `json:"seconds"`    // wall-clock time spent running the test
+	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
+	// Steered counts the runs that had a schedule and that the runtime reports it enforced
+	// (trace META "schedule"); fewer than the steered runs requested means the runtime
+	// ignored schedules.
+	Steered int `json:"steered"`
+	// Status is the worst status over all runs (crash > panic > deadlock > timeout > fail >
+	// skip > pass).
+	Status string `json:"status"`
+	// Statuses counts the runs by status.
+	Statuses map[string]int `json:"statuses"`
+	// When the campaign continued from a saved state (see Config.Fresh): the runs and
+	// campaigns before this one, and the distinct signatures of all of them together.
+	EarlierRuns      int `json:"earlierRuns,omitempty"`
+	EarlierCampaigns int `json:"earlierCampaigns,omitempty"`
+	TotalSignatures  int `json:"totalSignatures,omitempty"`
+}
+
+// Finding is an analysis finding as found by the campaign: the first run that found it
+// (its trace kept), the strategy that produced that run, and how to replay it.
+type Finding struct {
+	analysis.Finding
+	ID       string `json:"id"`               // short stable id derived from the Fingerprint
+	Run      int    `json:"run"`              // 1-based index of the run of its test that found it first
+	Strategy string `json:"strategy"`         // strategy that produced that run ("record" for plain runs)
+	Replay   string `json:"replay,omitempty"` // path of a replay recipe, when the run was steered
+	Trace    string `json:"trace,omitempty"`  // path of the trace of that run
+	// Recipe is the path of the finding's replay recipe (Recipe, JSON): what `goweave
+	// replay` runs. Written when the campaign ends.
+	Recipe string `json:"recipe,omitempty"`
+	// Confirmation says how the campaign tried to confirm a predicted finding: the
+	// outcome of the run that confirmed it, or of the last attempt ("diverged: ...").
+	Confirmation string `json:"confirmation,omitempty"`
+	// Earlier: an earlier campaign of the same test binary found it (saved state) and this
+	// campaign did not find it again; Run, Trace and Recipe are that campaign's.
+	Earlier bool `json:"earlier,omitempty"`
+}
+
+// Report is the result of a campaign.
+type Report struct {
+	Findings []Finding    `json:"findings"` // distinct by Fingerprint, sorted by file and line
+	Tests    []TestResult `json:"tests"`    // one per selected test, sorted by package and test
+	// Warnings are problems that cost nothing of this campaign's results (the campaign
+	// state could not be saved, ...).
+	Warnings []string `json:"warnings,omitempty"`
+}

@@ -1,0 +1,5 @@
+// Package run owns one test process: Test starts one test of a built test binary in its
+// own process group with the goweave runtime's environment (trace path, module root,
+// schedule), enforces its time limit from outside (SIGQUIT, which flushes the trace, then
+// SIGKILL), keeps the head and tail of its output, and classifies how it ended (Status).
+package run

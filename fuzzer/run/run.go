@@ -1,0 +1,187 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/schedule"
+	"github.com/goweave/goweave/runtimepatch"
+)
+
+// Environment variables read by the goweave runtime in a test process.
+const (
+	envTrace    = runtimepatch.EnvTrace  // where the process writes its trace
+	envModule   = runtimepatch.EnvModule // module root: operations in files below it are user code
+	envSchedule = schedule.Env           // the schedule file to enforce
+)
+
+// Options control one run of one test.
+type Options struct {
+	// Trace is the path the runtime writes the trace to; empty disables recording.
+	Trace string
+	// Schedule, when not empty, is the path of a schedule recipe for the runtime to enforce.
+	Schedule string
+	// Timeout is the time limit of the process (default 10s). On expiry the process group
+	// gets SIGQUIT, which the patched runtime catches to flush the trace, and SIGKILL after
+	// Grace.
+	Timeout time.Duration
+	// Grace is how long a process may take to exit after SIGQUIT (default 2s).
+	Grace time.Duration
+	// MaxOutput is how many bytes of output are kept at each end (default 64 KiB).
+	MaxOutput int
+	// Env holds extra environment variables (KEY=value) for the process.
+	Env []string
+}
+
+// A Run is the outcome of one process running one test.
+type Run struct {
+	Package  string
+	Test     string
+	Status   Status
+	ExitCode int           // -1 when killed by a signal
+	Signal   string        // the signal that ended the process, if any
+	Output   string        // combined stdout and stderr, middle dropped when long
+	Fatal    string        // the runtime's "fatal error:" message, if any
+	Panic    string        // the first panic message, if any
+	DataRace bool          // the race detector reported a race
+	Races    [][]string    // the race detector's reports, one slice of lines each
+	Trace    string        // path of the trace, when one was written
+	Schedule string        // the schedule file the run was given, if any
+	Canceled bool          // stopped because ctx was cancelled: says nothing about the test
+	Elapsed  time.Duration // wall-clock time of the process
+}
+
+// Test runs one test of b in its own process group and waits until the process and
+// everything it started are gone. It returns an error only when the process cannot be
+// started; how the test ended is in Run.Status.
+func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (*Run, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	if opts.Grace <= 0 {
+		opts.Grace = 2 * time.Second
+	}
+	if opts.MaxOutput <= 0 {
+		opts.MaxOutput = 64 << 10
+	}
+	// -test.timeout=0: a pending timeout timer stops the runtime from ever reporting
+	// "all goroutines are asleep"; goweave enforces the limit from outside instead.
+	cmd := exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
+		"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
+	cmd.Dir = b.Dir
+	cmd.Env = append(append(os.Environ(), opts.Env...), envModule+"="+b.Module, raceOptions())
+	if opts.Trace != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
+			return nil, err
+		}
+		os.Remove(opts.Trace) // a stale trace must not pass for this run's
+		cmd.Env = append(cmd.Env, envTrace+"="+opts.Trace)
+	}
+	if opts.Schedule != "" {
+		cmd.Env = append(cmd.Env, envSchedule+"="+opts.Schedule)
+	}
+	cmd.SysProcAttr = processAttr()
+
+	// The child writes into a pipe we read ourselves: exec's own copying would wait for
+	// grandchildren that keep the pipe open.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	out := newCappedOutput(opts.MaxOutput)
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return nil, fmt.Errorf("starting %s: %v", b.Path, err)
+	}
+	pw.Close()
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := pr.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+
+	pgid := cmd.Process.Pid
+	exited := make(chan struct{})
+	timedOut, cancelled := false, false
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		timer := time.NewTimer(opts.Timeout)
+		defer timer.Stop()
+		select {
+		case <-exited:
+			return
+		case <-timer.C:
+			timedOut = true
+		case <-ctx.Done():
+			cancelled = true
+		}
+		signalGroup(pgid, true)
+		grace := time.NewTimer(opts.Grace)
+		defer grace.Stop()
+		select {
+		case <-exited:
+		case <-grace.C:
+			signalGroup(pgid, false)
+		}
+	}()
+	waitErr := cmd.Wait()
+	close(exited)
+	<-stopped
+	// Whatever the test started in its process group goes with it.
+	signalGroup(pgid, false)
+	select {
+	case <-copied:
+	case <-time.After(time.Second):
+		// A descendant that left the group still holds the pipe: stop reading.
+	}
+	pr.Close()
+	<-copied
+
+	r := &Run{Package: b.Package, Test: test, Schedule: opts.Schedule, Elapsed: time.Since(start), ExitCode: cmd.ProcessState.ExitCode()}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		r.Signal = ws.Signal().String()
+	}
+	var ee *exec.ExitError
+	if waitErr != nil && !errors.As(waitErr, &ee) {
+		return nil, fmt.Errorf("waiting for %s: %v", b.Path, waitErr)
+	}
+	text, markers := out.finish()
+	r.Output, r.Fatal, r.Panic = text, markers.Fatal, markers.PanicMessage
+	r.DataRace, r.Races = markers.DataRace, markers.Races
+	if opts.Trace != "" {
+		if _, err := os.Stat(opts.Trace); err == nil {
+			r.Trace = opts.Trace
+		}
+	}
+	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
+	r.Canceled = cancelled
+	return r, nil
+}
+
+// raceOptions is the GORACE setting of a test process: the user's options, and no sleep at
+// exit. The race runtime otherwise sleeps atexit_sleep_ms (1 s) in every process before it
+// exits, which would cap a -race campaign at about one run per second and process. Binaries
+// built without -race ignore GORACE.
+func raceOptions() string {
+	return "GORACE=" + strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0")
+}
