@@ -41,6 +41,9 @@ func (r *Result) newFinding(kind string, conf Confidence, msg string, ops ...op)
 		}
 		p := r.Trace.Position(r.Trace.Events[o.ev].Pos)
 		if p.File != "" {
+			if p.Column == 0 {
+				p.Column = column(r.Trace.Events[o.ev].Kind, p.File, p.Line)
+			}
 			f.Positions = append(f.Positions, Position{Role: o.role, File: p.File, Line: p.Line, Column: p.Column})
 		}
 		if g := r.gOf[o.ev]; g >= 0 && !seenG[g] {

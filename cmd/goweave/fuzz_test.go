@@ -219,6 +219,11 @@ func TestFuzzCommandExamples(t *testing.T) {
 		if want := analysis.SeverityOf(f.Kind, f.Confidence); f.Severity != want {
 			t.Errorf("%s %s (%s): severity %s, want %s", f.ID, f.Kind, f.Confidence, f.Severity, want)
 		}
+		for _, p := range f.Positions {
+			if p.Column < 1 {
+				t.Errorf("%s %s: position %+v has no column", f.ID, f.Kind, p)
+			}
+		}
 	}
 	for _, m := range checkAgainstWants(t, dir, rep.Findings) {
 		if m.Kind != "deadlock" {
