@@ -89,7 +89,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, engine Engine, opts ...O
 }
 
 func (s *Server) serve(ctx context.Context, rwc io.ReadWriteCloser) error {
-	conn := jsonrpc2.NewConn(newTolerantStream(jsonrpc2.NewStream(rwc)), jsonrpc2.WithCodec(lspCodec{}))
+	stream := newFrameStream(rwc, func(format string, args ...any) { s.logf(protocol.MessageTypeWarning, format, args...) })
+	conn := jsonrpc2.NewConn(stream, jsonrpc2.WithCodec(lspCodec{}))
 	s.client = protocol.ClientDispatcher(conn)
 	// Not s.ctx: cancelling campaigns at shutdown must not close the connection.
 	conn.Go(protocol.WithClient(ctx, s.client), s.handler())
@@ -262,40 +263,4 @@ func (lspCodec) Unmarshal(data []byte, v any) error {
 		return nil
 	}
 	return protocol.Unmarshal(data, v)
-}
-
-// tolerantStream answers a frame that is not valid JSON-RPC with a parse error and
-// goes on reading, where jsonrpc2 would end the connection.
-type tolerantStream struct {
-	jsonrpc2.Stream
-	frames interface {
-		ReadFrame(ctx context.Context) ([]byte, int64, error)
-	}
-}
-
-func newTolerantStream(st jsonrpc2.Stream) jsonrpc2.Stream {
-	fs, ok := st.(interface {
-		ReadFrame(ctx context.Context) ([]byte, int64, error)
-	})
-	if !ok {
-		return st
-	}
-	return &tolerantStream{Stream: st, frames: fs}
-}
-
-func (t *tolerantStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
-	for {
-		frame, n, err := t.frames.ReadFrame(ctx)
-		if err != nil {
-			return nil, n, err
-		}
-		msg, err := jsonrpc2.DecodeMessage(frame)
-		if err == nil {
-			return msg, n, nil
-		}
-		resp := jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.Errorf(jsonrpc2.ParseError, "goweave: malformed message: %v", err))
-		if _, werr := t.Stream.Write(ctx, resp); werr != nil {
-			return nil, n, werr
-		}
-	}
 }

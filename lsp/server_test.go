@@ -284,3 +284,86 @@ func TestDidChangeOrdering(t *testing.T) {
 	se.client.mu.Unlock()
 	se.shutdown()
 }
+
+// TestMalformedFrameHeaders: frames with a missing, non-numeric, negative or oversized
+// Content-Length, or a line that is no header field, are logged and skipped; the server
+// resynchronises at the next Content-Length header (also when it follows a broken frame's
+// body on the same line) and answers the requests after them.
+func TestMalformedFrameHeaders(t *testing.T) {
+	c, served := startRaw(t, &fakeEngine{})
+	replies := make(chan map[string]any, 64)
+	go func() {
+		defer close(replies)
+		for {
+			m, err := c.read()
+			if err != nil {
+				return
+			}
+			replies <- m
+		}
+	}()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`
+	broken := []string{
+		"Content-Length: abc\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"shutdown\"}",
+		"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n{}",
+		"this is not a header\r\n",
+		"Content-Length: 99999999999\r\n\r\n",
+		"Content-Length: -5\r\n\r\n{}",
+		"content-length 12\r\n\r\n{}",
+	}
+	for _, b := range broken {
+		if _, err := io.WriteString(c.conn, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.send(initialize)
+	var warnings []string
+	deadline := time.After(20 * time.Second)
+	for init := false; !init; {
+		select {
+		case m, ok := <-replies:
+			if !ok {
+				t.Fatal("server closed the connection after malformed headers")
+			}
+			if m["method"] == "window/logMessage" {
+				warnings = append(warnings, fmt.Sprint(m["params"].(map[string]any)["message"]))
+			}
+			if m["id"] == float64(7) {
+				t.Errorf("a frame with a malformed header was handled: %v", m)
+			}
+			if m["id"] == float64(1) {
+				if m["result"] == nil {
+					t.Fatalf("initialize after malformed headers: %v", m)
+				}
+				init = true
+			}
+		case <-deadline:
+			t.Fatal("no reply to initialize after malformed headers")
+		}
+	}
+	// A resync skips every broken frame up to the next Content-Length, so one warning may
+	// cover several of them.
+	if len(warnings) == 0 {
+		t.Error("malformed headers were not logged")
+	}
+	for _, w := range warnings {
+		if !strings.Contains(w, "malformed LSP frame header") {
+			t.Errorf("warning %q does not say what happened", w)
+		}
+	}
+	c.send(`{"jsonrpc":"2.0","method":"initialized","params":{}}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)
+	c.send(`{"jsonrpc":"2.0","method":"exit"}`)
+	go func() {
+		for range replies {
+		}
+	}()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Serve did not return after exit")
+	}
+}

@@ -265,3 +265,13 @@ func TestServeClientProcessGone(t *testing.T) {
 		t.Errorf("goweave serve exited with %v after its editor died", err)
 	}
 }
+
+// TestServeMalformedHeader: a frame with a bad Content-Length does not end goweave serve;
+// the next frame is answered.
+func TestServeMalformedHeader(t *testing.T) {
+	p := startServe(t, "--stdio")
+	if _, err := io.WriteString(p.in, "Content-Length: twelve\r\n\r\n{}"); err != nil {
+		t.Fatal(err)
+	}
+	p.initializeAndExit()
+}
