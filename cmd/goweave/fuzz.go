@@ -52,10 +52,18 @@ func runFuzz(args []string) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
+	patterns, runPattern, err := packageArgs(fs.Args(), *run)
+	if err == nil {
+		err = checkModule(".")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave fuzz: %v\n", err)
+		return 2
+	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := fuzzer.Config{
-		Packages: fs.Args(), Run: *run, TimePerTest: *perTest, RunsPerTest: *runs,
+		Packages: patterns, Run: runPattern, TimePerTest: *perTest, RunsPerTest: *runs,
 		Strategy: *strategy, Parallel: *parallel, Race: *race, RunTimeout: *timeout, OutDir: *out, Fresh: *fresh,
 	}
 	if set["runs"] && !set["time"] {
