@@ -104,7 +104,8 @@ func sitesFor(tc toolchain) ([]site, error) {
 	return go126Sites, nil
 }
 
-// prepareIn returns the overlay for tc under root, generating it if absent.
+// prepareIn returns the overlay for tc under root, generating it if absent
+// or damaged (a file missing or changed since generation: manifest.go).
 // Generation writes a temporary directory beside the final one and renames
 // it into place, so a concurrent process sees either nothing or a complete
 // overlay.
@@ -119,7 +120,8 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 	}
 	dir := filepath.Join(root, key)
 	ov := &Overlay{Path: filepath.Join(dir, "overlay.json"), GOROOT: tc.GOROOT, GoVersion: tc.GOVERSION}
-	if _, err := os.Stat(ov.Path); err == nil {
+	damaged := verifyOverlay(dir)
+	if damaged == nil {
 		return ov, nil
 	}
 	if err := os.MkdirAll(root, 0o755); err != nil {
@@ -133,9 +135,24 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 	if err := writeOverlay(tmp, dir, tc, sites); err != nil {
 		return nil, err
 	}
+	if err := writeManifest(tmp); err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(dir); err == nil && verifyOverlay(dir) != nil {
+		// Damaged (or from a goweave that wrote no manifest): move it
+		// aside and put the new one in its place.
+		old, err := os.MkdirTemp(root, ".damaged-"+key+"-")
+		if err != nil {
+			return nil, fmt.Errorf("runtimepatch: %w", err)
+		}
+		defer os.RemoveAll(old)
+		if err := os.Rename(dir, filepath.Join(old, key)); err != nil && verifyOverlay(dir) != nil {
+			return nil, fmt.Errorf("runtimepatch: replacing the damaged overlay %s (%v): %w", dir, damaged, err)
+		}
+	}
 	if err := os.Rename(tmp, dir); err != nil {
 		// Another process finished first: use its overlay.
-		if _, statErr := os.Stat(ov.Path); statErr == nil {
+		if verifyOverlay(dir) == nil {
 			return ov, nil
 		}
 		return nil, fmt.Errorf("runtimepatch: installing the overlay: %w", err)

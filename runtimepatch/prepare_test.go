@@ -350,3 +350,72 @@ func checkOneCompleteOverlay(t *testing.T, root string) {
 		}
 	}
 }
+
+// TestPrepareRegeneratesDamagedOverlay damages a generated overlay in each way
+// a cache can be damaged (a file removed, a file changed, the manifest
+// removed): the next Prepare puts back the same complete overlay.
+func TestPrepareRegeneratesDamagedOverlay(t *testing.T) {
+	tc := installedToolchain(t)
+	root := t.TempDir()
+	ov, err := prepareIn(root, tc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Dir(ov.Path)
+	want := overlayFiles(t, dir)
+	for _, damage := range []struct {
+		name string
+		do   func(dir string) error
+	}{
+		{"patched file removed", func(dir string) error { return os.Remove(filepath.Join(dir, "runtime", "chan.go")) }},
+		{"added file removed", func(dir string) error { return os.Remove(filepath.Join(dir, "sync", "zz_goweave.go")) }},
+		{"overlay.json removed", func(dir string) error { return os.Remove(filepath.Join(dir, "overlay.json")) }},
+		{"patched file truncated", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "runtime", "proc.go"), []byte("package runtime\n"), 0o644)
+		}},
+		{"manifest removed", func(dir string) error { return os.Remove(filepath.Join(dir, manifestName)) }},
+	} {
+		if err := damage.do(dir); err != nil {
+			t.Fatal(err)
+		}
+		if verifyOverlay(dir) == nil {
+			t.Errorf("%s: the damaged overlay verifies", damage.name)
+		}
+		again, err := prepareIn(root, tc)
+		if err != nil {
+			t.Fatalf("%s: %v", damage.name, err)
+		}
+		if again.Path != ov.Path {
+			t.Errorf("%s: overlay moved to %s", damage.name, again.Path)
+		}
+		got := overlayFiles(t, dir)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d files after regeneration, want %d", damage.name, len(got), len(want))
+		}
+		for name, data := range want {
+			if got[name] != data {
+				t.Errorf("%s: %s differs after regeneration", damage.name, name)
+			}
+		}
+		checkOneCompleteOverlay(t, root)
+	}
+}
+
+// overlayFiles reads every file of the overlay in dir, by relative path.
+func overlayFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		files[rel] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}

@@ -12,6 +12,7 @@ import (
 )
 
 func TestChanUnbuffered(t *testing.T) {
+	before := runtime.NumGoroutine()
 	c := make(chan int) // @unbuf.make
 	done := make(chan struct{})
 	go func() { // @unbuf.spawn
@@ -22,6 +23,11 @@ func TestChanUnbuffered(t *testing.T) {
 	<-done   // @unbuf.recvclosed
 	if v != 42 {
 		t.Fatal(v)
+	}
+	// The child's GoEnd is recorded before the goroutine count drops: wait
+	// for it, or a loaded machine may exit before the child has ended.
+	for runtime.NumGoroutine() > before {
+		runtime.Gosched()
 	}
 }
 
