@@ -56,10 +56,15 @@ func newCampaigns(s *Server) *campaigns { return &campaigns{s: s} }
 func (c *campaigns) background(dir, reason string) {
 	s := c.s
 	settings := s.currentSettings()
-	s.mu.Lock()
-	root := s.root
-	s.mu.Unlock()
-	if !settings.BackgroundFuzzing || !packageSelected(root, dir, settings.Packages) || !hasTestFiles(dir) {
+	if !settings.BackgroundFuzzing || !hasTestFiles(dir) {
+		return
+	}
+	folder, err := s.folderOf(dir)
+	if err != nil {
+		s.log.Info("not fuzzed in the background", "reason", err)
+		return
+	}
+	if !packageSelected(folder, dir, settings.Packages) {
 		return
 	}
 	c.mu.Lock()
@@ -131,6 +136,24 @@ func (c *campaigns) cancel(dir string, stale bool) int {
 func (c *campaigns) edited(dir string) {
 	if c.cancel(dir, true) > 0 {
 		c.s.log.Info("campaign cancelled by an edit; it restarts on save", "dir", dir)
+	}
+}
+
+// cancelUnder stops the campaigns of the packages in or below folder, and drops queued ones.
+func (c *campaigns) cancelUnder(folder string) {
+	c.mu.Lock()
+	var dirs []string
+	for _, cp := range c.running {
+		dirs = append(dirs, cp.req.dir)
+	}
+	for _, r := range c.queue {
+		dirs = append(dirs, r.dir)
+	}
+	c.mu.Unlock()
+	for _, d := range dirs {
+		if within(folder, d) {
+			c.cancel(d, false)
+		}
 	}
 }
 
@@ -318,12 +341,9 @@ func progressMessage(p fuzzer.Progress) string {
 }
 
 // packageSelected reports whether the package in dir matches one of the patterns,
-// which are relative to the workspace root ("./...", "./sub/...", "./sub").
-func packageSelected(root, dir string, patterns []string) bool {
-	if root == "" {
-		return true
-	}
-	rel, err := filepath.Rel(root, dir)
+// which are relative to its workspace folder ("./...", "./sub/...", "./sub").
+func packageSelected(folder, dir string, patterns []string) bool {
+	rel, err := filepath.Rel(folder, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
 		return false
 	}
@@ -351,13 +371,11 @@ func hasTestFiles(dir string) bool {
 	return len(matches) > 0
 }
 
-// relDir shows dir relative to the workspace root.
+// relDir shows dir relative to the first workspace folder containing it.
 func relDir(s *Server, dir string) string {
-	s.mu.Lock()
-	root := s.root
-	s.mu.Unlock()
-	if root != "" {
-		if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+	for _, f := range s.workspaceFolders() {
+		if within(f, dir) {
+			rel, _ := filepath.Rel(f, dir)
 			return "./" + filepath.ToSlash(rel)
 		}
 	}

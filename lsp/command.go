@@ -162,6 +162,9 @@ func CommandsMarkdown() string {
 	var b strings.Builder
 	b.WriteString("## Commands\n\n")
 	b.WriteString("Run with `workspace/executeCommand` and exactly one JSON object argument.\n\n")
+	b.WriteString("The server builds and runs only packages inside its workspace folders (from `initialize` and\n" +
+		"`workspace/didChangeWorkspaceFolders`, symbolic links resolved): `goweave.fuzz_test`, `goweave.fuzz_package`\n" +
+		"and `goweave.replay` refuse anything else with an error, and nothing is built or run.\n\n")
 	b.WriteString("| command | argument | description |\n|---|---|---|\n")
 	for _, c := range commandTable {
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", c.Name, argsShape(c.Args), c.Doc)
@@ -187,7 +190,7 @@ func packageDir(u uri.URI) (string, error) {
 func fileURIInDir(dir string) uri.URI { return uri.File(dir) }
 
 func (s *Server) commandFuzzTest(ctx context.Context, args *FuzzTestArgs) (any, error) {
-	dir, err := packageDir(args.URI)
+	dir, err := s.workspacePackageDir(args.URI)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.fuzz_test: %v", err)
 	}
@@ -199,7 +202,7 @@ func (s *Server) commandFuzzTest(ctx context.Context, args *FuzzTestArgs) (any, 
 }
 
 func (s *Server) commandFuzzPackage(ctx context.Context, args *FuzzPackageArgs) (any, error) {
-	dir, err := packageDir(args.URI)
+	dir, err := s.workspacePackageDir(args.URI)
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.fuzz_package: %v", err)
 	}

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -36,7 +35,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.mu.Lock()
 	s.state = stateInitializing
 	s.caps = readClientCaps(params.Capabilities)
-	s.root = workspaceRoot(params)
+	s.folders = initialFolders(params)
 	problems := s.settings.Update(params.InitializationOptions)
 	s.mu.Unlock()
 	for _, p := range problems {
@@ -57,6 +56,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: CommandNames(),
 			},
+			Workspace: &protocol.WorkspaceOptions{
+				WorkspaceFolders: &protocol.WorkspaceFoldersServerCapabilities{Supported: &yes, ChangeNotifications: protocol.Boolean(true)},
+			},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "goweave", Version: protocol.NewOptional(Version)},
 	}, nil
@@ -64,22 +66,6 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 
 // Version is reported to clients in serverInfo; cmd/goweave may set it.
 var Version = "(devel)"
-
-func workspaceRoot(params *protocol.InitializeParams) string {
-	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
-		return filepath.Clean(folders[0].URI.FsPath())
-	}
-	// Older clients (Neovim 0.7 among them) send only the deprecated rootUri or rootPath.
-	//lint:ignore SA1019 see above
-	if root := params.RootURI; root != nil && *root != "" {
-		return filepath.Clean(root.FsPath())
-	}
-	//lint:ignore SA1019 see above
-	if p, ok := params.RootPath.Get(); ok && p != "" {
-		return filepath.Clean(p)
-	}
-	return ""
-}
 
 // Initialized implements the initialized notification.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {

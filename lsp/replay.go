@@ -26,6 +26,10 @@ func (s *Server) commandReplay(ctx context.Context, args *ReplayArgs) (any, erro
 	if !ok {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.replay: no finding %q (its package may have been fuzzed again since; use the new diagnostic)", args.ID)
 	}
+	// Its folder may have left the workspace since the campaign found it.
+	if _, err := s.folderOf(sf.cfg.Dir); err != nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.replay: %v", err)
+	}
 	return s.runDetached(ctx, "replay of "+args.ID, func() (any, error) {
 		rctx, cancel := context.WithCancel(s.ctx)
 		defer cancel()

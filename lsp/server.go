@@ -37,7 +37,7 @@ type Server struct {
 	state     serverState
 	closing   bool // set once; no background work starts after it
 	caps      clientCaps
-	root      string // workspace root directory ("" until initialize)
+	folders   []string // workspace folders (none until initialize); see workspace.go
 	settings  Settings
 	docs      map[uri.URI]*document
 	campaigns *campaigns

@@ -67,8 +67,8 @@ func TestLifecycle(t *testing.T) {
 
 // TestCommandArguments: unknown commands and bad arguments are clear errors.
 func TestCommandArguments(t *testing.T) {
-	_, testFile := buggyPackage(t)
-	se := newSession(t, &fakeEngine{}, sessionOption{initOptions: map[string]any{"backgroundFuzzing": false}})
+	dir, testFile := buggyPackage(t)
+	se := newSession(t, &fakeEngine{}, sessionOption{root: dir, initOptions: map[string]any{"backgroundFuzzing": false}})
 	for _, tc := range []struct {
 		name string
 		args []protocol.LSPAny
