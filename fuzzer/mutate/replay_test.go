@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
@@ -25,6 +26,29 @@ func TestReplay(t *testing.T) {
 	}
 	if p := Replay(r, 2); len(p.Order.Ops) != 2 || p.Selects != nil {
 		t.Errorf("partial replay %+v", p)
+	}
+}
+
+// The Do that ran f is replayed first, even when a Do that found the Once done returned
+// before it (the recorded run that found the winner descheduled between done and return).
+func TestReplayAdmitsTheOnceWinnerFirst(t *testing.T) {
+	const once = 7
+	b := newBuilder()
+	b.spawn(2, 3, 5)
+	b.spawn(2, 4, 6)
+	winner := b.add(trace.Event{Kind: trace.KindOnceDo, G: 3, Obj: once, Pos: 20, Flags: trace.FlagSuccess, Pre: 10, Post: 13})
+	late := b.add(trace.Event{Kind: trace.KindOnceDo, G: 4, Obj: once, Pos: 20, Pre: 11, Post: 12})
+	b.hb(winner, late)
+	r := b.run()
+	s := Replay(r, 0)
+	var order []schedule.OpID
+	for _, op := range s.Order.Ops {
+		if op.Kind == trace.KindOnceDo {
+			order = append(order, op)
+		}
+	}
+	if want := []schedule.OpID{r.Names.Ops[winner], r.Names.Ops[late]}; !reflect.DeepEqual(order, want) {
+		t.Errorf("Once.Do order %v, want the winner first: %v", order, want)
 	}
 }
 

@@ -46,7 +46,7 @@ type Run struct {
 	Diverged bool
 
 	prep sync.Once
-	lin  []int // schedulable completed events in completion order
+	lin  []int // schedulable completed events in the order they took effect (effectStamp)
 	rank []int // rank[i] = index of event i in lin, -1 if absent
 	// selectExecs lists the executions of each select statement in request order (the
 	// order in which the runtime counts them).
@@ -70,7 +70,7 @@ func (r *Run) Prepare() {
 			}
 		}
 		slices.SortStableFunc(r.lin, func(a, b int) int {
-			return cmpU64(r.Trace.Events[a].Post, r.Trace.Events[b].Post)
+			return cmpU64(effectStamp(&r.Trace.Events[a]), effectStamp(&r.Trace.Events[b]))
 		})
 		r.rank = make([]int, len(r.Trace.Events))
 		for i := range r.rank {
@@ -90,6 +90,18 @@ func (r *Run) Prepare() {
 			slices.SortStableFunc(list, func(a, b int) int { return cmpU64(r.Trace.Events[a].Pre, r.Trace.Events[b].Pre) })
 		}
 	})
+}
+
+// effectStamp is when e took effect, as far as the order of operations on its object goes:
+// its completion, except for the Once.Do that ran f, which took the Once when it started.
+// Its completion comes after f returns, and a Do that found the Once done meanwhile returns
+// at once, before it: ordered by completion, a replay would admit that late Do first and
+// it would run f instead.
+func effectStamp(e *trace.Event) uint64 {
+	if e.Kind == trace.KindOnceDo && e.Flags.Has(trace.FlagSuccess) {
+		return e.Pre
+	}
+	return e.Post
 }
 
 // Mutation is a schedule to run, proposed by a strategy.
