@@ -31,8 +31,11 @@ func (s *Server) commandReplay(ctx context.Context, args *ReplayArgs) (any, erro
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "goweave.replay: %v", err)
 	}
 	return s.runDetached(ctx, "replay of "+args.ID, func() (any, error) {
+		// Ends with the server, the user's cancel button (progress) or the request's
+		// $/cancelRequest.
 		rctx, cancel := context.WithCancel(s.ctx)
 		defer cancel()
+		defer context.AfterFunc(ctx, cancel)()
 		where := sf.Test
 		if len(sf.places) > 0 && sf.places[0].valid {
 			where = fmt.Sprintf("%s (%s:%d)", sf.Test, relDir(s, sf.places[0].path), sf.places[0].rng.Start.Line+1)

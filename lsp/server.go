@@ -43,7 +43,8 @@ type Server struct {
 	campaigns *campaigns
 	findings  *findingStore
 	progress  *progressTokens
-	timelines string // directory for timeline pages; "" means the user cache
+	inflight  inflight // calls being handled, for $/cancelRequest
+	timelines string   // directory for timeline pages; "" means the user cache
 }
 
 type serverState int
@@ -131,6 +132,11 @@ func (s *Server) handler() jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
 		method := strings.Clone(req.Method())
 		isCall := req.IsCall()
+		if method == protocol.MethodCancelRequest {
+			// Long requests (replay) stop their work and answer RequestCancelled.
+			s.inflight.cancelCall(req.Params())
+			return nil, nil
+		}
 		if gateErr := s.gate(method); gateErr != nil {
 			if isCall {
 				return nil, gateErr
@@ -150,7 +156,16 @@ func (s *Server) handler() jsonrpc2.Handler {
 				}
 			}
 		}()
+		if isCall {
+			var done func()
+			ctx, done = s.inflight.begin(s.ctx, ctx, req.ID())
+			defer done()
+		}
 		result, err = dispatch(ctx, req)
+		if err != nil && isCall && ctx.Err() != nil {
+			// The client cancelled the request (or the connection is ending).
+			return nil, jsonrpc2.NewError(jsonrpc2.Code(protocol.LSPErrorCodesRequestCancelled), "goweave: "+method+" canceled")
+		}
 		if err != nil && !isCall {
 			s.logf(protocol.MessageTypeWarning, "%s: %v", method, err)
 			return nil, nil
