@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -152,5 +153,49 @@ func TestReplayFailures(t *testing.T) {
 		t.Errorf("failing replay: %v", err)
 	}
 	se.waitShown("failed: replay: test TestSend not found")
+	se.shutdown()
+}
+
+// TestShowTimelineClientOpens: a client declaring experimental.goweave.openTimeline gets
+// the page's path and URI and opens it itself: the server sends no window/showDocument
+// (which in a web or remote window points at a file the browser cannot reach).
+func TestShowTimelineClientOpens(t *testing.T) {
+	dir, testFile := buggyPackage(t)
+	engine := &fakeEngine{fuzz: reportOf(sendOnClosed(testFile, analysis.Actual))}
+	caps := fullCaps()
+	caps.Experimental = []byte(`{"goweave": {"openTimeline": true}}`)
+	se := newSession(t, engine, sessionOption{caps: caps, root: dir, initOptions: map[string]any{"backgroundFuzzing": false}})
+	if _, err := se.execute("goweave.fuzz_test", FuzzTestArgs{URI: uri.File(testFile), Test: "TestSend"}); err != nil {
+		t.Fatal(err)
+	}
+	id := sendOnClosed(testFile, analysis.Actual).ID
+	waitFor(t, "the finding", func() bool { _, ok := se.server.findings.get(id); return ok })
+	res, err := se.execute("goweave.show_timeline", ShowTimelineArgs{ID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr struct {
+		Path   string `json:"path"`
+		URI    string `json:"uri"`
+		Opened bool   `json:"opened"`
+	}
+	if err := json.Unmarshal(res, &tr); err != nil {
+		t.Fatal(err)
+	}
+	if !filepath.IsAbs(tr.Path) || tr.URI != string(uri.File(tr.Path)) || !strings.HasPrefix(tr.URI, "file://") || tr.Opened {
+		t.Errorf("timeline result = %s, want an absolute path, its file URI, not opened", res)
+	}
+	if page, err := os.ReadFile(tr.Path); err != nil || !strings.Contains(string(page), "send-on-closed in TestSend") {
+		t.Errorf("timeline page: %v", err)
+	}
+	se.client.mu.Lock()
+	docs := len(se.client.documents)
+	se.client.mu.Unlock()
+	if docs != 0 {
+		t.Errorf("%d window/showDocument requests, want none", docs)
+	}
+	if msgs := se.client.shownMessages(); len(msgs) != 0 {
+		t.Errorf("messages shown: %+v, want none (the client opens the page)", msgs)
+	}
 	se.shutdown()
 }

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -13,6 +14,9 @@ type clientCaps struct {
 	relatedInformation bool
 	showDocument       bool
 	codeLensRefresh    bool
+	// openTimeline: the client opens timeline pages itself (experimental capability
+	// goweave.openTimeline), so goweave.show_timeline only writes the page and returns it.
+	openTimeline bool
 }
 
 func readClientCaps(c protocol.ClientCapabilities) clientCaps {
@@ -26,6 +30,16 @@ func readClientCaps(c protocol.ClientCapabilities) clientCaps {
 	}
 	if ws := c.Workspace; ws != nil && ws.CodeLens != nil {
 		caps.codeLensRefresh = ws.CodeLens.RefreshSupport != nil && *ws.CodeLens.RefreshSupport
+	}
+	if len(c.Experimental) > 0 {
+		var x struct {
+			Goweave struct {
+				OpenTimeline bool `json:"openTimeline"`
+			} `json:"goweave"`
+		}
+		if json.Unmarshal(c.Experimental, &x) == nil {
+			caps.openTimeline = x.Goweave.OpenTimeline
+		}
 	}
 	return caps
 }

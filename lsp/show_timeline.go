@@ -17,12 +17,16 @@ import (
 
 // ShowTimelineResult is the result of goweave.show_timeline.
 type ShowTimelineResult struct {
-	Path   string `json:"path"`   // the HTML file written
-	Opened bool   `json:"opened"` // the client opened it
+	Path   string  `json:"path"`   // the HTML file written
+	URI    uri.URI `json:"uri"`    // its file URI
+	Opened bool    `json:"opened"` // the server had the client open it (window/showDocument)
 }
 
-// commandShowTimeline writes the timeline page of a finding and asks the client to open
-// it; a client that cannot is told the file's path.
+// commandShowTimeline writes the timeline page of a finding. A client that declared the
+// experimental capability goweave.openTimeline opens it itself (VS Code in a webview panel,
+// which works in remote and web windows too, where a file: URI of the server's machine does
+// not); other clients are asked to open it with window/showDocument, and a client that
+// cannot is told the file's path.
 func (s *Server) commandShowTimeline(ctx context.Context, args *ShowTimelineArgs) (any, error) {
 	sf, ok := s.findings.get(args.ID)
 	if !ok {
@@ -42,10 +46,13 @@ func (s *Server) commandShowTimeline(ctx context.Context, args *ShowTimelineArgs
 		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 			return nil, fmt.Errorf("writing the timeline: %v", err)
 		}
-		res := ShowTimelineResult{Path: path}
+		res := ShowTimelineResult{Path: path, URI: uri.File(path)}
 		s.mu.Lock()
-		canShow := s.caps.showDocument
+		canShow, opensItself := s.caps.showDocument, s.caps.openTimeline
 		s.mu.Unlock()
+		if opensItself {
+			return res, nil
+		}
 		if canShow {
 			yes := true
 			r, err := s.client.ShowDocument(s.ctx, &protocol.ShowDocumentParams{URI: uri.File(path), External: &yes, TakeFocus: &yes})
