@@ -29,7 +29,8 @@ var (
 
 func benchBinaries(b *testing.B) (stock, overlay string) {
 	benchOnce.Do(func() {
-		ov, err := Prepare(context.Background())
+		dir := filepath.Join("testdata", "bench")
+		ov, err := Prepare(context.Background(), dir)
 		if err != nil {
 			benchBinErr = err
 			return
@@ -37,9 +38,9 @@ func benchBinaries(b *testing.B) (stock, overlay string) {
 		for i, flags := range [][]string{nil, {"-overlay=" + ov.Path}} {
 			out := filepath.Join(workDir, fmt.Sprintf("bench%d.test", i))
 			args := append([]string{"test", "-c", "-o", out}, flags...)
-			cmd := exec.Command("go", append(args, ".")...)
-			cmd.Dir = filepath.Join("testdata", "bench")
-			cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+			cmd := ov.Command(context.Background(), append(args, ".")...)
+			cmd.Dir = dir
+			cmd.Env = append(cmd.Env, "GOFLAGS=", "GOWORK=off")
 			if msg, err := cmd.CombinedOutput(); err != nil {
 				benchBinErr = fmt.Errorf("building the benchmark program: %v\n%s", err, msg)
 				return
@@ -113,13 +114,13 @@ func BenchmarkRecordSelect2(b *testing.B)    { benchRecording(b, "BenchmarkSelec
 // cache has never seen (the standard library is recompiled): each iteration
 // generates an overlay whose runtime differs by a comment.
 func BenchmarkOverlayBuildCold(b *testing.B) {
-	tc, err := findToolchain(context.Background())
+	tc, err := FindToolchain(context.Background(), filepath.Join("testdata", "bench"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		ov, err := prepareIn(b.TempDir(), tc)
+		ov, err := prepareFor(b.TempDir(), tc)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -131,32 +132,33 @@ func BenchmarkOverlayBuildCold(b *testing.B) {
 		fmt.Fprintf(f, "\n// cold build %d\n", time.Now().UnixNano())
 		f.Close()
 		b.StartTimer()
-		buildWith(b, ov.Path)
+		buildWith(b, ov)
 	}
 }
 
 // BenchmarkOverlayBuildWarm measures `go test -c` with an overlay already in
 // the build cache, including Prepare finding the cached overlay.
 func BenchmarkOverlayBuildWarm(b *testing.B) {
-	ov, err := Prepare(context.Background())
+	dir := filepath.Join("testdata", "bench")
+	ov, err := Prepare(context.Background(), dir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	buildWith(b, ov.Path)
+	buildWith(b, ov)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		ov, err := Prepare(context.Background())
+		ov, err := Prepare(context.Background(), dir)
 		if err != nil {
 			b.Fatal(err)
 		}
-		buildWith(b, ov.Path)
+		buildWith(b, ov)
 	}
 }
 
-func buildWith(b *testing.B, overlay string) {
-	cmd := exec.Command("go", "test", "-c", "-o", filepath.Join(b.TempDir(), "bench.test"), "-overlay="+overlay, ".")
+func buildWith(b *testing.B, ov *Overlay) {
+	cmd := ov.Command(context.Background(), "test", "-c", "-o", filepath.Join(b.TempDir(), "bench.test"), "-overlay="+ov.Path, ".")
 	cmd.Dir = filepath.Join("testdata", "bench")
-	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	cmd.Env = append(cmd.Env, "GOFLAGS=", "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fatalf("%v\n%s", err, out)
 	}

@@ -1,5 +1,7 @@
 // Package runtimepatch owns goweave's patched Go runtime: it generates an
-// -overlay for the installed toolchain (go1.26.x, linux, amd64/arm64) that
+// -overlay for the toolchain the go command uses for the user's module
+// (toolchain.go: GOTOOLCHAIN and go.mod's go/toolchain lines are honoured,
+// downloaded toolchains included; go1.26.x, linux, amd64/arm64) that
 // makes any binary built with it record every concurrency operation of user
 // code into a trace file (format: analysis/trace/FORMAT.md) and write that
 // trace on every exit path: os.Exit and return from main, an unrecovered
@@ -9,8 +11,8 @@
 //
 // Use:
 //
-//	ov, err := runtimepatch.Prepare(ctx)
-//	// go test -c -o x.test -overlay=<ov.Path> ./pkg   (also with -race, -cover, -trimpath)
+//	ov, err := runtimepatch.Prepare(ctx, moduleDir)
+//	cmd := ov.Command(ctx, "test", "-c", "-o", "x.test", "-overlay="+ov.Path, "./pkg") // also -race, -cover, -trimpath
 //	// GOWEAVE_TRACE=/tmp/run.gwt GOWEAVE_MODULE=/abs/module/root ./x.test -test.run=^TestX$ -test.timeout=0
 //
 // -test.timeout=0 matters: while the test timeout's timer is pending the

@@ -77,14 +77,15 @@ func buildTestdata(t testing.TB, pkg, out string, extra ...string) (string, erro
 	if testing.Short() {
 		t.Skip("builds the standard library with the overlay")
 	}
-	ov, err := Prepare(context.Background())
+	dir := filepath.Join(testdataDir(t), pkg)
+	ov, err := Prepare(context.Background(), dir)
 	if err != nil {
 		return "", err
 	}
 	args := append([]string{"test", "-c", "-o", out, "-overlay=" + ov.Path}, extra...)
-	cmd := exec.Command("go", append(args, ".")...)
-	cmd.Dir = filepath.Join(testdataDir(t), pkg)
-	cmd.Env = append(os.Environ(), "GOFLAGS=", "GOWORK=off")
+	cmd := ov.Command(context.Background(), append(args, ".")...)
+	cmd.Dir = dir
+	cmd.Env = append(cmd.Env, "GOFLAGS=", "GOWORK=off")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, b)
 	}

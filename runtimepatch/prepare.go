@@ -1,7 +1,6 @@
 package runtimepatch
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"embed"
@@ -41,54 +40,68 @@ const (
 // SupportedVersions names the toolchains Prepare accepts.
 const SupportedVersions = "go1.26.x (tested with go1.26.8)"
 
-// Overlay is a generated overlay for one toolchain.
+// Overlay is a generated overlay for one toolchain, and how to run that
+// toolchain's go command with it.
 type Overlay struct {
 	Path      string // the overlay JSON file, for `go test -c -overlay=Path`
-	GOROOT    string
+	GOROOT    string // the GOROOT the overlay patches (outside GOMODCACHE)
 	GoVersion string // e.g. "go1.26.8"
+	Go        string // the go command of that toolchain
+	// Env are the environment entries every go command building with the
+	// overlay needs: GOROOT, GOTOOLCHAIN=local (no switch to another
+	// toolchain) and PATH with GOROOT/bin first.
+	Env []string
+}
+
+// Command returns the go command of the overlay's toolchain with args, its
+// environment the process's plus Env. The caller adds -overlay=Path.
+func (o *Overlay) Command(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, o.Go, args...)
+	cmd.Env = append(os.Environ(), o.Env...)
+	return cmd
 }
 
 //go:embed all:_patch
 var patchFiles embed.FS
 
-// toolchain is what Prepare learns from `go env`.
-type toolchain struct {
-	GOROOT, GOVERSION, GOOS, GOARCH string
-}
-
-// Prepare finds the toolchain with `go env` (the `go` on PATH), refuses any
-// version but go1.26.x, and returns its overlay, generating it into
-// os.UserCacheDir()/goweave/overlay/<hash> if absent.
-func Prepare(ctx context.Context) (*Overlay, error) {
+// Prepare returns the overlay for the toolchain the go command uses in dir
+// (the module directory; empty: the current directory), generating it into
+// os.UserCacheDir()/goweave/overlay/<hash> if absent or damaged. A toolchain
+// the go command downloaded into GOMODCACHE is used through a linked GOROOT
+// under os.UserCacheDir()/goweave/toolchain (the go command refuses overlays
+// of files in the module cache). An unsupported toolchain is an error saying
+// which versions are supported and what to do.
+func Prepare(ctx context.Context, dir string) (*Overlay, error) {
 	cache, err := os.UserCacheDir()
 	if err != nil {
 		return nil, fmt.Errorf("runtimepatch: no cache directory for the overlay: %w", err)
 	}
-	tc, err := findToolchain(ctx)
+	tc, err := FindToolchain(ctx, dir)
 	if err != nil {
 		return nil, err
 	}
-	return prepareIn(filepath.Join(cache, "goweave", "overlay"), tc)
+	return prepareFor(filepath.Join(cache, "goweave"), tc)
 }
 
-func findToolchain(ctx context.Context) (toolchain, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOROOT", "GOVERSION", "GOOS", "GOARCH")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return toolchain{}, fmt.Errorf("runtimepatch: `go env` failed (is Go installed and on PATH?): %v: %s", err, strings.TrimSpace(stderr.String()))
+// prepareFor returns the overlay of tc, with the linked toolchains and the
+// overlays under cache.
+func prepareFor(cache string, tc Toolchain) (*Overlay, error) {
+	if _, err := sitesFor(tc); err != nil {
+		return nil, err
 	}
-	f := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(f) != 4 {
-		return toolchain{}, fmt.Errorf("runtimepatch: unexpected `go env` output %q", out)
+	if tc.underModCache() {
+		root, err := linkedGOROOT(filepath.Join(cache, "toolchain"), tc)
+		if err != nil {
+			return nil, err
+		}
+		tc.GOROOT = root
 	}
-	return toolchain{GOROOT: f[0], GOVERSION: f[1], GOOS: f[2], GOARCH: f[3]}, nil
+	return prepareIn(filepath.Join(cache, "overlay"), tc)
 }
 
 // sitesFor returns the patch sites for a toolchain, or an error saying why the
 // toolchain is not supported.
-func sitesFor(tc toolchain) ([]site, error) {
+func sitesFor(tc Toolchain) ([]site, error) {
 	if tc.GOVERSION != "go1.26" && !strings.HasPrefix(tc.GOVERSION, "go1.26.") {
 		return nil, fmt.Errorf("runtimepatch: Go toolchain %s (GOROOT %s) is not supported; goweave supports %s: install Go 1.26 or put it first on PATH",
 			tc.GOVERSION, tc.GOROOT, SupportedVersions)
@@ -109,7 +122,7 @@ func sitesFor(tc toolchain) ([]site, error) {
 // Generation writes a temporary directory beside the final one and renames
 // it into place, so a concurrent process sees either nothing or a complete
 // overlay.
-func prepareIn(root string, tc toolchain) (*Overlay, error) {
+func prepareIn(root string, tc Toolchain) (*Overlay, error) {
 	sites, err := sitesFor(tc)
 	if err != nil {
 		return nil, err
@@ -119,7 +132,12 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 		return nil, err
 	}
 	dir := filepath.Join(root, key)
-	ov := &Overlay{Path: filepath.Join(dir, "overlay.json"), GOROOT: tc.GOROOT, GoVersion: tc.GOVERSION}
+	ov := &Overlay{
+		Path: filepath.Join(dir, "overlay.json"), GOROOT: tc.GOROOT, GoVersion: tc.GOVERSION,
+		Go: filepath.Join(tc.GOROOT, "bin", "go"),
+		Env: []string{"GOROOT=" + tc.GOROOT, "GOTOOLCHAIN=local",
+			"PATH=" + filepath.Join(tc.GOROOT, "bin") + string(os.PathListSeparator) + os.Getenv("PATH")},
+	}
 	damaged := verifyOverlay(dir)
 	if damaged == nil {
 		return ov, nil
@@ -161,7 +179,7 @@ func prepareIn(root string, tc toolchain) (*Overlay, error) {
 }
 
 // overlayKey hashes everything the overlay depends on.
-func overlayKey(tc toolchain, sites []site) (string, error) {
+func overlayKey(tc Toolchain, sites []site) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "goweave overlay v2\x00%s\x00%s\x00", tc.GOROOT, tc.GOVERSION)
 	for _, s := range sites {
@@ -202,7 +220,7 @@ func addedFiles() ([]string, error) {
 // writeOverlay writes the patched and added files into tmp, one directory per
 // package (a directory holding two packages' files breaks the build), and the
 // overlay JSON naming them at their final place under dir.
-func writeOverlay(tmp, dir string, tc toolchain, sites []site) error {
+func writeOverlay(tmp, dir string, tc Toolchain, sites []site) error {
 	goroot := tc.GOROOT
 	replace := make(map[string]string)
 	files, byFile := sitesByFile(sites)

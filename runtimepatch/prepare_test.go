@@ -15,9 +15,9 @@ import (
 	"testing"
 )
 
-func installedToolchain(t *testing.T) toolchain {
+func installedToolchain(t *testing.T) Toolchain {
 	t.Helper()
-	tc, err := findToolchain(context.Background())
+	tc, err := FindToolchain(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestPatchFileRejectsMissingOrAmbiguousSites(t *testing.T) {
 }
 
 func TestUnsupportedToolchains(t *testing.T) {
-	for _, tc := range []toolchain{
+	for _, tc := range []Toolchain{
 		{GOROOT: "/opt/go", GOVERSION: "go1.25.3", GOOS: "linux", GOARCH: "amd64"},
 		{GOROOT: "/opt/go", GOVERSION: "go1.27rc1", GOOS: "linux", GOARCH: "amd64"},
 		{GOROOT: "/opt/go", GOVERSION: "devel go1.27-abcdef", GOOS: "linux", GOARCH: "amd64"},
@@ -162,7 +162,7 @@ func TestUnsupportedToolchains(t *testing.T) {
 			t.Errorf("%s: err = %v, want one naming the version found and go1.26.x", tc.GOVERSION, err)
 		}
 	}
-	_, err := prepareIn(t.TempDir(), toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"})
+	_, err := prepareIn(t.TempDir(), Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"})
 	if err == nil || !strings.Contains(err.Error(), "386") {
 		t.Errorf("386: err = %v", err)
 	}

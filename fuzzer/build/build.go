@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/goweave/goweave/runtimepatch"
 )
 
 // A TestBinary is the compiled test binary of one package, built once and run many times.
@@ -30,9 +32,9 @@ type Options struct {
 	Packages []string // default ["./..."]
 	Run      string   // regexp selecting top-level tests, examples and fuzz targets by name
 	Race     bool
-	Overlay  string // path of an -overlay JSON file (the goweave runtime); empty = stock runtime
-	BinDir   string // where the binaries are written (the caller owns and removes it)
-	Parallel int    // concurrent go commands; <= 0 means 1
+	Overlay  *runtimepatch.Overlay // the goweave runtime, built with its toolchain; nil = stock runtime, the go on PATH
+	BinDir   string                // where the binaries are written (the caller owns and removes it)
+	Parallel int                   // concurrent go commands; <= 0 means 1
 }
 
 // Build resolves the package patterns, builds one test binary per package that has tests
@@ -104,11 +106,10 @@ func buildOne(ctx context.Context, p testPackage, opts Options, binDir string, r
 	if opts.Race {
 		args = append(args, "-race")
 	}
-	if opts.Overlay != "" {
-		args = append(args, "-overlay="+opts.Overlay)
+	cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
+	if opts.Overlay != nil {
+		cmd = opts.Overlay.Command(ctx, append(args, "-overlay="+opts.Overlay.Path, p.ImportPath)...)
 	}
-	args = append(args, p.ImportPath)
-	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = p.Dir
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out

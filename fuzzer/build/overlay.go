@@ -6,12 +6,8 @@ import (
 	"github.com/goweave/goweave/runtimepatch"
 )
 
-// Overlay returns the -overlay file of the goweave runtime (generated once per toolchain
-// and cached) for Options.Overlay.
-func Overlay(ctx context.Context) (string, error) {
-	o, err := runtimepatch.Prepare(ctx)
-	if err != nil {
-		return "", err
-	}
-	return o.Path, nil
+// Overlay returns the goweave runtime's overlay (generated once per toolchain and cached)
+// for the toolchain the go command uses in dir, for Options.Overlay.
+func Overlay(ctx context.Context, dir string) (*runtimepatch.Overlay, error) {
+	return runtimepatch.Prepare(ctx, dir)
 }

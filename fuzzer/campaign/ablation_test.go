@@ -121,7 +121,7 @@ func prebuiltCampaign(t *testing.T, cfg Config, bins []*build.TestBinary) *campa
 
 func buildKernels(t *testing.T, corpus string, kernels []string, race bool) map[string]*build.TestBinary {
 	t.Helper()
-	overlay, err := build.Overlay(context.Background())
+	overlay, err := build.Overlay(context.Background(), corpus)
 	if err != nil {
 		t.Fatal(err)
 	}

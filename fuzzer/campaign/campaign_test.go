@@ -14,6 +14,7 @@ import (
 	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/run"
+	"github.com/goweave/goweave/runtimepatch"
 )
 
 // fakeAnalysis turns the META "finding" key written by testdata/fakerecorder into a
@@ -35,7 +36,7 @@ func fakeAnalysis(t *testing.T) {
 // writes the traces.
 func fakeConfig(t *testing.T) Config {
 	old := prepareOverlay
-	prepareOverlay = func(context.Context) (string, error) { return "", nil }
+	prepareOverlay = func(context.Context, string) (*runtimepatch.Overlay, error) { return nil, nil }
 	t.Cleanup(func() { prepareOverlay = old })
 	return Config{Dir: "testdata/fakerecorder", OutDir: t.TempDir(), Parallel: 2, RunTimeout: 10 * time.Second}
 }

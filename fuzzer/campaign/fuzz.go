@@ -88,7 +88,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 	if c.dir, err = os.MkdirTemp(cfg.OutDir, fmt.Sprintf("%s-%d-*", time.Now().UTC().Format(campaignDirTime), os.Getpid())); err != nil {
 		return nil, nil, err
 	}
-	overlay, err := prepareOverlay(ctx)
+	overlay, err := prepareOverlay(ctx, cfg.Dir)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -99,7 +99,7 @@ func ReplayRecipe(ctx context.Context, rec *campaign.Recipe, opts Options) (*Res
 
 // rebuild builds the recipe's package with the goweave runtime into dir.
 func rebuild(ctx context.Context, rec *campaign.Recipe, dir string) (*build.TestBinary, error) {
-	overlay, err := build.Overlay(ctx)
+	overlay, err := build.Overlay(ctx, rec.Dir)
 	if err != nil {
 		return nil, err
 	}

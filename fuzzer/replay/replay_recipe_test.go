@@ -21,7 +21,7 @@ import (
 // buildForReplay builds the test binary of the package in dir with the goweave runtime.
 func buildForReplay(t *testing.T, dir string) *build.TestBinary {
 	t.Helper()
-	overlay, err := build.Overlay(context.Background())
+	overlay, err := build.Overlay(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ func BenchmarkRunRecorded(b *testing.B) {
 // BenchmarkBuildCached measures building a test binary with the overlay when the build
 // cache is warm (the cost of every campaign start): go list, go test -c, -test.list.
 func BenchmarkBuildCached(b *testing.B) {
-	overlay, err := build.Overlay(context.Background())
+	overlay, err := build.Overlay(context.Background(), "testdata/statuses")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func statusesBinary(t testing.TB) *build.TestBinary {
 			statuses.err = err
 			return
 		}
-		overlay, err := build.Overlay(context.Background())
+		overlay, err := build.Overlay(context.Background(), "testdata/statuses")
 		if err != nil {
 			statuses.err = err
 			return

@@ -1,3 +1,3 @@
 module goweavetest
 
-go 1.26
+go 1.25

@@ -1,6 +1,8 @@
 package replay
 
 import (
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -32,14 +34,32 @@ func (b *inbox) peek() (string, bool) {
 }
 
 // TestAbandonedLock: goroutine 1.1 puts a message at once, the test goroutine
-// peeks a little later and returns. When 1.1's Lock is delayed until the
-// test's, peek finds the inbox empty and returns holding the mutex; 1.1 is
-// released just before the test ends and blocks forever in its Lock.
+// peeks once 1.1's Lock is held by the schedule's delay (run only with that
+// delay: without it, it waits forever). peek finds the inbox empty and
+// returns holding the mutex; 1.1 is released just before the test ends and
+// blocks forever in its Lock.
 func TestAbandonedLock(t *testing.T) {
 	b := &inbox{}
 	go b.put("hello")
-	time.Sleep(lateStart)
+	waitDelayedIn("(*inbox).put")
 	b.peek()
+}
+
+// waitDelayedIn waits until a goroutine is parked in a schedule delay (the
+// runtime shows it as a sleep) inside function fn. A condition, not a
+// time: a sleep of a few milliseconds did not let 1.1 start on a loaded
+// machine.
+func waitDelayedIn(fn string) {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		for _, g := range strings.Split(string(buf[:n]), "\n\n") {
+			if strings.Contains(g, "[sleep") && strings.Contains(g, fn) {
+				return
+			}
+		}
+		runtime.Gosched()
+	}
 }
 
 // TestSlowOnce: goroutine 1.1 calls Do at once; 1.2 calls Do a little later
