@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/fuzzer"
 	"github.com/goweave/goweave/internal/wants"
 )
 
@@ -103,7 +104,8 @@ func TestCorpus(t *testing.T) {
 	t.Logf("corpus %s: %d of %d wants met, %d findings in all", mode, met, total, len(reports))
 }
 
-// runForReports runs goweave with args in dir and returns its findings' primary positions.
+// runForReports runs goweave with args in dir and returns its findings' primary positions,
+// and those of the findings grouped with them.
 func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -114,25 +116,11 @@ func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report 
 	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
 		t.Fatalf("goweave %s: %v\nstderr:\n%s", strings.Join(args, " "), err, stderr.String())
 	}
-	var report struct {
-		Findings []struct {
-			Kind      string `json:"kind"`
-			Positions []struct {
-				File string `json:"file"`
-				Line int    `json:"line"`
-			} `json:"positions"`
-		} `json:"findings"`
-	}
+	var report fuzzer.Report
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatalf("decoding goweave's JSON: %v\n%s", err, stdout.String())
 	}
-	var reports []wants.Report
-	for _, f := range report.Findings {
-		if len(f.Positions) > 0 {
-			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
-		}
-	}
-	return reports
+	return wantReports(report.Findings)
 }
 
 func envOr(name, def string) string {

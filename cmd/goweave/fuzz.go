@@ -184,14 +184,23 @@ func wantsMet() func(fuzzer.TestID, []fuzzer.Finding) bool {
 		if a == nil || len(a.Wants) == 0 {
 			return false
 		}
-		var reports []wants.Report
-		for _, f := range found {
-			if len(f.Positions) > 0 {
-				reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
-			}
-		}
-		return len(a.Match(reports).Missing) == 0
+		return len(a.Match(wantReports(found)).Missing) == 0
 	}
+}
+
+// wantReports are what findings report for `// want` annotations: each bug's kind at its
+// primary position, and so the other findings grouped into it (a cycle's deadlock).
+func wantReports(findings []fuzzer.Finding) []wants.Report {
+	var reports []wants.Report
+	for _, f := range findings {
+		if len(f.Positions) > 0 {
+			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
+		}
+		for _, r := range f.Related {
+			reports = append(reports, wants.Report{Kind: r.Kind, File: r.Position.File, Line: r.Position.Line})
+		}
+	}
+	return reports
 }
 
 // textOptions say how printFindings writes findings.
@@ -217,18 +226,55 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 		if f.ID == "" {
 			continue
 		}
-		evidence := fmt.Sprintf("%s, %s run %d", f.Confidence, f.Strategy, f.Run)
-		if f.Earlier {
-			evidence += " of an earlier campaign"
+		fmt.Fprintf(w, "\t%s: %s; replay: %s\n", f.ID, evidence(f), replayCommand(f.ID, o.outDir))
+		if len(f.Related) > 0 {
+			fmt.Fprintf(w, "\talso reported as %s\n", relatedSummary(f.Related))
 		}
-		if f.Test != "" {
-			evidence += fmt.Sprintf(" of %s.%s", f.Package, f.Test)
-		}
-		fmt.Fprintf(w, "\t%s: %s; replay: %s\n", f.ID, evidence, replayCommand(f.ID, o.outDir))
 		if o.verbose && f.Trace != "" {
 			fmt.Fprintf(w, "\ttrace: %s\n", f.Trace)
 		}
 	}
+}
+
+// evidence says how sure the finding is and which runs showed it.
+func evidence(f fuzzer.Finding) string {
+	s := string(f.Confidence)
+	switch {
+	case f.HappenedIn > 0 && f.SeenIn > f.HappenedIn:
+		s += fmt.Sprintf(", happened in %d of %d runs (predicted in %d)", f.HappenedIn, f.OfRuns, f.SeenIn)
+	case f.HappenedIn > 0:
+		s += fmt.Sprintf(", happened in %d of %d runs", f.HappenedIn, f.OfRuns)
+	case f.SeenIn > 0:
+		s += fmt.Sprintf(", predicted in %d of %d runs", f.SeenIn, f.OfRuns)
+	}
+	s += fmt.Sprintf(", first in %s run %d", f.Strategy, f.Run)
+	if f.Earlier {
+		s += " of an earlier campaign"
+	}
+	if f.Test != "" {
+		s += fmt.Sprintf(" of %s.%s", f.Package, f.Test)
+	}
+	return s
+}
+
+// relatedSummary counts the other findings of a bug by kind and confidence:
+// "2 negative-waitgroup (actual), 3 deadlock (actual)".
+func relatedSummary(related []fuzzer.Related) string {
+	type kc struct{ kind, conf string }
+	counts := map[kc]int{}
+	var order []kc
+	for _, r := range related {
+		k := kc{r.Kind, string(r.Confidence)}
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		parts[i] = fmt.Sprintf("%d %s (%s)", counts[k], k.kind, k.conf)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // replayCommand is the command line that replays the finding id.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +41,12 @@ var sampleFindings = []fuzzer.Finding{
 			},
 			Package: "app", Test: "TestLog",
 		},
-		ID: "GW1", Run: 3, Strategy: "record", Trace: "/out/run-000003.trace",
+		ID: "GW1", Run: 3, Strategy: "record", Trace: "/out/run-000003.trace", SeenIn: 4, OfRuns: 5,
+		Related: []fuzzer.Related{
+			{ID: "GW3", Kind: "send-on-closed", Confidence: analysis.Actual},
+			{ID: "GW4", Kind: "flaky-panic", Confidence: analysis.Actual},
+			{ID: "GW5", Kind: "send-on-closed", Confidence: analysis.Actual},
+		},
 	},
 	{
 		Finding: analysis.Finding{
@@ -56,9 +63,10 @@ func TestPrintFindingsLikeGoVet(t *testing.T) {
 	printFindings(&b, sampleFindings, textOptions{cwd: "/src"})
 	want := "app/log.go:30:12: send-on-closed: send may happen after close\n" +
 		"\tapp/log.go:34:2: close\n" +
-		"\tGW1: predicted, record run 3 of app.TestLog; replay: goweave replay GW1\n" +
+		"\tGW1: predicted, predicted in 4 of 5 runs, first in record run 3 of app.TestLog; replay: goweave replay GW1\n" +
+		"\talso reported as 2 send-on-closed (actual), 1 flaky-panic (actual)\n" +
 		"/elsewhere/q.go:7: leak-chan: goroutine blocked forever in send\n" +
-		"\tGW2: actual, record run 1; replay: goweave replay GW2\n"
+		"\tGW2: actual, first in record run 1; replay: goweave replay GW2\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
@@ -71,7 +79,8 @@ func TestPrintFindingsVerbose(t *testing.T) {
 	printFindings(&b, sampleFindings[:1], textOptions{cwd: "/src", outDir: "/tmp/my out", verbose: true})
 	want := "app/log.go:30:12: send-on-closed: send may happen after close\n" +
 		"\tapp/log.go:34:2: close\n" +
-		"\tGW1: predicted, record run 3 of app.TestLog; replay: goweave replay -o '/tmp/my out' GW1\n" +
+		"\tGW1: predicted, predicted in 4 of 5 runs, first in record run 3 of app.TestLog; replay: goweave replay -o '/tmp/my out' GW1\n" +
+		"\talso reported as 2 send-on-closed (actual), 1 flaky-panic (actual)\n" +
 		"\ttrace: /out/run-000003.trace\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
@@ -183,7 +192,8 @@ func TestFuzzCommandExamples(t *testing.T) {
 	}
 	dir, _ := filepath.Abs("../../examples")
 	sarif := filepath.Join(t.TempDir(), "out.sarif")
-	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-v", "-runs", "3", "-sarif", sarif, "-o", t.TempDir(), "./...")
+	out := t.TempDir()
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-v", "-runs", "3", "-sarif", sarif, "-o", out, "./...")
 	var rep fuzzer.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
@@ -230,6 +240,14 @@ func TestFuzzCommandExamples(t *testing.T) {
 			t.Errorf("missing %s", m)
 		}
 	}
+	// One bug, one finding: the examples have 4 bugs.
+	var kinds []string
+	for _, f := range rep.Findings {
+		kinds = append(kinds, f.Kind)
+	}
+	if want := []string{"negative-waitgroup", "cyclic-deadlock", "send-on-closed", "leak-chan"}; !slices.Equal(kinds, want) {
+		t.Errorf("findings %v, want one per bug: %v", kinds, want)
+	}
 	data, err := os.ReadFile(sarif)
 	if err != nil {
 		t.Fatal(err)
@@ -240,18 +258,29 @@ func TestFuzzCommandExamples(t *testing.T) {
 	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != len(rep.Findings) {
 		t.Errorf("SARIF has %v results for %d findings (err %v)", log.Runs, len(rep.Findings), err)
 	}
+
+	// The text output of the next campaign (continuing this one): the same 4 findings,
+	// each with its ID and the command that replays it.
+	text, stderr, _ := runGoweave(t, dir, "fuzz", "-runs", "1", "-o", out, "./...")
+	headline := regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: ([a-z-]+): `)
+	if n := len(headline.FindAllString(text, -1)); n != 4 {
+		t.Errorf("text output has %d findings, want 4:\n%s\nstderr:\n%s", n, text, stderr)
+	}
+	for _, f := range rep.Findings {
+		if !strings.Contains(text, "\t"+f.ID+": ") || !strings.Contains(text, "; replay: goweave replay -o "+out+" "+f.ID+"\n") {
+			t.Errorf("text output lacks %s and its replay command:\n%s", f.ID, text)
+		}
+	}
+	if strings.Contains(text, ".trace") {
+		t.Errorf("text output names traces without -v:\n%s", text)
+	}
 }
 
 // checkAgainstWants matches findings against the `// want` annotations of every package
 // directory below root: nothing may be reported off an annotated line.
 func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (missing []wants.Expectation) {
 	t.Helper()
-	var reports []wants.Report
-	for _, f := range findings {
-		if len(f.Positions) > 0 {
-			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
-		}
-	}
+	reports := wantReports(findings)
 	dirs, _ := filepath.Glob(filepath.Join(root, "*", "*.go"))
 	seen := map[string]bool{}
 	for _, file := range dirs {

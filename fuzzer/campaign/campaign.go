@@ -62,6 +62,7 @@ type testState struct {
 	statuses      map[string]int
 	steered       int
 	found         []*Finding
+	seen          map[string]*seenRuns // by fingerprint: the runs that showed the finding
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -351,6 +352,7 @@ func (c *campaign) finish(res jobResult) {
 		t.worst = ar.Status
 	}
 	t.statuses[string(ar.Status)]++
+	t.noteSeen(ar.Findings, ar.Index)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
 	if ar.Signature != "" {
 		entry.NewSignature = !t.signatures[ar.Signature] && !t.seenBefore[ar.Signature]
@@ -387,7 +389,7 @@ func (c *campaign) finish(res jobResult) {
 	c.log(t, res.job, entry)
 	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
 	ar.Recorded, ar.Analysis = nil, nil
-	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
+	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, c.grouped(derefAll(t.found))) {
 		t.enough = true
 	}
 	if t.inflight == 0 && !c.canStart(t, time.Now()) {
@@ -518,7 +520,11 @@ func (c *campaign) report(p Progress) {
 	}
 	p.TestsTotal = len(c.tests)
 	p.Runs = c.runs
-	p.Findings = len(c.findings)
+	all := make([]analysis.Finding, 0, len(c.findings))
+	for _, f := range c.findings {
+		all = append(all, f.Finding)
+	}
+	p.Findings = len(analysis.Group(all))
 	p.Elapsed = time.Since(c.start)
 	c.progress(p)
 }
@@ -530,6 +536,7 @@ func (c *campaign) result() *Report {
 		rep.Findings = append(rep.Findings, *f)
 	}
 	slices.SortFunc(rep.Findings, compareFindings)
+	rep.Findings = c.grouped(rep.Findings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
 		if t.earlierCampaigns > 0 {

@@ -122,7 +122,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		if err != nil {
 			return nil, nil, err
 		}
-		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: run.StatusPass, signatures: map[string]bool{}, statuses: map[string]int{}})
+		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: run.StatusPass, signatures: map[string]bool{}, statuses: map[string]int{}, seen: map[string]*seenRuns{}})
 	}
 	return c, buildErr, nil
 }

@@ -14,7 +14,7 @@ type Progress struct {
 	TestsDone  int           // tests whose budget is used up
 	TestsTotal int           // tests selected for the campaign
 	Runs       int           // runs finished so far, all tests together
-	Findings   int           // distinct findings so far
+	Findings   int           // bugs found so far (one per group of findings, see group.go)
 	Elapsed    time.Duration // since the campaign started
 	Done       bool          // the campaign has ended
 }
@@ -60,11 +60,20 @@ type Finding struct {
 	// Earlier: an earlier campaign of the same test binary found it (saved state) and this
 	// campaign did not find it again; Run, Trace and Recipe are that campaign's.
 	Earlier bool `json:"earlier,omitempty"`
+	// Related are the other findings of the same bug (see group.go), each as its detector
+	// reported it; their positions follow the cause's own in Positions.
+	Related []Related `json:"related,omitempty"`
+	// SeenIn is how many runs of this campaign reported the bug (happened or predicted),
+	// HappenedIn in how many it happened, of the OfRuns runs of its test(s) (all 0 when
+	// only an earlier campaign saw it).
+	SeenIn     int `json:"seenIn,omitempty"`
+	HappenedIn int `json:"happenedIn,omitempty"`
+	OfRuns     int `json:"ofRuns,omitempty"`
 }
 
 // Report is the result of a campaign.
 type Report struct {
-	Findings []Finding    `json:"findings"` // distinct by Fingerprint, sorted by file and line
+	Findings []Finding    `json:"findings"` // one per bug (see group.go), sorted by file and line
 	Tests    []TestResult `json:"tests"`    // one per selected test, sorted by package and test
 	// Warnings are problems that cost nothing of this campaign's results (the campaign
 	// state could not be saved, ...).

@@ -136,7 +136,7 @@ func (c *campaign) enoughAlready() {
 		return
 	}
 	for _, t := range c.tests {
-		if len(t.found) > 0 && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, derefAll(t.found)) {
+		if len(t.found) > 0 && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, c.grouped(derefAll(t.found))) {
 			t.enough = true
 		}
 	}

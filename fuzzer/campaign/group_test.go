@@ -1,0 +1,67 @@
+package campaign
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/goweave/goweave/analysis"
+)
+
+// A stuck lock cycle reported as a cyclic-deadlock and two deadlock findings becomes one
+// finding: the cycle's, with the deadlocks' extra position appended and the deadlocks as
+// related findings, the strongest confidence, and the runs that showed any of them.
+func TestGroupedFindings(t *testing.T) {
+	at := func(role string, line int) analysis.Position {
+		return analysis.Position{Role: role, File: "/m/inv.go", Line: line}
+	}
+	cycle := Finding{Finding: analysis.Finding{Kind: "cyclic-deadlock", Confidence: analysis.Predicted, Severity: analysis.SeverityWarning, Fingerprint: "c",
+		Positions: []analysis.Position{at("lock", 47), at("held lock", 44), at("held lock", 31), at("lock", 34)}}, ID: "GWc"}
+	stuck1 := Finding{Finding: analysis.Finding{Kind: "deadlock", Confidence: analysis.Actual, Fingerprint: "d1",
+		Positions: []analysis.Position{at("blocked", 34), at("also blocked", 47), at("also blocked", 20)}}, ID: "GWd1"}
+	stuck2 := Finding{Finding: analysis.Finding{Kind: "deadlock", Confidence: analysis.Actual, Fingerprint: "d2",
+		Positions: []analysis.Position{at("blocked", 47), at("also blocked", 34), at("also blocked", 20)}}, ID: "GWd2"}
+	other := Finding{Finding: analysis.Finding{Kind: "leak-chan", Confidence: analysis.Actual, Fingerprint: "l",
+		Positions: []analysis.Position{at("blocked", 90)}}, ID: "GWl"}
+
+	a := &testState{runs: 10, seen: map[string]*seenRuns{}}
+	b := &testState{runs: 7, seen: map[string]*seenRuns{}}
+	a.noteSeen([]Finding{cycle}, 1)
+	a.noteSeen([]Finding{cycle}, 70)
+	a.noteSeen([]Finding{stuck1, stuck2}, 70) // one run, two findings of the bug: counted once
+	a.noteSeen([]Finding{stuck1, stuck2}, 3)
+	b.noteSeen([]Finding{other}, 2)
+	c := &campaign{tests: []*testState{a, b}}
+
+	got := c.grouped([]Finding{stuck1, cycle, other, stuck2})
+	if len(got) != 2 {
+		t.Fatalf("%d findings, want 2: %+v", len(got), got)
+	}
+	g := got[0]
+	if g.ID != "GWc" || g.Confidence != analysis.Actual || g.Severity != analysis.SeverityError {
+		t.Errorf("bug: %s %s %s, want the cycle GWc, actual (a deadlock happened), error", g.ID, g.Confidence, g.Severity)
+	}
+	var ids []string
+	for _, r := range g.Related {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, []string{"GWd1", "GWd2"}) || g.Related[0].Position.Line != 34 {
+		t.Errorf("related %+v, want the two deadlocks at their primary positions", g.Related)
+	}
+	if len(g.Positions) != 5 || g.Positions[4] != at("also blocked (deadlock)", 20) {
+		t.Errorf("positions %+v, want the cycle's 4 and the test's wait at line 20 once", g.Positions)
+	}
+	if g.SeenIn != 3 || g.HappenedIn != 2 || g.OfRuns != 10 {
+		t.Errorf("seen in %d, happened in %d of %d runs; want 3 (runs 1, 3, 70 of the first test), 2 (the deadlocks: 3, 70) of 10", g.SeenIn, g.HappenedIn, g.OfRuns)
+	}
+	if len(cycle.Positions) != 4 {
+		t.Errorf("grouping changed the stored finding's positions: %+v", cycle.Positions)
+	}
+	if o := got[1]; o.ID != "GWl" || o.SeenIn != 1 || o.HappenedIn != 1 || o.OfRuns != 7 || len(o.Related) != 0 {
+		t.Errorf("lone finding %+v, want GWl seen in 1 of 7 runs", o)
+	}
+	var fresh runSet
+	fresh.add(200)
+	if fresh.count() != 1 || len(fresh) != 4 {
+		t.Errorf("runSet with run 200: %v", fresh)
+	}
+}
