@@ -86,8 +86,18 @@ fi
 # --- Neovim
 nvim=${GOWEAVE_NVIM:-nvim}
 if command -v "$nvim" >/dev/null 2>&1; then
+  # nvim_test FILE: runs one test file; a deprecation warning anywhere in its output
+  # (Neovim prints them once, outside the test's own checks) fails it too.
   nvim_test() {
-    timeout 300 "$nvim" --headless -u NONE -i NONE -n -c "luafile $1" </dev/null
+    local out status
+    out=$(timeout 300 "$nvim" --headless -u NONE -i NONE -n -c "luafile $1" </dev/null 2>&1)
+    status=$?
+    printf '%s\n' "$out"
+    if grep -qi 'deprecated' <<<"$out"; then
+      echo "FAIL: Neovim printed a deprecation warning (above)"
+      return 1
+    fi
+    return $status
   }
   step "nvim: unit tests ($("$nvim" --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
   step "nvim: e2e against goweave serve" nvim_test "$editors/nvim/test/e2e.lua"

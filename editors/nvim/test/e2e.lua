@@ -2,11 +2,14 @@
 --   GOWEAVE_BIN=/path/to/goweave nvim --headless -u NONE -i NONE -n -c 'luafile editors/nvim/test/e2e.lua'
 -- Opens the buggy fixture test in a temporary module, attaches through the plugin, runs the
 -- "fuzz this test" lens, waits for the send-on-closed diagnostic with its related
--- information, replays it through :GoweaveReplay and stops the server. Exits with :cq on
--- any failure. Without GOWEAVE_BIN it builds goweave from the checkout.
+-- information, replays it through :GoweaveReplay and stops the server. Fails on any
+-- deprecation Neovim reports (test/deprecations.lua). Exits with :cq on any failure.
+-- Without GOWEAVE_BIN it builds goweave from the checkout.
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*)/test/[^/]*$")
 local repo = vim.fn.fnamemodify(here, ":h:h")
 vim.opt.runtimepath:prepend(here)
+local deprecations = dofile(here .. "/test/deprecations.lua")
+local compat = require("goweave.compat")
 
 local function log(msg)
   -- The plugin's progress echoes end without a newline in headless mode.
@@ -90,8 +93,8 @@ local function run()
   check(vim.bo[buf].filetype == "go", "buffer has filetype go")
 
   local client = wait_for("the goweave client to attach and initialize", 20000, function()
-    for _, c in pairs(vim.lsp.buf_get_clients(buf)) do
-      if c.name == "goweave" and c.initialized then
+    for _, c in ipairs(compat.get_clients({ bufnr = buf, name = "goweave" })) do
+      if c.initialized then
         return c
       end
     end
@@ -106,7 +109,7 @@ local function run()
   -- The plugin refreshes lenses on attach: one "fuzz this test" lens per test.
   local test_lenses = wait_for("the test code lenses", 20000, function()
     local found = {}
-    for _, l in ipairs(vim.lsp.codelens.get(buf)) do
+    for _, l in ipairs(compat.lenses(buf)) do
       if l.command and l.command.command == "goweave.fuzz_test" then
         found[l.command.arguments[1].test] = l
       end
@@ -210,7 +213,7 @@ local function run()
   -- Quit as Neovim does (shutdown, then exit), but check the shutdown reply ourselves:
   -- vim.lsp.stop_client would hide a server that dies instead of answering.
   local answer
-  client.request("shutdown", nil, function(err)
+  compat.request(client, "shutdown", nil, function(err)
     answer = { err = err }
   end, buf)
   wait_for("the shutdown reply", 10000, function()
@@ -220,12 +223,15 @@ local function run()
     error("the server exited without answering shutdown: " .. vim.inspect(goweave.last.exit))
   end
   check(answer.err == nil, "server answered shutdown without error " .. (answer.err and vim.inspect(answer.err) or ""))
-  client.notify("exit")
+  compat.notify(client, "exit")
   -- Neovim does not close the server's stdin after exit; the server must end by itself.
   local exit = wait_for("the server to exit after the exit notification", 10000, function()
     return goweave.last.exit
   end)
   check(exit.code == 0 and exit.signal == 0, "server exited cleanly after exit: " .. vim.inspect(exit))
+
+  local problems = deprecations.problems()
+  check(#problems == 0, "no deprecation reported: " .. table.concat(problems, "\n"))
 end
 
 local ok, err = pcall(run)

@@ -2,6 +2,7 @@
 -- Run: nvim --headless -u NONE -i NONE -n -c 'luafile editors/nvim/test/unit.lua'
 local here = debug.getinfo(1, "S").source:sub(2):match("(.*)/test/[^/]*$")
 vim.opt.runtimepath:prepend(here)
+local deprecations = dofile(here .. "/test/deprecations.lua")
 
 local failures, passed = 0, 0
 local function test(name, f)
@@ -20,6 +21,7 @@ local function eq(got, want, what)
   end
 end
 
+local compat = require("goweave.compat")
 local config = require("goweave.config")
 local progress = require("goweave.progress")
 local workspace = require("goweave.workspace")
@@ -192,12 +194,18 @@ test("update_settings validates, merges and notifies running goweave clients", f
   local fake = { name = "goweave", config = {} }
   fake.notify = function(method, params) table.insert(sent, { method = method, params = params }) end
   local other = { name = "gopls", config = {}, notify = function() error("gopls must not be told") end }
-  local saved_get, saved_notify = vim.lsp.get_active_clients, vim.notify
-  vim.lsp.get_active_clients = function() return { fake, other } end
+  -- The client list comes from vim.lsp.get_clients where this Neovim has it (0.10+),
+  -- else from vim.lsp.get_active_clients (deprecated since 0.10).
+  local lister = vim.lsp.get_clients and "get_clients" or "get_active_clients"
+  local saved_get, saved_notify = vim.lsp[lister], vim.notify
+  vim.lsp[lister] = function(filter)
+    return vim.tbl_filter(function(c) return filter == nil or filter.name == nil or c.name == filter.name end, { fake, other })
+  end
   local told = {}
   vim.notify = function(msg) table.insert(told, msg) end
-  goweave.update_settings({ runsPerTest = 7, strategy = "nonsense" })
-  vim.lsp.get_active_clients, vim.notify = saved_get, saved_notify
+  local ok, err = pcall(goweave.update_settings, { runsPerTest = 7, strategy = "nonsense" })
+  vim.lsp[lister], vim.notify = saved_get, saved_notify
+  assert(ok, err)
   eq(#sent, 1)
   eq(sent[1].method, "workspace/didChangeConfiguration")
   local g = sent[1].params.settings.goweave
@@ -206,6 +214,72 @@ test("update_settings validates, merges and notifies running goweave clients", f
   eq(g.strategy, "auto", "invalid value replaced by the default")
   eq(fake.config.settings, { goweave = g }, "answers later workspace/configuration pulls")
   assert(#told == 1 and told[1]:match("strategy"), vim.inspect(told))
+end)
+
+-- fake_client returns a client of the form the given Neovim has: "method" (0.11+: a class
+-- whose methods take self, so client:request) or "closure" (0.10 and earlier: fields that
+-- are closures, client.request). Each records its calls in sent and errors on the other
+-- calling form, as the real one would misbehave.
+local function fake_client(form, sent)
+  local function record(kind, method, params)
+    table.insert(sent, { kind = kind, method = method, params = params })
+    return true, 1
+  end
+  if form == "closure" then
+    return {
+      name = "goweave",
+      request = function(method, params, handler, bufnr)
+        assert(type(method) == "string", "client.request called as a method")
+        return record("request", method, { params = params, has_handler = handler ~= nil, bufnr = bufnr })
+      end,
+      notify = function(method, params)
+        assert(type(method) == "string", "client.notify called as a method")
+        return record("notify", method, params)
+      end,
+    }
+  end
+  local Client = {}
+  Client.__index = Client
+  function Client:request(method, params, handler, bufnr)
+    assert(getmetatable(self) == Client, "client:request called without self")
+    return record("request", method, { params = params, has_handler = handler ~= nil, bufnr = bufnr })
+  end
+  function Client:notify(method, params)
+    assert(getmetatable(self) == Client, "client:notify called without self")
+    return record("notify", method, params)
+  end
+  return setmetatable({ name = "goweave" }, Client)
+end
+
+test("compat.request and notify call both client forms as they are meant to be called", function()
+  for _, form in ipairs({ "closure", "method" }) do
+    local sent = {}
+    local c = fake_client(form, sent)
+    eq({ compat.request(c, "shutdown", { x = 1 }, function() end, 3) }, { true, 1 }, form .. " request result")
+    compat.notify(c, "exit", nil)
+    eq(sent, {
+      { kind = "request", method = "shutdown", params = { params = { x = 1 }, has_handler = true, bufnr = 3 } },
+      { kind = "notify", method = "exit" },
+    }, form)
+  end
+end)
+
+test("compat.get_clients filters by name on every Neovim", function()
+  local a, b = { id = 2, name = "goweave" }, { id = 1, name = "gopls" }
+  local lister = vim.lsp.get_clients and "get_clients" or "get_active_clients"
+  local saved = vim.lsp[lister]
+  vim.lsp[lister] = function(filter)
+    return vim.tbl_filter(function(c) return filter == nil or filter.name == nil or c.name == filter.name end, { a, b })
+  end
+  local ok, got = pcall(compat.get_clients, { name = "goweave" })
+  vim.lsp[lister] = saved
+  assert(ok, got)
+  eq(got, { a })
+end)
+
+test("compat.uv is libuv's binding", function()
+  eq(type(compat.uv.fs_stat), "function")
+  eq(compat.uv.fs_stat(here .. "/lua/goweave/compat.lua").type, "file")
 end)
 
 test("help file: tags build and every command is documented", function()
@@ -220,6 +294,14 @@ test("help file: tags build and every command is documented", function()
   end
   for name in pairs(config.server_defaults) do
     assert(table.concat(vim.fn.readfile(here .. "/doc/goweave.txt"), "\n"):find("  " .. name .. " ", 1, true), name .. " is not documented")
+  end
+end)
+
+-- Last: no test may have made Neovim (or the plugin) report a deprecation.
+test("no deprecation reported", function()
+  local problems = deprecations.problems()
+  if #problems > 0 then
+    error(#problems .. " deprecation(s):\n" .. table.concat(problems, "\n"))
   end
 end)
 

@@ -1,10 +1,12 @@
 -- goweave for Neovim: starts `goweave serve` for Go buffers and adds commands for its
 -- campaigns, replays and timelines. Works on Neovim 0.7 (vim.lsp.start_client and
--- buf_attach_client) and uses vim.lsp.start where it exists (0.8+).
+-- buf_attach_client) and uses vim.lsp.start where it exists (0.8+); the other APIs that
+-- changed since go through goweave.compat.
 --
 --   require("goweave").setup({ settings = { budgetPerTest = "30s" } })
 --
 -- See :help goweave.
+local compat = require("goweave.compat")
 local config = require("goweave.config")
 local progress = require("goweave.progress")
 local results = require("goweave.results")
@@ -43,48 +45,28 @@ end
 
 -- goweave_client returns the goweave client attached to bufnr, or nil.
 local function goweave_client(bufnr)
-  local clients
-  if vim.lsp.get_clients then
-    clients = vim.lsp.get_clients({ bufnr = bufnr, name = "goweave" })
-  else
-    clients = vim.lsp.buf_get_clients(bufnr)
-  end
-  for _, c in pairs(clients) do
-    if c.name == "goweave" then
-      return c
-    end
-  end
-  return nil
+  return compat.get_clients({ bufnr = bufnr, name = "goweave" })[1]
 end
 
--- Client methods are called with a dot up to 0.10 and with a colon from 0.11 on.
-local method_style = vim.fn.has("nvim-0.11") == 1
+local request = compat.request
 
-local function request(client, method, params, handler, bufnr)
-  if method_style then
-    return client:request(method, params, handler, bufnr)
-  end
-  return client.request(method, params, handler, bufnr)
-end
-
-local function notify_server(client, method, params)
-  if method_style then
-    return client:notify(method, params)
-  end
-  return client.notify(method, params)
-end
-
--- refresh_lenses asks for the code lenses of bufnr (any buffer, not only the current one,
--- which is all vim.lsp.codelens.refresh does on 0.7).
+-- refresh_lenses shows the code lenses of bufnr (any buffer, not only the current one,
+-- which is all vim.lsp.codelens.refresh does on 0.7) and asks for them again.
 local function refresh_lenses(bufnr)
-  if not vim.api.nvim_buf_is_loaded(bufnr) or not goweave_client(bufnr) then
+  if not vim.api.nvim_buf_is_loaded(bufnr) then
     return
   end
-  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
-  vim.lsp.buf_request(bufnr, "textDocument/codeLens", params, vim.lsp.codelens.on_codelens)
+  local client = goweave_client(bufnr)
+  if client then
+    compat.enable_lenses(bufnr, client)
+  end
 end
 
 local function refresh_client_lenses(client_id)
+  if compat.managed_lenses then
+    compat.refresh_lenses(client_id)
+    return
+  end
   for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
     local c = goweave_client(bufnr)
     if c and c.id == client_id then
@@ -168,7 +150,7 @@ local function client_config(root)
       M.last.exit = { code = code, signal = signal }
       state.tracker:reset()
       for r, id in pairs(state.clients) do
-        if vim.lsp.client_is_stopped(id) then
+        if compat.client_is_stopped(id) then
           state.clients[r] = nil
         end
       end
@@ -204,7 +186,7 @@ function M.attach(bufnr)
     end)
   end
   local id = state.clients[root]
-  if not id or vim.lsp.client_is_stopped(id) then
+  if not id or compat.client_is_stopped(id) then
     id = vim.lsp.start_client(client_config(root))
     if not id then
       notify("goweave: could not start " .. table.concat(state.cmd, " "), vim.log.levels.ERROR)
@@ -359,12 +341,9 @@ function M.update_settings(settings)
     notify(p, vim.log.levels.WARN)
   end
   state.settings = valid
-  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ name = "goweave" }) or vim.lsp.get_active_clients()
-  for _, c in ipairs(clients) do
-    if c.name == "goweave" then
-      c.config.settings = { goweave = valid }
-      notify_server(c, "workspace/didChangeConfiguration", { settings = { goweave = valid } })
-    end
+  for _, c in ipairs(compat.get_clients({ name = "goweave" })) do
+    c.config.settings = { goweave = valid }
+    compat.notify(c, "workspace/didChangeConfiguration", { settings = { goweave = valid } })
   end
 end
 

@@ -1,9 +1,11 @@
 -- Where a Go buffer's server runs: the module root (nearest go.mod) and the goweave binary.
 -- The file system is reached through injectable functions so that this is unit-tested.
+local uv = require("goweave.compat").uv
+
 local M = {}
 
 local function is_file(path)
-  local stat = vim.loop.fs_stat(path)
+  local stat = uv.fs_stat(path)
   return stat ~= nil and stat.type == "file"
 end
 
@@ -45,7 +47,7 @@ M.install_hint = "install it with `go install github.com/goweave/goweave/cmd/gow
 -- find_binary looks for goweave on PATH, then where `go install` puts it: $GOBIN, each
 -- $GOPATH/bin, ~/go/bin. getenv and executable default to the real ones.
 function M.find_binary(getenv, executable)
-  getenv = getenv or vim.loop.os_getenv
+  getenv = getenv or uv.os_getenv
   executable = executable or function(p) return vim.fn.executable(p) == 1 end
   if executable("goweave") then
     local on_path = vim.fn.exepath and vim.fn.exepath("goweave") or ""
