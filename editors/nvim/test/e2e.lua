@@ -171,7 +171,11 @@ local function run()
   check(true, "diagnostic republished as confirmed")
 
   -- :GoweaveTimeline runs the "Show timeline" action; the server writes an HTML page and
-  -- asks the editor to open it (window/showDocument, handled by the plugin).
+  -- returns {path, uri}, which the plugin opens (open_url here). A server that predates
+  -- the client capability experimental.goweave.openTimeline asks with window/showDocument
+  -- instead and says opened = true; either way the page is opened exactly once.
+  check(vim.tbl_get(client.config.capabilities, "experimental", "goweave", "openTimeline") == true,
+    "the client declares experimental.goweave.openTimeline")
   goweave.last.error = nil
   vim.cmd("GoweaveTimeline")
   local shown = wait_for("the timeline page to be shown", 60000, function()
@@ -181,7 +185,14 @@ local function run()
   local result = wait_for("the show_timeline result", 10000, function()
     return goweave.last.timeline_result
   end)
-  check(result.opened == true and shown == vim.uri_from_fname(result.path), "the server's page was opened: " .. shown)
+  check(shown == vim.uri_from_fname(result.path), "the server's page was opened: " .. shown)
+  check(#opened == 1, "the page was opened once: " .. vim.inspect(opened))
+  if result.uri ~= nil then
+    check(result.uri == shown and goweave.last.timeline_via == "result",
+      "the server returned the page for the client to open and sent no window/showDocument: " .. vim.inspect(goweave.last))
+  else
+    check(result.opened == true and goweave.last.timeline_via == "showDocument", "an older server had it opened with window/showDocument")
+  end
   local html = table.concat(vim.fn.readfile(result.path), "\n")
   check(html:lower():find("<html", 1, true) ~= nil and html:find("send-on-closed", 1, true) ~= nil,
     "the timeline page is HTML and names the bug kind")

@@ -26,6 +26,7 @@ local config = require("goweave.config")
 local progress = require("goweave.progress")
 local workspace = require("goweave.workspace")
 local results = require("goweave.results")
+local timeline = require("goweave.timeline")
 
 test("server defaults are the server contract", function()
   eq(config.server_defaults, {
@@ -182,7 +183,7 @@ test("setup without a binary explains how to install, and creates the commands",
   vim.notify = saved_notify
   vim.env.PATH, vim.env.HOME, vim.env.GOPATH, vim.env.GOBIN = saved, saved_home, saved_gopath, saved_gobin
   assert(#told == 1 and told[1]:match("go install"), vim.inspect(told))
-  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline" }) do
+  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline", "GoweaveOpenTimeline" }) do
     eq(vim.fn.exists(":" .. c), 2, c)
   end
 end)
@@ -289,12 +290,80 @@ test("help file: tags build and every command is documented", function()
   vim.cmd("helptags " .. vim.fn.fnameescape(dir)) -- errors (duplicate tags) raise
   local tags = table.concat(vim.fn.readfile(dir .. "/tags"), "\n")
   vim.fn.delete(dir, "rf")
-  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline", "GoweaveClear" }) do
+  for _, c in ipairs({ "GoweaveFuzzTest", "GoweaveFuzzPackage", "GoweaveStop", "GoweaveReplay", "GoweaveTimeline", "GoweaveOpenTimeline", "GoweaveClear" }) do
     assert(tags:find(":" .. c .. "\t", 1, true), c .. " has no help tag")
   end
   for name in pairs(config.server_defaults) do
     assert(table.concat(vim.fn.readfile(here .. "/doc/goweave.txt"), "\n"):find("  " .. name .. " ", 1, true), name .. " is not documented")
   end
+end)
+
+test("timeline.page_of: the server's {path, uri}, either alone, or nothing", function()
+  eq(timeline.page_of({ path = "/c/t/f1.html", uri = "file:///c/t/f1.html" }), { path = "/c/t/f1.html", uri = "file:///c/t/f1.html" })
+  eq(timeline.page_of({ path = "/c/t/f1.html", opened = false }), { path = "/c/t/f1.html", uri = "file:///c/t/f1.html" })
+  eq(timeline.page_of({ uri = "file:///c/t/f1.html" }), { path = "/c/t/f1.html", uri = "file:///c/t/f1.html" })
+  eq(timeline.page_of({ uri = "https://example.test/t" }), { uri = "https://example.test/t" })
+  eq(timeline.page_of({ path = "" }), nil)
+  eq(timeline.page_of(vim.NIL), nil)
+  eq(timeline.page_of(nil), nil)
+end)
+
+-- with_ui_open runs f with vim.ui.open replaced by open (nil: a Neovim without it).
+local function with_ui_open(open, f)
+  local saved = vim.ui.open
+  vim.ui.open = open
+  local ok, err = pcall(f)
+  vim.ui.open = saved
+  assert(ok, err)
+end
+
+test("timeline.show: open_url, else vim.ui.open, else the path and :GoweaveOpenTimeline", function()
+  local page = { path = "/c/t/f1.html", uri = "file:///c/t/f1.html" }
+  local told, opened = {}, {}
+  local tell = function(msg) table.insert(told, msg) end
+  with_ui_open(function() error("vim.ui.open must not be used when open_url is set") end, function()
+    eq(timeline.show(page, function(url) table.insert(opened, url) end, tell), true)
+  end)
+  eq(opened, { page.uri }, "open_url got the URI")
+
+  opened = {}
+  with_ui_open(function(url) table.insert(opened, url); return {} end, function()
+    eq(timeline.show(page, nil, tell), true)
+  end)
+  eq(opened, { page.uri }, "vim.ui.open got the URI")
+  eq(told, {}, "nothing told when a browser got it")
+
+  with_ui_open(function() return nil, "vim.ui.open: no handler found" end, function()
+    eq(timeline.show(page, nil, tell), false)
+  end)
+  eq(#told, 1)
+  assert(told[1]:find("/c/t/f1.html", 1, true) and told[1]:find("no handler found", 1, true), told[1])
+
+  with_ui_open(nil, function()
+    eq(timeline.show(page, nil, tell), false)
+  end)
+  eq(#told, 2)
+  assert(told[2]:find("/c/t/f1.html", 1, true) and told[2]:find(":GoweaveOpenTimeline", 1, true), told[2])
+end)
+
+test("timeline.open_now: the system opener where vim.ui.open is missing, else the path", function()
+  local page = { path = "/c/t/f1.html", uri = "file:///c/t/f1.html" }
+  eq(timeline.system_opener(function(name) return name == "wslview" end), vim.fn.has("mac") == 1 and nil or "wslview")
+  eq(timeline.system_opener(function() return false end), nil)
+  local told = {}
+  local saved_exe = vim.fn.executable
+  with_ui_open(nil, function()
+    vim.fn.executable = function() return 0 end
+    local ok, got = pcall(timeline.open_now, page, nil, function(msg) table.insert(told, msg) end)
+    vim.fn.executable = saved_exe
+    assert(ok, got)
+    eq(got, false)
+  end)
+  assert(#told == 1 and told[1]:find("/c/t/f1.html", 1, true), vim.inspect(told))
+end)
+
+test("the client declares experimental.goweave.openTimeline", function()
+  eq(timeline.capability, { goweave = { openTimeline = true } })
 end)
 
 -- Last: no test may have made Neovim (or the plugin) report a deprecation.

@@ -92,30 +92,13 @@ function M.server_settings(user)
   return settings, problems
 end
 
--- Opens a URL (the HTML timeline) outside Neovim.
-local function default_open_url(url)
-  local opener
-  if vim.fn.has("mac") == 1 then
-    opener = "open"
-  elseif vim.fn.has("win32") == 1 then
-    opener = "explorer"
-  else
-    opener = "xdg-open"
-  end
-  if vim.fn.executable(opener) ~= 1 then
-    vim.notify("goweave: open " .. url .. " in a browser (" .. opener .. " not found)", vim.log.levels.INFO)
-    return
-  end
-  vim.fn.jobstart({ opener, url }, { detach = true })
-end
-
 -- Plugin options and their defaults (see :help goweave-setup).
 M.plugin_defaults = {
   cmd = nil, -- default: { <goweave on PATH or in the go install directories>, "serve" }
   filetypes = { "go" },
   settings = {},
   echo_progress = true,
-  open_url = default_open_url,
+  open_url = nil, -- default: vim.ui.open where Neovim has it, else the page's path is told (goweave.timeline)
   on_attach = nil,
 }
 

@@ -10,6 +10,7 @@ local compat = require("goweave.compat")
 local config = require("goweave.config")
 local progress = require("goweave.progress")
 local results = require("goweave.results")
+local timeline = require("goweave.timeline")
 local workspace = require("goweave.workspace")
 
 local M = {}
@@ -24,7 +25,9 @@ local state = {
 }
 
 -- Results of the last commands and the last server exit, for scripts and statuslines:
--- replay = the goweave.replay result, timeline = the URI last shown, stop = the goweave.stop
+-- replay = the goweave.replay result, timeline = the URI of the last timeline page (shown or
+-- told), timeline_page = {path, uri} of it, timeline_via = "result" or "showDocument" (who
+-- asked for it), timeline_opened = whether a browser got it, stop = the goweave.stop
 -- result, exit = {code, signal}, error = {command, message} of the last failed command,
 -- progress = {title, message} of the last campaign or replay that ended.
 M.last = {}
@@ -97,14 +100,25 @@ local function on_progress(err, result, ctx, cfg)
   vim.api.nvim_exec_autocmds("User", { pattern = "GoweaveProgress", modeline = false })
 end
 
+-- show_timeline shows a timeline page (see goweave.timeline) and remembers it for
+-- :GoweaveOpenTimeline; via says who asked: the command's result or window/showDocument.
+local function show_timeline(page, via)
+  M.last.timeline = page.uri
+  M.last.timeline_page = page
+  M.last.timeline_via = via
+  M.last.timeline_opened = timeline.show(page, state.opts.open_url, notify)
+  vim.api.nvim_exec_autocmds("User", { pattern = "GoweaveTimeline", modeline = false })
+end
+
 local function on_show_document(_, result)
   if type(result) ~= "table" or type(result.uri) ~= "string" then
     return { success = false }
   end
-  M.last.timeline = result.uri
   local is_file = result.uri:match("^file:") ~= nil
   if result.external or not is_file or result.uri:match("%.html?$") then
-    state.opts.open_url(result.uri)
+    -- A server that ignores experimental.goweave.openTimeline still asks; the page
+    -- counts as shown once its path was told, so the server does not tell it again.
+    show_timeline(timeline.page_of({ uri = result.uri }), "showDocument")
   else
     vim.cmd("edit " .. vim.fn.fnameescape(vim.uri_to_fname(result.uri)))
     if result.selection then
@@ -127,6 +141,7 @@ local function client_config(root)
   capabilities.window.workDoneProgress = true
   capabilities.workspace = capabilities.workspace or {}
   capabilities.workspace.codeLens = { refreshSupport = true }
+  capabilities.experimental = vim.tbl_deep_extend("force", capabilities.experimental or {}, timeline.capability)
   return {
     name = "goweave",
     cmd = state.cmd,
@@ -317,15 +332,26 @@ function M.replay()
 end
 
 -- timeline shows the timeline of the finding at the cursor (through its "Show timeline"
--- code action); the server asks the editor to open it with window/showDocument.
+-- code action): the server writes the page and returns {path, uri}, which the plugin
+-- shows (a server that predates experimental.goweave.openTimeline asks with
+-- window/showDocument instead and says opened = true).
 function M.timeline()
   with_finding_action("goweave.show_timeline", function(result)
     M.last.timeline_result = result
-    if type(result) == "table" and type(result.path) == "string" and result.opened ~= true then
-      -- The server could not have us open it (no window/showDocument): open it ourselves.
-      on_show_document(nil, { uri = vim.uri_from_fname(result.path), external = true })
+    local page = timeline.page_of(result)
+    if page and result.opened ~= true then
+      show_timeline(page, "result")
     end
   end)
+end
+
+-- open_timeline opens the last timeline page in a browser (for when it was only told).
+function M.open_timeline()
+  if not M.last.timeline_page then
+    notify("goweave: no timeline yet; :GoweaveTimeline on the line of a goweave finding makes one", vim.log.levels.WARN)
+    return
+  end
+  M.last.timeline_opened = timeline.open_now(M.last.timeline_page, state.opts.open_url, notify)
 end
 
 -- status is a statusline component: campaign state while fuzzing, the last result after.
@@ -355,6 +381,8 @@ local function create_commands()
   cmd("GoweaveStop", function() M.stop() end, { desc = "goweave: stop every campaign" })
   cmd("GoweaveReplay", function() M.replay() end, { desc = "goweave: replay the bug at the cursor" })
   cmd("GoweaveTimeline", function() M.timeline() end, { desc = "goweave: show the timeline of the bug at the cursor" })
+  cmd("GoweaveOpenTimeline", function() M.open_timeline() end,
+    { desc = "goweave: open the last timeline page in a browser" })
   cmd("GoweaveClear", function() M.clear() end, { desc = "goweave: forget all findings" })
 end
 
