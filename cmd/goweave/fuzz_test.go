@@ -248,6 +248,13 @@ func TestFuzzCommandExamples(t *testing.T) {
 	if want := []string{"negative-waitgroup", "cyclic-deadlock", "send-on-closed", "leak-chan"}; !slices.Equal(kinds, want) {
 		t.Errorf("findings %v, want one per bug: %v", kinds, want)
 	}
+	for _, f := range rep.Findings {
+		for _, r := range f.Related { // grouped findings keep their recipes
+			if _, err := fuzzer.FindRecipe(out, dir, r.ID); err != nil {
+				t.Errorf("%s (%s, grouped into %s): %v", r.ID, r.Kind, f.ID, err)
+			}
+		}
+	}
 	data, err := os.ReadFile(sarif)
 	if err != nil {
 		t.Fatal(err)

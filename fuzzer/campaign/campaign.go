@@ -529,14 +529,14 @@ func (c *campaign) report(p Progress) {
 	c.progress(p)
 }
 
-// result assembles the Report: findings by primary position, tests by package and name.
+// result assembles the Report: every distinct finding (not yet grouped) by primary
+// position, tests by package and name.
 func (c *campaign) result() *Report {
 	rep := &Report{Findings: []Finding{}, Tests: []TestResult{}}
 	for _, f := range c.findings {
 		rep.Findings = append(rep.Findings, *f)
 	}
 	slices.SortFunc(rep.Findings, compareFindings)
-	rep.Findings = c.grouped(rep.Findings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
 		if t.earlierCampaigns > 0 {

@@ -39,12 +39,18 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	}
 	c.loop(ctx)
 	rep := c.result()
-	if err := c.writeRecipes(rep); err != nil {
-		return rep, errors.Join(buildErr, err)
+	// Every distinct finding gets a recipe (the IDs of grouped findings replay too) and is
+	// saved; the report shows one finding per bug.
+	recipeErr := c.writeRecipes(rep)
+	if recipeErr == nil {
+		if err := c.saveStates(rep); err != nil {
+			// The state only saves the next campaign work: say so, keep the results.
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the next campaign will start over: %v", err))
+		}
 	}
-	if err := c.saveStates(rep); err != nil {
-		// The state only saves the next campaign work: say so, keep the results.
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("the next campaign will start over: %v", err))
+	rep.Findings = c.grouped(rep.Findings)
+	if recipeErr != nil {
+		return rep, errors.Join(buildErr, recipeErr)
 	}
 	if err := c.writeReport(rep); err != nil {
 		return rep, errors.Join(buildErr, err)
