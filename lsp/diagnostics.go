@@ -36,6 +36,8 @@ type storedFinding struct {
 	dir    string        // directory of the package whose campaign found it
 	cfg    fuzzer.Config // that campaign's configuration, for replays
 	places []placement   // one per Finding.Positions
+	// evidence hashes the source the finding was seen in (see evidence.go).
+	evidence string
 }
 
 // A placement is the current range of a finding's position. Edits move it or, when
@@ -59,22 +61,40 @@ func newFindingStore() *findingStore {
 }
 
 // replace installs the findings of a campaign over dir (of one test when test is not
-// empty), removing that scope's older findings. It returns the files whose diagnostics
-// may have changed.
+// empty) in place of that scope's older findings. An older finding whose evidence stands
+// (its source unchanged) is kept when the campaign did not find it again, and wins over the
+// new instance of the same bug when its confidence is stronger. It returns the files whose
+// diagnostics may have changed.
 func (fs *findingStore) replace(dir, test string, cfg fuzzer.Config, found []*storedFinding) []string {
+	for _, sf := range found {
+		sf.dir, sf.cfg = dir, cfg
+		sf.evidence = evidenceOf(dir, sf.Positions)
+	}
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	var paths []string
+	standing := map[string]*storedFinding{} // by fingerprint
 	for id, sf := range fs.byID {
 		if sf.dir == dir && (test == "" || sf.Test == test) {
 			paths = append(paths, sf.paths()...)
 			delete(fs.byID, id)
+			if sf.evidence == evidenceOf(sf.dir, sf.Positions) {
+				standing[sf.Fingerprint] = sf
+			}
 		}
 	}
 	for _, sf := range found {
-		sf.dir, sf.cfg = dir, cfg
+		if old, ok := standing[sf.Fingerprint]; ok {
+			delete(standing, sf.Fingerprint)
+			if confidenceRank(old.Confidence) > confidenceRank(sf.Confidence) {
+				sf = old
+			}
+		}
 		fs.byID[sf.ID] = sf
 		paths = append(paths, sf.paths()...)
+	}
+	for _, old := range standing {
+		fs.byID[old.ID] = old
 	}
 	return uniq(paths)
 }
