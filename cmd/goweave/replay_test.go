@@ -74,6 +74,13 @@ func TestReplayCommand(t *testing.T) {
 		t.Errorf("the printed command did not repeat the panic:\n%s\n%s", command, again)
 	}
 
+	// By id alone, from another directory: the index of finding IDs in goweave's cache
+	// finds the campaign, whatever -o it used.
+	stdout, stderr, code = runGoweave(t, t.TempDir(), "replay", f.ID)
+	if code != 1 || !strings.Contains(stdout, "reproduced in 1 run(s)") {
+		t.Errorf("replay %s from another directory: exit %d\n%s%s", f.ID, code, stdout, stderr)
+	}
+
 	// By recipe file, as JSON.
 	stdout, _, code = runGoweave(t, src, "replay", "-json", f.Recipe)
 	var o replayOutput

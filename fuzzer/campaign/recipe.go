@@ -111,6 +111,7 @@ func (c *campaign) writeRecipes(rep *Report) error {
 	hashes := map[string]string{} // binary path -> sha256
 	kept := map[string]string{}   // binary path -> kept copy
 	lines := newLineHasher()
+	written := map[string]string{} // ID -> recipe path
 	var errs []error
 	for i := range rep.Findings {
 		f := &rep.Findings[i]
@@ -145,7 +146,12 @@ func (c *campaign) writeRecipes(rep *Report) error {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("writing the recipe of %s: %v", f.ID, err))
 			f.Recipe = ""
+		} else {
+			written[f.ID] = f.Recipe
 		}
+	}
+	if err := indexRecipes(written); err != nil {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("goweave replay will find these findings only with the same -o (the index of finding IDs could not be written: %v)", err))
 	}
 	return errors.Join(errs...)
 }
@@ -292,14 +298,18 @@ func LoadRecipe(path string) (*Recipe, error) {
 
 var findingIDPattern = regexp.MustCompile(`^GW[0-9a-f]{10}$`)
 
-// FindRecipe returns the path of the newest recipe of the finding id among the campaigns
-// under outDir (Config.OutDir; "" means the default for the module directory dir, as Fuzz
-// uses it).
+// FindRecipe returns the path of the newest recipe of the finding id: among the campaigns
+// under outDir (Config.OutDir) when it is given; else the newest in the finding index (see
+// findindex.go), whatever directory the campaign ran in, or among the campaigns under the
+// default output directory of the module directory dir.
 func FindRecipe(outDir, dir, id string) (string, error) {
 	if !findingIDPattern.MatchString(id) {
 		return "", fmt.Errorf("%q is not a finding id (GW followed by 10 hex digits) nor a recipe file", id)
 	}
 	if outDir == "" {
+		if path, ok := lookupIndex(id); ok {
+			return path, nil
+		}
 		var err error
 		if outDir, err = DefaultOutDir(dir); err != nil {
 			return "", err
@@ -310,7 +320,7 @@ func FindRecipe(outDir, dir, id string) (string, error) {
 		return "", err
 	}
 	if len(matches) == 0 {
-		return "", fmt.Errorf("no recipe of finding %s under %s (run goweave fuzz first, with the same -o)", id, outDir)
+		return "", fmt.Errorf("no recipe of finding %s under %s nor in goweave's index of findings (run goweave fuzz first; with -o, give replay the same -o)", id, outDir)
 	}
 	// Campaign directories start with their UTC start time: the last is the newest.
 	slices.Sort(matches)
