@@ -283,8 +283,8 @@ func TestScheduleSelectPreference(t *testing.T) {
 	s.selectPref(m["nb.ready"], 0, -1)
 	s.selectPref(m["nb.late"], 2000, 0)
 	r = runSchedule(t, "TestSelectNonBlocking", s.String())
-	if e := oneM(t, r.tr, trace.KindSelect, "nb.ready", m); e.Flags.Has(trace.FlagSuccess) || e.A != ^uint64(0) {
-		t.Errorf("-1 on a ready one-case select: flags %s case %d, want the default", e.Flags, int64(e.A))
+	if e := oneM(t, r.tr, trace.KindSelect, "nb.ready", m); !e.Flags.Has(trace.FlagSuccess) || e.A != 0 {
+		t.Errorf("-1 on a ready one-case select: flags %s case %d, want the ready case (Go never takes the default then)", e.Flags, int64(e.A))
 	}
 	if e := oneM(t, r.tr, trace.KindSelect, "nb.late", m); !e.Flags.Has(trace.FlagSuccess) || e.A != 0 {
 		t.Errorf("0 on a one-case select ready after 5 ms: flags %s case %d, want the case taken", e.Flags, int64(e.A))
@@ -450,5 +450,36 @@ func TestScheduleAdaptiveWindow(t *testing.T) {
 	r = runSchedule(t, "TestSlowHead", s.String(), "GOWEAVE_TEST_BLOCKED=1")
 	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 1 || x != 0 {
 		t.Errorf("blocked head: diverged %d after %d extensions, want 1 after 0", d, x)
+	}
+}
+
+// TestScheduleSynctest: schedule waits inside a testing/synctest bubble are
+// invisible to the bubble (zz_goweave_synctest.go): a select preference's
+// window neither deadlocks the bubble nor sends into it from outside, and a
+// goroutine held by a delay is not idle, so the fake clock does not jump.
+func TestScheduleSynctest(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{}
+	s.selectPref(m["synctest.prefer"], 30, 0)
+	r := runSchedule(t, "TestSynctestPrefer", s.String())
+	if r.err != nil || metaInt(r, "schedule.select.timeouts") != 1 {
+		t.Fatalf("preferring the never-served case in a bubble: %v, timeouts %d; want a pass after one timeout\n%s",
+			r.err, metaInt(r, "schedule.select.timeouts"), r.output)
+	}
+
+	free := record(t, buildReplay(t), "TestSynctestHeld", nil)
+	if free.err != nil {
+		t.Fatalf("free run: %v\n%s", free.err, free.output)
+	}
+	ids := logicalIDs(t, free.tr)
+	sender := ids[oneM(t, free.tr, trace.KindChanSend, "synctest.held", m).G]
+	receiver := ids[oneM(t, free.tr, trace.KindChanRecv, "synctest.recv", m).G]
+	s = &schedText{}
+	// Hold the send until a second receive that never comes: the delay ends by its window.
+	s.delay(sender, trace.KindChanSend, m["synctest.held"], 1, 30, receiver, trace.KindChanRecv, m["synctest.recv"], 2)
+	r = runSchedule(t, "TestSynctestHeld", s.String())
+	if r.err != nil || metaInt(r, "schedule.delay.held") != 1 {
+		t.Fatalf("holding a send in a bubble: %v, held %d; want a pass with the send held once\n%s",
+			r.err, metaInt(r, "schedule.delay.held"), r.output)
 	}
 }

@@ -67,6 +67,10 @@ var go126Sites = []site{
 	{"runtime/proc.go", "checkdead", "", "\tfatal(\"all goroutines are asleep - deadlock!\")",
 		"\tgoweaveNoteDeadlock(\"all goroutines are asleep - deadlock!\"); fatal(\"all goroutines are asleep - deadlock!\")"},
 
+	// synctest.go: the main goroutine of a testing/synctest bubble is started by newproc1 directly.
+	{"runtime/synctest.go", "synctestRun", "", "\t\tbubble.main = newproc1(fv, gp, pc, false, waitReasonZero)",
+		"\t\tbubble.main = newproc1(fv, gp, pc, false, waitReasonZero); goweaveSpawn(gp, bubble.main, pc)"},
+
 	// panic.go, debuglog.go, signal_unix.go: how the process dies, and the flush.
 	{"runtime/panic.go", "throw", "", "func throw(s string) {", "func throw(s string) { goweaveNoteFatal(s)"},
 	{"runtime/panic.go", "fatal", "", "func fatal(s string) {", "func fatal(s string) { goweaveNoteFatal(s)"},

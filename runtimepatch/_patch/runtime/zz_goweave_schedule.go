@@ -25,7 +25,7 @@ const (
 	goweaveSchedMaxCases  = 65536
 	goweaveSchedMaxOps    = 1 << 20
 	goweaveSchedMaxDepth  = 32
-	goweaveSchedCaseDef   = -1 // select: take the default case at once
+	goweaveSchedCaseDef   = -1 // select: the default: wait for no case (the select still takes a ready one)
 	goweaveSchedCaseFree  = -2 // select: no preference
 	goweaveSchedNodeMain  = 1  // trie node of logical id "0"
 	goweaveSchedNodeTest  = 2  // trie node of logical id "1"

@@ -222,7 +222,7 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 				goweaveWaiters.set(gp)
 				goweaveSettleG.Store(uintptr(unsafe.Pointer(gp)))
 				goweaveRearm()
-				goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+				goweaveSteerPark(gp)
 				lock(&goweaveSteerMu)
 				continue
 			}
@@ -241,7 +241,7 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 		s.wstate, s.wop, s.released = goweaveWaitOrder, op, false
 		s.wnext = goweaveWaiters
 		goweaveWaiters.set(gp)
-		goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+		goweaveSteerPark(gp)
 		lock(&goweaveSteerMu)
 	}
 	goweaveUnlockAndReady()
@@ -430,7 +430,7 @@ func goweaveDelayWait(gp *g, op goweaveOpKey) {
 			goweaveWaiters.set(gp)
 			goweaveDelayHeld.Add(1)
 			goweaveRearm()
-			goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 1)
+			goweaveSteerPark(gp)
 			if s.wtimeout {
 				goweaveDelayTimeouts.Add(1)
 			} else {
@@ -460,7 +460,7 @@ func goweaveDelaySettle(gp *g, d *goweaveDelay) {
 	deadline := nanotime() + d.window
 	for !goweaveTookEffect(by, before) && nanotime() < deadline {
 		s.wstate = goweaveWaitDelaySettle
-		timeSleep(goweavePollNs)
+		goweaveSteerSleep(goweavePollNs)
 		s.wstate = goweaveWaitNone
 	}
 }
@@ -491,7 +491,8 @@ func goweaveOpWait(r waitReason) bool {
 	switch r {
 	case waitReasonChanReceive, waitReasonChanSend, waitReasonChanReceiveNilChan, waitReasonChanSendNilChan,
 		waitReasonSelect, waitReasonSelectNoCases, waitReasonSyncCondWait, waitReasonSyncMutexLock,
-		waitReasonSyncRWMutexRLock, waitReasonSyncRWMutexLock, waitReasonSyncWaitGroupWait, waitReasonSemacquire:
+		waitReasonSyncRWMutexRLock, waitReasonSyncRWMutexLock, waitReasonSyncWaitGroupWait, waitReasonSemacquire,
+		waitReasonSynctestChanReceive, waitReasonSynctestChanSend, waitReasonSynctestSelect, waitReasonSynctestWaitGroupWait:
 		return true
 	}
 	return false
@@ -512,7 +513,7 @@ func goweaveExitSettle() {
 			goweaveExitPending = n
 			return
 		}
-		timeSleep(goweavePollNs)
+		goweaveSteerSleep(goweavePollNs)
 	}
 }
 
@@ -630,13 +631,10 @@ func goweavePreference(pos uint32) (int32, int64) {
 func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncases int, block bool) (casi int, recvOK, done bool) {
 	c, window := goweavePreference(pos)
 	switch {
-	case c == goweaveSchedCaseDef:
-		if block {
-			return 0, false, false // no default case: no preference
-		}
-		goweaveSelectEnd(h, -1, nsends, ncases)
-		return -1, false, true
 	case c < 0 || int(c) >= ncases:
+		// Also the default (goweaveSchedCaseDef): Go takes a select's default
+		// only when no case is ready, which the select finds out itself;
+		// forcing it past a ready case is an outcome no schedule has.
 		return 0, false, false
 	}
 	si := int(c)
@@ -658,8 +656,6 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, recv bool) int {
 	pc, window := goweavePreference(pos)
 	switch pc {
-	case goweaveSchedCaseDef:
-		return 0
 	case 0:
 		cas := scase{c: c, elem: elem}
 		recvOK, ok := goweavePreferWait(gp, &cas, !recv, window)
@@ -686,6 +682,7 @@ func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok b
 	ch := make(chan struct{}, 1)
 	hc := *(**hchan)(unsafe.Pointer(&ch))
 	hc.goweave.id = 0
+	hc.bubble = nil // a real-time timer sends on it: never part of a synctest bubble (zz_goweave_synctest.go)
 	t := new(timer)
 	t.init(goweavePreferTimeout, hc)
 	t.reset(nanotime()+window, 0)
