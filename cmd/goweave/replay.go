@@ -67,7 +67,12 @@ func runReplay(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	dir := filepath.Join(filepath.Dir(filepath.Dir(path)), "replays", rec.Finding.ID+"-"+time.Now().UTC().Format("20060102T150405.000"))
+	base, err := replayBase(path, *out, rec)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave replay: %v\n", err)
+		return 2
+	}
+	dir := filepath.Join(base, "replays", rec.Finding.ID+"-"+time.Now().UTC().Format("20060102T150405.000"))
 	res, err := fuzzer.ReplayRecipe(ctx, rec, fuzzer.ReplayOptions{Runs: *runs, RunTimeout: *timeout, OutDir: dir, Force: *force})
 	if err != nil {
 		var sc *fuzzer.SourceChangedError
@@ -113,6 +118,26 @@ func resolveRecipe(arg, outDir string) (*fuzzer.Recipe, string, error) {
 	}
 	rec, err := fuzzer.LoadRecipe(path)
 	return rec, path, err
+}
+
+// replayBase is the directory whose replays/ receives a replay's binary, schedules and
+// traces, never the source tree: the campaign directory of a recipe that lies in one
+// (<campaign>/findings/ID.json), else -o, else the default output directory of the
+// recipe's module (under the user cache directory).
+func replayBase(recipePath, outDir string, rec *fuzzer.Recipe) (string, error) {
+	abs, err := filepath.Abs(recipePath)
+	if err != nil {
+		return "", err
+	}
+	if filepath.Base(filepath.Dir(abs)) == "findings" {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(abs)), "report.json")); err == nil {
+			return filepath.Dir(filepath.Dir(abs)), nil
+		}
+	}
+	if outDir != "" {
+		return filepath.Abs(outDir)
+	}
+	return fuzzer.DefaultOutDir(rec.Module)
 }
 
 func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput) {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +28,22 @@ func copyDir(t *testing.T, from, to string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// treeOf lists the files below dir.
+func treeOf(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }
 
 func TestReplayCommand(t *testing.T) {
@@ -86,6 +103,36 @@ func TestReplayCommand(t *testing.T) {
 	var o replayOutput
 	if err := json.Unmarshal([]byte(stdout), &o); err != nil || code != 1 || !o.Reproduced || o.Outcome != fuzzer.OutcomeConfirmed {
 		t.Errorf("replay -json: exit %d, %+v, %v", code, o, err)
+	}
+
+	// A relative recipe path (a recipe copied into the source tree) replays, and the replay
+	// writes nothing into the source tree.
+	os.MkdirAll(filepath.Join(src, "recipes"), 0o755)
+	data, err := os.ReadFile(f.Recipe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(src, "recipes", "x.json"), data, 0o644)
+	before := treeOf(t, src)
+	stdout, stderr, code = runGoweave(t, src, "replay", "recipes/x.json")
+	if code != 1 {
+		t.Errorf("replay recipes/x.json: exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	if after := treeOf(t, src); !slices.Equal(after, before) {
+		t.Errorf("replay wrote into the source tree: %v, was %v", after, before)
+	}
+	// A recipe whose dir names another module is refused before anything is built or run.
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "go.mod"), []byte("module other\n"), 0o644)
+	var rec map[string]any
+	json.Unmarshal(data, &rec)
+	rec["dir"] = other
+	moved, _ := json.Marshal(rec)
+	os.WriteFile(filepath.Join(src, "recipes", "moved.json"), moved, 0o644)
+	replays := t.TempDir()
+	_, stderr, code = runGoweave(t, src, "replay", "-o", replays, "recipes/moved.json")
+	if entries, _ := os.ReadDir(replays); code != 2 || !strings.Contains(stderr, "not inside its module") || len(entries) != 0 {
+		t.Errorf("recipe naming another module: exit %d, %d entries written, stderr %s", code, len(entries), stderr)
 	}
 
 	// Unknown ids and changed source are errors, not replays.

@@ -256,6 +256,48 @@ func (e *SourceChangedError) Error() string {
 	return b.String()
 }
 
+// CheckPlace refuses a recipe whose package is not where its finding is: its directory
+// must lie in its module (the nearest go.mod above it is the module's), and every file its
+// finding and hashes name must lie in that module. A recipe edited, or copied from another
+// module, to name another package would otherwise build and run code its finding says
+// nothing about. It reads only go.mod files: nothing is built or run.
+func (r *Recipe) CheckPlace() error {
+	if !filepath.IsAbs(r.Dir) || !filepath.IsAbs(r.Module) {
+		return fmt.Errorf("the recipe's dir %q and module %q must be absolute paths", r.Dir, r.Module)
+	}
+	dir, module := filepath.Clean(r.Dir), filepath.Clean(r.Module)
+	if _, ok := below(module, dir); !ok {
+		return fmt.Errorf("the recipe's package directory %s is not inside its module %s: not replayed", dir, module)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			if d != module {
+				return fmt.Errorf("the recipe's package directory %s belongs to the module at %s, not to the recipe's module %s: not replayed", dir, d, module)
+			}
+			break
+		}
+		if d == module || d == filepath.Dir(d) {
+			return fmt.Errorf("no go.mod at the recipe's module %s (moved or deleted?): not replayed", module)
+		}
+	}
+	if len(r.Finding.Positions) == 0 {
+		return fmt.Errorf("the recipe's finding has no position: not replayed")
+	}
+	files := []string{}
+	for _, p := range r.Finding.Positions {
+		files = append(files, p.File)
+	}
+	for _, l := range r.Lines {
+		files = append(files, l.File)
+	}
+	for _, f := range files {
+		if _, ok := below(module, f); !ok {
+			return fmt.Errorf("the recipe names %s, outside its module %s: not replayed", f, module)
+		}
+	}
+	return nil
+}
+
 // CheckSource compares the lines the recipe names with the files as they are now.
 func (r *Recipe) CheckSource() error {
 	h := newLineHasher()

@@ -41,6 +41,9 @@ func ReplayRecipe(ctx context.Context, rec *campaign.Recipe, opts Options) (*Res
 	if opts.RunTimeout <= 0 {
 		opts.RunTimeout = 10 * time.Second
 	}
+	if err := rec.CheckPlace(); err != nil {
+		return nil, err
+	}
 	if err := rec.CheckSource(); err != nil {
 		return nil, err
 	}
