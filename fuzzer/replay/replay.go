@@ -123,20 +123,44 @@ func blockedGoroutines(tr *trace.Trace, dir string) []string {
 	if tr == nil {
 		return nil
 	}
+	at := func(pos uint32) string {
+		p := tr.Position(pos)
+		if p.File == "" {
+			return ""
+		}
+		if rel, err := filepath.Rel(dir, p.File); err == nil && filepath.IsLocal(rel) {
+			p.File = rel
+		}
+		return p.String()
+	}
+	spawns := map[uint64]uint32{} // goid -> position of the go statement that started it
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == trace.KindGoSpawn {
+			spawns[e.A] = e.Pos
+		}
+	}
 	var out []string
 	for _, g := range tr.Goroutines {
 		if g.Status != 4 && g.Status != 10 { // _Gwaiting, _Gleaked (proven by the exit leak GC)
 			continue
 		}
 		line := fmt.Sprintf("goroutine %d [%s]", g.ID, g.WaitReason)
+		var last *trace.Event
 		if g.LastEvent >= 0 && g.LastEvent < len(tr.Events) {
-			if e := &tr.Events[g.LastEvent]; !e.Completed() {
-				p := tr.Position(e.Pos)
-				if rel, err := filepath.Rel(dir, p.File); err == nil && filepath.IsLocal(rel) {
-					p.File = rel
-				}
-				line += " at " + p.String()
-			}
+			last = &tr.Events[g.LastEvent]
+		}
+		// Where it waits when the recorder saw it block; else what is known of it.
+		switch {
+		case last != nil && !last.Completed() && at(last.Pos) != "":
+			line += " at " + at(last.Pos)
+		case g.ID == 1:
+			line += " in the testing package (the main goroutine, waiting for the test to finish)"
+		case last != nil && at(last.Pos) != "":
+			line += " outside the recorded operations, after its last one at " + at(last.Pos)
+		case at(spawns[g.ID]) != "":
+			line += " outside the recorded operations, started at " + at(spawns[g.ID])
+		default:
+			line += " outside the recorded code"
 		}
 		out = append(out, line)
 	}
