@@ -18,6 +18,7 @@ type (
 	Report      = campaign.Report
 	TestResult  = campaign.TestResult
 	Finding     = campaign.Finding
+	TestEnded   = campaign.TestEnded
 	Related     = campaign.Related
 	RunLog      = campaign.RunLog
 	RunRequest  = campaign.RunRequest

@@ -48,6 +48,7 @@ func runFuzz(args []string) int {
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
 	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
 	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first; print each finding's trace path")
+	quiet := fs.Bool("q", false, "print no progress on stderr (without a terminal: a line per test start and end, and a heartbeat every 10s)")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -93,8 +94,22 @@ func runFuzz(args []string) int {
 		cfg.Log = func(l fuzzer.RunLog) { fmt.Fprintln(os.Stderr, l) }
 	}
 	var progress func(fuzzer.Progress)
-	if isTerminal(os.Stderr) && !*verbose {
+	switch {
+	case *quiet:
+	case isTerminal(os.Stderr) && !*verbose:
 		progress = terminalProgress(os.Stderr)
+	default:
+		// A log (CI): a line per test start and end, and a heartbeat unless -v prints a
+		// line per run anyway.
+		var tick <-chan time.Time
+		if !*verbose {
+			ticker := time.NewTicker(heartbeatEvery)
+			defer ticker.Stop()
+			tick = ticker.C
+		}
+		lp := newLineProgress(os.Stderr, tick)
+		defer lp.stop()
+		progress = lp.update
 	}
 	rep, err := fuzzer.Fuzz(ctx, cfg, progress)
 	code := 0
@@ -143,6 +158,9 @@ func normalizeSeverities(findings []fuzzer.Finding) {
 		findings[i].Severity = analysis.SeverityOf(findings[i].Kind, findings[i].Confidence)
 	}
 }
+
+// heartbeatEvery is the interval of the progress heartbeat without a terminal.
+const heartbeatEvery = 10 * time.Second
 
 func parseShard(s string) (fuzzer.Shard, error) {
 	i, n, ok := strings.Cut(s, "/")

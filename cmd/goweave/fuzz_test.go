@@ -281,6 +281,14 @@ func TestFuzzCommandExamples(t *testing.T) {
 	if strings.Contains(text, ".trace") {
 		t.Errorf("text output names traces without -v:\n%s", text)
 	}
+	// Not on a terminal (a pipe, as in CI): a line as each test starts and ends.
+	for _, tr := range rep.Tests {
+		name := regexp.QuoteMeta(tr.Package + "." + tr.Test)
+		if !regexp.MustCompile(`(?m)^goweave: `+name+`: started$`).MatchString(stderr) ||
+			!regexp.MustCompile(`(?m)^goweave: `+name+`: \d+ runs? in [0-9.]+m?s, \d+ bugs?; `).MatchString(stderr) {
+			t.Errorf("stderr lacks the start and end lines of %s:\n%s", name, stderr)
+		}
+	}
 }
 
 // checkAgainstWants matches findings against the `// want` annotations of every package

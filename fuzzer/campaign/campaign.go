@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -68,6 +69,7 @@ type testState struct {
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
 	enough                        bool            // Config.Enough said so
 	done                          bool
+	announced                     bool // its end was reported in Progress.Ended
 }
 
 type job struct {
@@ -218,7 +220,7 @@ func (c *campaign) loop(ctx context.Context) {
 			go func() { results <- c.execute(ctx, j) }()
 			if j.index == 1 {
 				// A test's first run can take long: say what is being fuzzed now.
-				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name})
+				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name, Started: true})
 			}
 		}
 		if inflight == 0 {
@@ -514,8 +516,14 @@ func (c *campaign) report(p Progress) {
 		return
 	}
 	for _, t := range c.tests {
-		if t.done {
-			p.TestsDone++
+		if !t.done {
+			continue
+		}
+		p.TestsDone++
+		if !t.announced && !t.first.IsZero() {
+			t.announced = true
+			p.Ended = append(p.Ended, TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs,
+				Findings: len(c.grouped(derefAll(t.found))), Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first)})
 		}
 	}
 	p.TestsTotal = len(c.tests)

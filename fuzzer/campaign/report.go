@@ -17,6 +17,20 @@ type Progress struct {
 	Findings   int           // bugs found so far (one per group of findings, see group.go)
 	Elapsed    time.Duration // since the campaign started
 	Done       bool          // the campaign has ended
+	// Started: this call announces the first run of Package.Test.
+	Started bool
+	// Ended are the tests whose campaign ended since the previous call (each once; a
+	// test that never ran is not listed).
+	Ended []TestEnded
+}
+
+// TestEnded sums up the campaign of one test as it ends.
+type TestEnded struct {
+	Package, Test string
+	Runs          int            // runs of the test
+	Findings      int            // bugs found by its runs
+	Statuses      map[string]int // runs by how they ended
+	Elapsed       time.Duration  // from its first run's start to its last run's end
 }
 
 // TestResult summarizes the campaign of one test.

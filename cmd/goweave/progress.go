@@ -1,0 +1,118 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// lineProgress reports a campaign's progress as plain lines, for logs without a terminal
+// (CI): one when each test starts, one when it ends (runs, bugs, how its runs ended), and
+// a heartbeat (elapsed, runs, bugs so far) on each tick after which nothing was printed.
+type lineProgress struct {
+	w  io.Writer
+	mu sync.Mutex
+	// latest is the newest progress; quiet says a line was printed since the last tick.
+	latest fuzzer.Progress
+	quiet  bool
+	done   chan struct{}
+}
+
+// newLineProgress starts a lineProgress that beats on each receive from tick (nil: no
+// heartbeat) until the campaign is done.
+func newLineProgress(w io.Writer, tick <-chan time.Time) *lineProgress {
+	l := &lineProgress{w: w, done: make(chan struct{})}
+	if tick != nil {
+		go l.beat(tick)
+	}
+	return l
+}
+
+func (l *lineProgress) beat(tick <-chan time.Time) {
+	for {
+		select {
+		case <-l.done:
+			return
+		case <-tick:
+			l.heartbeat()
+		}
+	}
+}
+
+// heartbeat prints the progress so far, unless a line was printed since the last one.
+func (l *lineProgress) heartbeat() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.quiet && l.latest.TestsTotal > 0 {
+		p := l.latest
+		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),
+			count(p.Runs, "run"), count(p.Findings, "bug"), p.TestsDone, p.TestsTotal)
+	}
+	l.quiet = false
+}
+
+// update is the progress callback of the campaign.
+func (l *lineProgress) update(p fuzzer.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.latest = p
+	if p.Started {
+		fmt.Fprintf(l.w, "goweave: %s.%s: started\n", p.Package, p.Test)
+		l.quiet = true
+	}
+	for _, e := range p.Ended {
+		fmt.Fprintf(l.w, "goweave: %s.%s: %s in %s, %s; %s\n", e.Package, e.Test, count(e.Runs, "run"),
+			e.Elapsed.Round(100*time.Millisecond), count(e.Findings, "bug"), statusSummary(e.Statuses))
+		l.quiet = true
+	}
+	if p.Done {
+		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, count(p.Runs, "run"), count(p.Findings, "bug"), p.Elapsed.Round(100*time.Millisecond))
+		l.stopLocked()
+	}
+}
+
+// stop ends the heartbeat (a campaign that failed before it ran reports no Done).
+func (l *lineProgress) stop() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stopLocked()
+}
+
+func (l *lineProgress) stopLocked() {
+	select {
+	case <-l.done:
+	default:
+		close(l.done)
+	}
+}
+
+// statusSummary lists run counts by status, most frequent first: "85 pass, 26 panic".
+func statusSummary(statuses map[string]int) string {
+	names := make([]string, 0, len(statuses))
+	for s := range statuses {
+		names = append(names, s)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if statuses[a] != statuses[b] {
+			return statuses[b] - statuses[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, s := range names {
+		parts[i] = fmt.Sprintf("%d %s", statuses[s], s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

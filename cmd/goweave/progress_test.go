@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// syncBuffer is a bytes.Buffer safe for the heartbeat goroutine and the test.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Without a terminal: a line when a test starts and when it ends, a heartbeat on a tick
+// after which nothing was printed (none after a tick that followed a line), a last line.
+func TestLineProgress(t *testing.T) {
+	var out syncBuffer
+	tick := make(chan time.Time)
+	l := newLineProgress(&out, tick)
+	l.update(fuzzer.Progress{Package: "p", Test: "TestA", Started: true, TestsTotal: 2})
+	l.heartbeat() // a line since the last beat: none
+	l.update(fuzzer.Progress{Package: "p", Test: "TestA", TestsTotal: 2, Runs: 40, Findings: 1, Elapsed: 10 * time.Second})
+	l.heartbeat()
+	l.update(fuzzer.Progress{TestsTotal: 2, TestsDone: 1, Runs: 41, Findings: 1, Elapsed: 11 * time.Second,
+		Ended: []fuzzer.TestEnded{{Package: "p", Test: "TestA", Runs: 41, Findings: 1, Statuses: map[string]int{"pass": 30, "panic": 11}, Elapsed: 10 * time.Second}}})
+	l.update(fuzzer.Progress{TestsTotal: 2, TestsDone: 2, Runs: 41, Findings: 1, Elapsed: 12 * time.Second, Done: true})
+	want := "goweave: p.TestA: started\n" +
+		"goweave: 10s: 40 runs, 1 bug so far, 0 of 2 tests done\n" +
+		"goweave: p.TestA: 41 runs in 10s, 1 bug; 30 pass, 11 panic\n" +
+		"goweave: 2 tests, 41 runs, 1 bug in 12s\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	select {
+	case tick <- time.Time{}:
+		t.Error("the heartbeat goes on after the campaign ended")
+	case <-time.After(100 * time.Millisecond):
+	}
+	if strings.Count(out.String(), "\n") != 4 {
+		t.Errorf("lines after the end:\n%s", out.String())
+	}
+}
