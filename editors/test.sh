@@ -5,8 +5,8 @@
 # Prints "editors: N passed, M failed" last and exits non-zero on any failure.
 #
 # Environment: CI=true turns a missing tool (node, npm, nvim) into a failure instead of a
-# skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM=/path/to/nvim picks the
-# Neovim to test with (default: nvim on PATH).
+# skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM="nvim /path/to/nvim..."
+# picks the Neovims to test with (default: nvim on PATH), GOWEAVE_NVIM_JOBS how many at once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -84,28 +84,75 @@ else
 fi
 
 # --- Neovim
-nvim=${GOWEAVE_NVIM:-nvim}
-if command -v "$nvim" >/dev/null 2>&1; then
-  # nvim_test FILE: runs one test file; a deprecation warning anywhere in its output
-  # (Neovim prints them once, outside the test's own checks) fails it too.
-  nvim_test() {
-    local out status
-    out=$(timeout 300 "$nvim" --headless -u NONE -i NONE -n -c "luafile $1" </dev/null 2>&1)
-    status=$?
-    printf '%s\n' "$out"
-    if grep -qi 'deprecated' <<<"$out"; then
-      echo "FAIL: Neovim printed a deprecation warning (above)"
-      return 1
-    fi
-    return $status
-  }
-  step "nvim: unit tests ($("$nvim" --version | head -1))" nvim_test "$editors/nvim/test/unit.lua"
-  step "nvim: e2e against goweave serve" nvim_test "$editors/nvim/test/e2e.lua"
-  if command -v luacheck >/dev/null 2>&1; then
-    step "nvim: luacheck" bash -c "cd '$editors/nvim' && luacheck --no-color -q lua test"
+# GOWEAVE_NVIM lists the Neovim commands to test with, separated by spaces or newlines
+# (.ci/nvim-matrix.sh prints the CI's three). Each runs the unit tests then the e2e test;
+# the Neovims run at the same time (GOWEAVE_NVIM_JOBS=1: one after the other) and their
+# outputs are shown in list order when all are done.
+read -r -d '' -a nvims <<<"${GOWEAVE_NVIM:-nvim}" || true
+nvim_jobs=${GOWEAVE_NVIM_JOBS:-${#nvims[@]}}
+
+# nvim_test NVIM FILE: runs one test file; a deprecation warning anywhere in its output
+# (Neovim prints them once, outside the test's own checks) fails it too.
+nvim_test() {
+  local out status
+  out=$(timeout 300 "$1" --headless -u NONE -i NONE -n -c "luafile $2" </dev/null 2>&1)
+  status=$?
+  printf '%s\n' "$out"
+  if grep -qi 'deprecated' <<<"$out"; then
+    echo "FAIL: Neovim printed a deprecation warning (above)"
+    return 1
   fi
-else
-  missing "nvim" "nvim"
+  return $status
+}
+
+# nvim_suite NVIM DIR: the unit then the e2e test of one Neovim, each leaving its output,
+# exit status and seconds in DIR.
+nvim_suite() {
+  local test start
+  for test in unit e2e; do
+    start=$SECONDS
+    nvim_test "$1" "$editors/nvim/test/$test.lua" >"$2/$test.out" 2>&1
+    echo $? >"$2/$test.status"
+    echo $((SECONDS - start)) >"$2/$test.seconds"
+  done
+}
+
+# nvim_report NAME DIR TEST: reports a finished test as step would.
+nvim_report() {
+  local name=$1 dir=$2 test=$3
+  printf '\n--- %s\n' "$name"
+  sed 's/^/    /' "$dir/$test.out"
+  if [ "$(cat "$dir/$test.status")" = 0 ]; then
+    passed=$((passed + 1))
+    printf -- '--- ok   %s (%ss)\n' "$name" "$(cat "$dir/$test.seconds")"
+  else
+    failed=$((failed + 1))
+    failures+=("$name")
+    printf -- '--- FAIL %s (%ss)\n' "$name" "$(cat "$dir/$test.seconds")"
+  fi
+}
+
+nvim_found=()
+for i in "${!nvims[@]}"; do
+  if ! command -v "${nvims[$i]}" >/dev/null 2>&1; then
+    missing "${nvims[$i]}" "nvim"
+    continue
+  fi
+  nvim_found+=("$i")
+  mkdir -p "$tmp/nvim-$i"
+  while [ "$(jobs -rp | wc -l)" -ge "$nvim_jobs" ]; do
+    wait -n
+  done
+  nvim_suite "${nvims[$i]}" "$tmp/nvim-$i" &
+done
+wait
+for i in "${nvim_found[@]}"; do
+  version=$("${nvims[$i]}" --version | head -1)
+  nvim_report "nvim: unit tests ($version)" "$tmp/nvim-$i" unit
+  nvim_report "nvim: e2e against goweave serve ($version)" "$tmp/nvim-$i" e2e
+done
+if [ ${#nvim_found[@]} -gt 0 ] && command -v luacheck >/dev/null 2>&1; then
+  step "nvim: luacheck" bash -c "cd '$editors/nvim' && luacheck --no-color -q lua test"
 fi
 
 finish
