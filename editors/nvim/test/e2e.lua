@@ -197,26 +197,32 @@ local function run()
   check(html:lower():find("<html", 1, true) ~= nil and html:find("send-on-closed", 1, true) ~= nil,
     "the timeline page is HTML and names the bug kind")
 
-  -- Settings changed at run time reach the server: with no run limit and a long budget,
-  -- a package campaign keeps running until :GoweaveStop cancels it.
-  goweave.update_settings({ runsPerTest = 0, budgetPerTest = "90s" })
+  -- Settings changed at run time reach the server. Counted, not timed: with
+  -- runsPerTest = 2 a package campaign (two tests) completes after at most 4 runs, where
+  -- the setup's runsPerTest = 60 would allow 120.
+  goweave.update_settings({ runsPerTest = 2, budgetPerTest = "10m" })
   goweave.last.progress = nil
   vim.cmd("GoweaveFuzzPackage")
-  wait_for("the package campaign to start", 30000, function()
+  local limited = wait_for("the package campaign with runsPerTest = 2 to end", 240000, function()
+    return goweave.last.progress
+  end)
+  local runs = tonumber(limited.message:match("completed: (%d+) runs?"))
+  check(runs ~= nil and runs >= 1 and runs <= 4, "the new runsPerTest applies: " .. vim.inspect(limited))
+
+  -- With no run limit and a 10-minute budget a package campaign cannot end by itself
+  -- while the test runs: :GoweaveStop cancels it.
+  goweave.update_settings({ runsPerTest = 0, budgetPerTest = "10m" })
+  goweave.last.progress = nil
+  vim.cmd("GoweaveFuzzPackage")
+  wait_for("the unlimited package campaign to start", 120000, function()
     return goweave.status():match("^goweave: fuzzing")
   end)
-  -- The old limit (runsPerTest = 60, two tests) allows 120 runs at most.
-  wait_for("more runs than runsPerTest = 60 allows", 30000, function()
-    local runs = tonumber(goweave.status():match("(%d+) runs"))
-    return runs and runs > 120
-  end)
-  check(goweave.status():match("^goweave: fuzzing") ~= nil, "the new settings apply: " .. goweave.status())
   vim.cmd("GoweaveStop")
-  local stopped = wait_for("the stop result", 10000, function()
+  local stopped = wait_for("the stop result", 30000, function()
     return goweave.last.stop or goweave.last.error
   end)
   check(type(stopped.stopped) == "number" and stopped.stopped >= 1, ":GoweaveStop stopped the campaign: " .. vim.inspect(stopped))
-  local ended = wait_for("the stopped campaign's progress to end", 30000, function()
+  local ended = wait_for("the stopped campaign's progress to end", 60000, function()
     return goweave.last.progress
   end)
   check(ended.message:match("cancel") ~= nil, "its progress ended as canceled: " .. vim.inspect(ended))
