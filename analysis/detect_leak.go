@@ -65,6 +65,16 @@ const statusLeaked = 10
 // lingering: still reachable, through a global or a live goroutine.
 func (r *Result) gcVerdict() bool { return r.Trace.Meta["leakgc"] == "1" }
 
+// traceAloneNote says that a leak was confirmed by the trace alone because
+// the recorder ran no GC leak detection: Go 1.25 has none, later releases
+// when GOWEAVE_LEAKGC=0.
+func (r *Result) traceAloneNote() string {
+	if v := r.Trace.Meta["goversion"]; strings.HasPrefix(v, "go1.25.") {
+		return "; confirmed by the trace alone on " + v + " (no GC leak detection before Go 1.26)"
+	}
+	return "; confirmed by the trace alone (the GC's leak detection did not run)"
+}
+
 // gcReachabilityUnreliable reports kinds whose primitive the GC may find
 // reachable although nothing can reach it: a bare sync.Mutex is 8
 // pointer-free bytes, which the tiny allocator packs into one 16-byte block
@@ -308,6 +318,8 @@ func leakDetector(kind, summary, why string) *Detector {
 			}
 			if l.proven {
 				msg += "; proven: no live goroutine or global can reach what it waits on"
+			} else if !r.gcVerdict() {
+				msg += r.traceAloneNote()
 			}
 			if l.abandoned {
 				msg += "; the goroutine holding the mutex has ended (the run ended before the Lock parked)"

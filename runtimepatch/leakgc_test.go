@@ -1,6 +1,7 @@
 package runtimepatch
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -71,7 +72,25 @@ func blockedInLeakgc(tr *trace.Trace) []trace.Goroutine {
 	return out
 }
 
+// leakgcRelease returns the release line of the toolchain that builds
+// testdata/leakgc.
+func leakgcRelease(t *testing.T) release {
+	t.Helper()
+	tc, err := FindToolchain(context.Background(), filepath.Join(testdataDir(t), "leakgc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := tc.release()
+	if err != nil {
+		t.Skip(err)
+	}
+	return rel
+}
+
 func TestLeakGCMarksOnlyTrueLeaks(t *testing.T) {
+	if rel := leakgcRelease(t); !rel.LeakGC {
+		t.Skipf("%s has no GC leak detection (TestLeakTraceAlone covers it)", rel.Minor)
+	}
 	bin := buildLeakgc(t)
 	for _, name := range leakgcTests(t, bin) {
 		t.Run(name, func(t *testing.T) {
@@ -112,6 +131,56 @@ func TestLeakGCMarksOnlyTrueLeaks(t *testing.T) {
 				if strings.HasPrefix(f.Kind, "leak-") {
 					t.Errorf("lingering goroutine reported: %s: %s", f.Kind, f.Message)
 				}
+			}
+		})
+	}
+}
+
+// TestLeakTraceAlone: without the GC's leak detection (Go 1.25, or
+// GOWEAVE_LEAKGC=0 on later releases) the trace says no "leakgc", every leak
+// of testdata/leakgc the trace can show is still reported, confirmed by the
+// trace alone, and the finding says so (naming the release on Go 1.25).
+func TestLeakTraceAlone(t *testing.T) {
+	// Leaks only the GC can prove: the goroutine that could unblock the
+	// leaked one is alive (asleep), so the trace alone cannot tell.
+	gcOnly := map[string]bool{"TestLeakAbandonedByLiveSender": true}
+	rel := leakgcRelease(t)
+	var env []string
+	if rel.LeakGC {
+		env = append(env, "GOWEAVE_LEAKGC=0")
+	}
+	bin := buildLeakgc(t)
+	for _, name := range leakgcTests(t, bin) {
+		if !strings.HasPrefix(name, "TestLeak") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			r := record(t, bin, name, nil, env...)
+			if r.err != nil {
+				t.Fatalf("test failed: %v\n%s", r.err, r.output)
+			}
+			if v, ok := r.tr.Meta["leakgc"]; ok {
+				t.Fatalf("META leakgc = %q without leak detection", v)
+			}
+			want := "confirmed by the trace alone"
+			if !rel.LeakGC {
+				want += " on " + r.tr.Meta["goversion"]
+			}
+			reported := 0
+			for _, f := range analysis.Analyze(r.tr).Findings {
+				if strings.HasPrefix(f.Kind, "leak-") {
+					reported++
+					if !strings.Contains(f.Message, want) {
+						t.Errorf("%s finding does not say %q: %s", f.Kind, want, f.Message)
+					}
+				}
+			}
+			blocked := len(blockedInLeakgc(r.tr))
+			if gcOnly[name] {
+				blocked = 0
+			}
+			if reported != blocked {
+				t.Errorf("%d leak findings for %d blocked goroutines\n%s", reported, blocked, dump(r.tr))
 			}
 		})
 	}

@@ -37,9 +37,6 @@ const (
 	EnvSchedule = "GOWEAVE_SCHEDULE"
 )
 
-// SupportedVersions names the toolchains Prepare accepts.
-const SupportedVersions = "go1.26.x (tested with go1.26.8)"
-
 // Overlay is a generated overlay for one toolchain, and how to run that
 // toolchain's go command with it.
 type Overlay struct {
@@ -86,7 +83,7 @@ func Prepare(ctx context.Context, dir string) (*Overlay, error) {
 // prepareFor returns the overlay of tc, with the linked toolchains and the
 // overlays under cache.
 func prepareFor(cache string, tc Toolchain) (*Overlay, error) {
-	if _, err := sitesFor(tc); err != nil {
+	if err := tc.Supported(); err != nil {
 		return nil, err
 	}
 	if tc.underModCache() {
@@ -99,34 +96,17 @@ func prepareFor(cache string, tc Toolchain) (*Overlay, error) {
 	return prepareIn(filepath.Join(cache, "overlay"), tc)
 }
 
-// sitesFor returns the patch sites for a toolchain, or an error saying why the
-// toolchain is not supported.
-func sitesFor(tc Toolchain) ([]site, error) {
-	if tc.GOVERSION != "go1.26" && !strings.HasPrefix(tc.GOVERSION, "go1.26.") {
-		return nil, fmt.Errorf("runtimepatch: Go toolchain %s (GOROOT %s) is not supported; goweave supports %s: install Go 1.26 or put it first on PATH",
-			tc.GOVERSION, tc.GOROOT, SupportedVersions)
-	}
-	if tc.GOOS != "linux" {
-		return nil, fmt.Errorf("runtimepatch: GOOS=%s is not supported; goweave's runtime patch supports linux", tc.GOOS)
-	}
-	switch tc.GOARCH {
-	case "amd64", "arm64":
-	default:
-		return nil, fmt.Errorf("runtimepatch: GOARCH=%s is not supported; goweave's runtime patch supports amd64 and arm64", tc.GOARCH)
-	}
-	return go126Sites, nil
-}
-
 // prepareIn returns the overlay for tc under root, generating it if absent
 // or damaged (a file missing or changed since generation: manifest.go).
 // Generation writes a temporary directory beside the final one and renames
 // it into place, so a concurrent process sees either nothing or a complete
 // overlay.
 func prepareIn(root string, tc Toolchain) (*Overlay, error) {
-	sites, err := sitesFor(tc)
+	rel, err := tc.release()
 	if err != nil {
 		return nil, err
 	}
+	sites := rel.Sites
 	key, err := overlayKey(tc, sites)
 	if err != nil {
 		return nil, err

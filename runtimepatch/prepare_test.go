@@ -21,7 +21,7 @@ func installedToolchain(t *testing.T) Toolchain {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sitesFor(tc); err != nil {
+	if err := tc.Supported(); err != nil {
 		t.Skip(err)
 	}
 	return tc
@@ -29,11 +29,11 @@ func installedToolchain(t *testing.T) Toolchain {
 
 func TestPatchKeepsLineCount(t *testing.T) {
 	tc := installedToolchain(t)
-	sites, err := sitesFor(tc)
+	rel, err := tc.release()
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, byFile := sitesByFile(sites)
+	files, byFile := sitesByFile(rel.Sites)
 	for _, file := range files {
 		src, err := os.ReadFile(filepath.Join(tc.GOROOT, "src", file))
 		if err != nil {
@@ -152,20 +152,75 @@ func TestPatchFileRejectsMissingOrAmbiguousSites(t *testing.T) {
 }
 
 func TestUnsupportedToolchains(t *testing.T) {
-	for _, tc := range []Toolchain{
-		{GOROOT: "/opt/go", GOVERSION: "go1.25.3", GOOS: "linux", GOARCH: "amd64"},
-		{GOROOT: "/opt/go", GOVERSION: "go1.27rc1", GOOS: "linux", GOARCH: "amd64"},
-		{GOROOT: "/opt/go", GOVERSION: "devel go1.27-abcdef", GOOS: "linux", GOARCH: "amd64"},
+	for _, tt := range []struct {
+		tc     Toolchain
+		reason string
+	}{
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.24.13", GOOS: "linux", GOARCH: "amd64"}, "this Go release is not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.28.1", GOOS: "linux", GOARCH: "amd64"}, "this Go release is not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.27rc1", GOOS: "linux", GOARCH: "amd64"}, "pre-releases are not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "devel go1.28-abcdef Tue Jan 1 00:00:00 2030 +0000", GOOS: "linux", GOARCH: "amd64"}, "development toolchains are not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"}, "GOARCH 386 is not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "windows", GOARCH: "amd64"}, "GOOS windows is not supported"},
 	} {
-		_, err := prepareIn(t.TempDir(), tc)
-		if err == nil || !strings.Contains(err.Error(), tc.GOVERSION) || !strings.Contains(err.Error(), "go1.26.x") {
-			t.Errorf("%s: err = %v, want one naming the version found and go1.26.x", tc.GOVERSION, err)
+		_, err := prepareFor(t.TempDir(), tt.tc)
+		var ue *UnsupportedError
+		if !errors.As(err, &ue) {
+			t.Errorf("%s: err = %v, want an UnsupportedError", tt.tc.GOVERSION, err)
+			continue
+		}
+		// One message: what was found, what is supported, what to do.
+		for _, want := range []string{tt.reason, tt.tc.GOVERSION, "/opt/go", "go1.25.x, go1.26.x and go1.27.x", "GOTOOLCHAIN=" + Recommended(), "toolchain " + Recommended()} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error %q does not say %q", tt.tc.GOVERSION, err, want)
+			}
 		}
 	}
-	_, err := prepareIn(t.TempDir(), Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"})
-	if err == nil || !strings.Contains(err.Error(), "386") {
-		t.Errorf("386: err = %v", err)
+	for _, v := range []string{"go1.25.0", "go1.25.14", "go1.26.0", "go1.26.8", "go1.27.0", "go1.27.4", "go1.27.99", "go1.26.8 X:nodwarf5"} {
+		if err := (Toolchain{GOVERSION: v, GOOS: "linux", GOARCH: "arm64"}).Supported(); err != nil {
+			t.Errorf("%s: %v", v, err)
+		}
 	}
+}
+
+// TestSitesInEveryRelease finds every patch site in the sources of each
+// tested release found in the module cache (CI downloads them all first:
+// .ci/toolchains.sh).
+func TestSitesInEveryRelease(t *testing.T) {
+	tc := installedToolchain(t)
+	found := 0
+	for _, v := range TestedVersions() {
+		goroot := filepath.Join(tc.GOMODCACHE, "golang.org", fmt.Sprintf("toolchain@v0.0.1-%s.%s-%s", v, tc.GOOS, tc.GOARCH))
+		if v == tc.GOVERSION {
+			goroot = tc.GOROOT
+		}
+		if _, err := os.Stat(filepath.Join(goroot, "src")); err != nil {
+			t.Logf("%s: not in the module cache, skipped (GOTOOLCHAIN=%s go version downloads it)", v, v)
+			continue
+		}
+		found++
+		rel, ok := releaseOf(v)
+		if !ok {
+			t.Fatalf("tested version %s is not supported", v)
+		}
+		files, byFile := sitesByFile(rel.Sites)
+		for _, file := range files {
+			src, err := os.ReadFile(filepath.Join(goroot, "src", file))
+			if err != nil {
+				t.Errorf("%s: %v", v, err)
+				continue
+			}
+			out, err := patchFile(v, file, src, byFile[file])
+			if err != nil {
+				t.Error(err)
+				continue
+			}
+			if bytes.Count(out, []byte("\n")) != bytes.Count(src, []byte("\n")) {
+				t.Errorf("%s: %s: line count changed", v, file)
+			}
+		}
+	}
+	t.Logf("%d of %d tested releases checked", found, len(TestedVersions()))
 }
 
 func TestPrepareDetectsDrift(t *testing.T) {
@@ -203,7 +258,7 @@ func TestPrepareOverlayContents(t *testing.T) {
 		t.Errorf("overlay for %s %s, want %s %s", ov.GOROOT, ov.GoVersion, tc.GOROOT, tc.GOVERSION)
 	}
 	replace := readOverlay(t, ov.Path)
-	files, _ := sitesByFile(go126Sites)
+	files, _ := sitesByFile(siteTable)
 	added, err := addedFiles()
 	if err != nil {
 		t.Fatal(err)

@@ -92,14 +92,15 @@ func goweaveNoteSignal(sig uint32) {
 
 // goweaveLeakGCRan is set when the exit hook ran the GC's goroutine leak
 // detection (META "leakgc"): goroutines it proved leaked have status _Gleaked.
+// Never set on Go 1.25, which has no leak detection.
 var goweaveLeakGCRan bool
 
 // goweaveExitHook is called from runExitHooks: os.Exit or return from main.
-// On a normal exit it first runs one leak-detection GC cycle (Go 1.26's
-// goroutineLeakGC; the runtime has it without GOEXPERIMENT, the experiment
-// only registers the pprof profile), unless GOWEAVE_LEAKGC=0: goroutines
-// blocked on primitives no runnable goroutine or global can reach become
-// _Gleaked in GOROUTINES. Cost: docs/leak-detection.md.
+// On a normal exit it first runs one leak-detection GC cycle where the
+// runtime has one (goweaveLeakGC, Go 1.26 and later), unless
+// GOWEAVE_LEAKGC=0: goroutines blocked on primitives no runnable goroutine
+// or global can reach become _Gleaked in GOROUTINES. Cost:
+// docs/leak-detection.md.
 //
 // The GC runs before the exit is noted, so that a goroutine panicking
 // meanwhile still ends the trace as "panic"; and the write runs with
@@ -110,10 +111,7 @@ func goweaveExitHook(code int) {
 		goweaveExitSettle()
 	}
 	if goweaveOn && goweaveExitKind.Load() == goweaveExitNone && gogetenv("GOWEAVE_LEAKGC") != "0" {
-		if goweaveUserBlocked() {
-			goroutineLeakGC()
-		}
-		goweaveLeakGCRan = true // with nobody blocked, "none leaked" holds too
+		goweaveLeakGCRan = goweaveLeakGC()
 	}
 	if goweaveExitKind.CompareAndSwap(goweaveExitNone, goweaveExitNormal) {
 		goweaveExitCode = code
@@ -121,20 +119,6 @@ func goweaveExitHook(code int) {
 	mp := acquirem()
 	goweaveFlush()
 	releasem(mp)
-}
-
-// goweaveUserBlocked reports whether a user goroutine is blocked on a
-// channel or sync primitive: only then can the leak GC find anything, and
-// most runs end without one, so they skip its cost (a GC cycle, and starting
-// the GC workers in a short process).
-func goweaveUserBlocked() bool {
-	found := false
-	forEachG(func(gp *g) {
-		if !found && readgstatus(gp)&^_Gscan == _Gwaiting && !gp.internalBlocked() && !isSystemGoroutine(gp, false) {
-			found = true
-		}
-	})
-	return found
 }
 
 // goweaveDie is called from dieFromSignal.
@@ -279,11 +263,11 @@ func goweaveCollectGoroutines(nev uint64) uint64 {
 	for i := uintptr(0); i < n && k < goweaveMaxGoroutines; i++ {
 		gp := atomicAllGIndex(ptr, i)
 		status := readgstatus(gp) &^ _Gscan
-		if status == _Gidle || status == _Gdead || status == _Gdeadextra || isSystemGoroutine(gp, false) {
+		if status == _Gidle || status == _Gdead || status == goweaveGdeadextra || isSystemGoroutine(gp, false) {
 			continue
 		}
 		var reason uint32
-		if (status == _Gwaiting || status == _Gleaked) && gp.waitreason != waitReasonZero {
+		if (status == _Gwaiting || status == goweaveGleaked) && gp.waitreason != waitReasonZero {
 			reason = 1 + uint32(gp.waitreason)
 		}
 		last := gp.goweave.last

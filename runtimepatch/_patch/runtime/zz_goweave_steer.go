@@ -480,7 +480,7 @@ func goweaveTookEffect(gp *g, before uint64) bool {
 		// Blocked in a channel or sync operation; not a wait on the way to
 		// it (a GC assist), nor one of the schedule's own waits.
 		return gp.goweave.s.wstate == goweaveWaitNone && goweaveOpWait(gp.waitreason)
-	case _Gdead, _Gleaked:
+	case _Gdead, goweaveGleaked:
 		return true
 	}
 	return false

@@ -1,10 +1,11 @@
 package runtimepatch
 
-// go126Sites are the patch sites for go1.26.x, written against go1.26.8 and
-// found by their text (sites.go), so patch releases that move lines keep
-// working. Each replacement keeps the hook on the original line, so
+// siteTable are the patch sites of every supported release (versions.go),
+// written against go1.26.8 and found by their text (sites.go), so releases
+// that move lines keep working: the same anchors hold from go1.25.0 to
+// go1.27.4 (TestSitesInEveryRelease). Each replacement keeps the hook on the original line, so
 // tracebacks stay true. All logic lives in the added files under _patch/.
-var go126Sites = []site{
+var siteTable = []site{
 	// runtime2.go: per-goroutine recorder state.
 	{"runtime/runtime2.go", "type g", "", "\tvalgrindStackID uintptr", "\tvalgrindStackID uintptr; goweave goweaveG"},
 
