@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -22,7 +24,16 @@ const (
 	envTrace    = runtimepatch.EnvTrace  // where the process writes its trace
 	envModule   = runtimepatch.EnvModule // module root: operations in files below it are user code
 	envSchedule = schedule.Env           // the schedule file to enforce
+	// envRun marks a test process and everything it starts (inherited) with goweave's pid
+	// and the run's number, so that what escapes the process group can be found (sweep).
+	envRun = "GOWEAVE_RUN"
 )
+
+// runs numbers the test processes of this goweave process (envRun).
+var runs atomic.Uint64
+
+// sweepOrphansOnce sweeps, before the first run, what runs of killed goweave processes left.
+var sweepOrphansOnce sync.Once
 
 // Options control one run of one test.
 type Options struct {
@@ -73,23 +84,19 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = 64 << 10
 	}
-	// -test.timeout=0: a pending timeout timer stops the runtime from ever reporting
-	// "all goroutines are asleep"; goweave enforces the limit from outside instead.
-	cmd := exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
-		"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
-	cmd.Dir = b.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...), envModule+"="+b.Module, raceOptions())
+	sweepOrphansOnce.Do(sweepOrphans)
+	marker := fmt.Sprintf("%d-%d", os.Getpid(), runs.Add(1))
+	env := append(append(os.Environ(), opts.Env...), envModule+"="+b.Module, raceOptions(), envRun+"="+marker)
 	if opts.Trace != "" {
 		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
 			return nil, err
 		}
 		os.Remove(opts.Trace) // a stale trace must not pass for this run's
-		cmd.Env = append(cmd.Env, envTrace+"="+opts.Trace)
+		env = append(env, envTrace+"="+opts.Trace)
 	}
 	if opts.Schedule != "" {
-		cmd.Env = append(cmd.Env, envSchedule+"="+opts.Schedule)
+		env = append(env, envSchedule+"="+opts.Schedule)
 	}
-	cmd.SysProcAttr = processAttr()
 
 	// The child writes into a pipe we read ourselves: exec's own copying would wait for
 	// grandchildren that keep the pipe open.
@@ -97,10 +104,24 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	if err != nil {
 		return nil, err
 	}
-	cmd.Stdout, cmd.Stderr = pw, pw
 	out := newCappedOutput(opts.MaxOutput)
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	var cmd *exec.Cmd
+	for {
+		// -test.timeout=0: a pending timeout timer stops the runtime from ever reporting
+		// "all goroutines are asleep"; goweave enforces the limit from outside instead.
+		cmd = exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
+			"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
+		cmd.Dir, cmd.Env = b.Dir, env
+		cmd.Stdout, cmd.Stderr = pw, pw
+		cmd.SysProcAttr = processAttr()
+		err := cmd.Start()
+		if err == nil {
+			break
+		}
+		if namespaceRefused(cmd.SysProcAttr, err) {
+			continue // the next attempt starts it without a namespace
+		}
 		pr.Close()
 		pw.Close()
 		return nil, fmt.Errorf("starting %s: %v", b.Path, err)
@@ -147,8 +168,10 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	waitErr := cmd.Wait()
 	close(exited)
 	<-stopped
-	// Whatever the test started in its process group goes with it.
+	// Whatever the test started in its process group goes with it (in a PID namespace,
+	// the kernel has killed everything else already), and what left the group.
 	signalGroup(pgid, false)
+	sweep(marker)
 	select {
 	case <-copied:
 	case <-time.After(time.Second):

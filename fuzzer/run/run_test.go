@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,47 +116,111 @@ func TestRunDeadlockMessage(t *testing.T) {
 	}
 }
 
-// A hung test is stopped at its time limit, and the process it started goes with it.
+// A hung test is stopped at its time limit, and the processes it started go with it.
 func TestRunKillsHungTestAndChildren(t *testing.T) {
-	b := statusesBinary(t)
-	tracePath := filepath.Join(t.TempDir(), "run.trace")
-	const limit = time.Second
-	pidFile := filepath.Join(t.TempDir(), "childpid")
-	r, err := Test(context.Background(), b, "TestHangWithChild", Options{Timeout: limit, Grace: 500 * time.Millisecond, Trace: tracePath, Env: []string{"STATUSES_CHILD_PID_FILE=" + pidFile}})
-	if err != nil {
-		t.Fatal(err)
+	forEachContainment(t, func(t *testing.T) {
+		b := statusesBinary(t)
+		tracePath := filepath.Join(t.TempDir(), "run.trace")
+		// The grace is long: a loaded machine may take seconds to dump the goroutines and
+		// flush the trace after SIGQUIT, and the process exits by itself when done.
+		const limit, grace = time.Second, 30 * time.Second
+		mark := marker(t)
+		r, err := Test(context.Background(), b, "TestHangWithChild", Options{Timeout: limit, Grace: grace, Trace: tracePath, Env: []string{mark}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != StatusTimeout {
+			t.Errorf("status %s, want timeout\n%s", r.Status, r.Output)
+		}
+		// SIGQUIT makes a Go program dump its goroutines: the test was stopped the way that
+		// lets the runtime flush its trace, not killed outright.
+		if !strings.Contains(r.Output, "SIGQUIT") {
+			t.Errorf("output does not show the SIGQUIT:\n%s", r.Output)
+		}
+		if r.Elapsed > limit+grace {
+			t.Errorf("run took %v with a %v limit", r.Elapsed, limit)
+		}
+		if _, err := trace.ReadFile(tracePath); err != nil {
+			t.Errorf("no trace flushed at the time limit: %v (exit %d, signal %q, %v)\n%s", err, r.ExitCode, r.Signal, r.Elapsed, r.Output[max(0, len(r.Output)-1500):])
+		}
+		noneLeft(t, mark)
+	})
+}
+
+// A test that passes and leaves daemons behind (in their own sessions) leaves no process.
+func TestRunLeavesNoProcess(t *testing.T) {
+	forEachContainment(t, func(t *testing.T) {
+		mark := marker(t)
+		started := filepath.Join(t.TempDir(), "started")
+		r, err := Test(context.Background(), statusesBinary(t), "TestHangWithChild", Options{Env: []string{mark, "STATUSES_PASS=1", "STATUSES_STARTED_FILE=" + started}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(started); r.Status != StatusPass || err != nil {
+			t.Fatalf("status %s, started file: %v\n%s", r.Status, err, r.Output)
+		}
+		noneLeft(t, mark)
+	})
+}
+
+// forEachContainment runs f with PID namespaces, when the kernel permits them here, and
+// with the process group and sweep that replace them elsewhere.
+func forEachContainment(t *testing.T, f func(t *testing.T)) {
+	if pidNamespaces.Load() {
+		t.Run("pid-namespace", f)
 	}
-	if r.Status != StatusTimeout {
-		t.Errorf("status %s, want timeout", r.Status)
-	}
-	// SIGQUIT makes a Go program dump its goroutines: the test was stopped the way that
-	// lets the runtime flush its trace, not killed outright.
-	if !strings.Contains(r.Output, "SIGQUIT") {
-		t.Errorf("output does not show the SIGQUIT:\n%s", r.Output)
-	}
-	if r.Elapsed > limit+5*time.Second {
-		t.Errorf("run took %v with a %v limit", r.Elapsed, limit)
-	}
-	if _, err := trace.ReadFile(tracePath); err != nil {
-		t.Errorf("no trace flushed at the time limit: %v", err)
-	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatalf("the test did not record its child: %v", err)
-	}
-	pid, _ := strconv.Atoi(strings.Fields(string(data))[0])
-	if pid <= 0 {
-		t.Fatalf("bad child pid %q", data)
-	}
-	// The child was reparented and reaped by init (or is a zombie until then): poll briefly.
-	deadline := time.Now().Add(5 * time.Second)
-	for alive(pid) {
+	t.Run("process-group+sweep", func(t *testing.T) {
+		was := pidNamespaces.Load()
+		pidNamespaces.Store(false)
+		defer pidNamespaces.Store(was)
+		f(t)
+	})
+}
+
+// marker is an environment variable that the processes of one test inherit.
+func marker(t *testing.T) string {
+	return fmt.Sprintf("GOWEAVE_TEST_MARK=%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "."))
+}
+
+// noneLeft fails the test if a live process still carries mark in its environment. The
+// kernel has delivered every SIGKILL when goweave's Test returns, but a killed process may
+// take a moment to exit: the check waits until none is left, for at most 10 seconds.
+func noneLeft(t *testing.T, mark string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := withEnv(mark)
+		if len(left) == 0 {
+			return
+		}
 		if time.Now().After(deadline) {
-			syscall.Kill(pid, syscall.SIGKILL)
-			t.Fatalf("child process %d survived the run", pid)
+			var what []string
+			for _, pid := range left {
+				stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+				what = append(what, strings.TrimSpace(string(stat)))
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Fatalf("processes survived the run:\n%s", strings.Join(what, "\n"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// withEnv lists the live (not zombie) processes whose environment holds kv.
+func withEnv(kv string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() || !alive(pid) {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), kv) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // alive reports whether pid is a live (not zombie) process.
@@ -215,44 +280,49 @@ const runHelperEnv = "FUZZER_TEST_RUN_HELPER"
 
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(runHelperEnv); spec != "" {
-		// spec: binary, package dir, pid file, one a line
+		// spec: binary, package dir, started file, marker, containment; one a line
 		f := strings.Split(spec, "\n")
+		pidNamespaces.Store(f[4] == "pid-namespace")
 		b := &build.TestBinary{Path: f[0], Dir: f[1], Module: f[1]}
-		Test(context.Background(), b, "TestHangWithChild", Options{Timeout: time.Hour, Env: []string{"STATUSES_CHILD_PID_FILE=" + f[2]}})
+		Test(context.Background(), b, "TestHangWithChild", Options{Timeout: time.Hour, Env: []string{"STATUSES_STARTED_FILE=" + f[2], f[3]}})
 		os.Exit(3)
 	}
 	os.Exit(m.Run())
 }
 
-// When goweave dies without cleaning up (SIGKILL, a crash), the kernel kills its test
-// process: a hung test does not run on forever. (What the test process started itself is
-// not covered: it is reparented, only goweave's own cleanup kills its process group.)
+// When goweave is killed (SIGKILL: no cleanup of its own), nothing the test started
+// survives: in a PID namespace the kernel kills the test (parent-death signal) and with
+// it the namespace; without, the next goweave's first run sweeps what is left.
 func TestRunDiesWithGoweave(t *testing.T) {
-	b := statusesBinary(t)
-	pidFile := filepath.Join(t.TempDir(), "pids")
-	helper := exec.Command(os.Args[0], "-test.run=^$")
-	helper.Env = append(os.Environ(), runHelperEnv+"="+b.Path+"\n"+b.Dir+"\n"+pidFile)
-	if err := helper.Start(); err != nil {
-		t.Fatal(err)
-	}
-	var pids []string
-	for deadline := time.Now().Add(30 * time.Second); len(pids) != 2; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			helper.Process.Kill()
-			t.Fatal("the hung test never started")
+	forEachContainment(t, func(t *testing.T) {
+		b := statusesBinary(t)
+		started := filepath.Join(t.TempDir(), "started")
+		mark := marker(t)
+		helper := exec.Command(os.Args[0], "-test.run=^$")
+		helper.Env = append(os.Environ(), runHelperEnv+"="+strings.Join([]string{b.Path, b.Dir, started, mark, Containment()}, "\n"))
+		if err := helper.Start(); err != nil {
+			t.Fatal(err)
 		}
-		data, _ := os.ReadFile(pidFile)
-		pids = strings.Fields(string(data))
-	}
-	child, _ := strconv.Atoi(pids[0])
-	testProcess, _ := strconv.Atoi(pids[1])
-	defer syscall.Kill(child, syscall.SIGKILL)
-	helper.Process.Kill()
-	helper.Wait()
-	for deadline := time.Now().Add(5 * time.Second); alive(testProcess); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			syscall.Kill(testProcess, syscall.SIGKILL)
-			t.Fatalf("test process %d outlived goweave", testProcess)
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(started); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				helper.Process.Kill()
+				t.Fatal("the hung test never started its processes")
+			}
 		}
-	}
+		// The orphan may still be in the middle of its exec (no environment to read yet).
+		for deadline := time.Now().Add(10 * time.Second); len(withEnv(mark)) < 4; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d processes carry the marker, want the test and its three", len(withEnv(mark)))
+			}
+		}
+		helper.Process.Kill()
+		helper.Wait()
+		if !pidNamespaces.Load() {
+			sweepOrphans() // what the next goweave does before its first run
+		}
+		noneLeft(t, mark)
+	})
 }

@@ -5,9 +5,9 @@ package statuses
 import (
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -47,15 +47,30 @@ func TestDeadlock(t *testing.T) {
 
 func TestHang(t *testing.T) { time.Sleep(time.Hour) }
 
-// TestHangWithChild starts a child process that would outlive the test if goweave killed
-// only the test process; it writes the child's pid and its own to $STATUSES_CHILD_PID_FILE.
+// TestHangWithChild starts processes that would outlive the test if goweave killed only
+// the test process or its process group: a child, a child in its own session (setsid) and
+// an orphan in its own session (the shell that started it exits). It then writes "started"
+// to $STATUSES_STARTED_FILE and hangs, or with STATUSES_PASS=1 passes at once.
 func TestHangWithChild(t *testing.T) {
 	child := exec.Command("sleep", "3600")
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
-	if p := os.Getenv("STATUSES_CHILD_PID_FILE"); p != "" {
-		os.WriteFile(p, []byte(strconv.Itoa(child.Process.Pid)+" "+strconv.Itoa(os.Getpid())), 0o644)
+	session := exec.Command("sleep", "3600")
+	session.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := session.Start(); err != nil {
+		t.Fatal(err)
+	}
+	orphan := exec.Command("sh", "-c", "sleep 3600 >/dev/null 2>&1 &")
+	orphan.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := orphan.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if p := os.Getenv("STATUSES_STARTED_FILE"); p != "" {
+		os.WriteFile(p, []byte("started"), 0o644)
+	}
+	if os.Getenv("STATUSES_PASS") == "1" {
+		return
 	}
 	time.Sleep(time.Hour)
 }
