@@ -66,6 +66,11 @@ func Read(r io.Reader) (*Trace, error) {
 	case *os.File:
 		if fi, err := s.Stat(); err == nil && fi.Mode().IsRegular() {
 			d.size = fi.Size()
+			if at, ok := firstHole(s, d.size); ok {
+				return nil, &FormatError{Offset: at, Msg: fmt.Sprintf("the file (%d bytes) has a hole here: "+
+					"a sparse file, which the goweave runtime never writes; it is damaged or not a trace "+
+					"(record it again by rerunning the test)", d.size)}
+			}
 		}
 	}
 	if err := d.decode(); err != nil {
@@ -87,6 +92,7 @@ type decoder struct {
 	posOff      int64
 	eventsOff   int64
 	nrecords    int             // EVENTS records, SelectCase records included
+	empty       int             // empty records among them
 	skipped     []skippedRecord // in record order
 	goRaw       []rawGoroutine
 	goOff       int64
@@ -152,8 +158,10 @@ func (d *decoder) decode() error {
 			return d.errf(start, "section %d appears twice", tag)
 		}
 		d.seen[tag] = true
-		if length > 1<<62 {
-			return d.errf(start+8, "section %d: length %d overruns the file", tag, length)
+		if length > 1<<62 || d.size > 0 && length > uint64(d.size-d.off) {
+			// (checked before reading: a huge declared length is rejected at once)
+			left := max(d.size-d.off, 0)
+			return d.errf(start+8, "section %d: length %d overruns the file (%d bytes follow)", tag, length, left)
 		}
 		payload := d.off
 		var err error
@@ -336,6 +344,10 @@ func (d *decoder) events(off int64, length uint64) error {
 			if want > 0 {
 				truncate()
 			}
+			if d.empty++; d.empty > maxEmptyRecords {
+				return d.errf(at, "more than %d empty records (slots reserved but never written): a run leaves "+
+					"at most one per goroutine that was recording when it ended; the file is damaged or not a trace", maxEmptyRecords)
+			}
 			orphans = true
 			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: -1})
 			return nil
@@ -390,6 +402,11 @@ func (d *decoder) events(off int64, length uint64) error {
 
 // kindEmpty marks a slot that was reserved but not completely written.
 const kindEmpty Kind = 0
+
+// maxEmptyRecords bounds the empty slots of a trace: the runtime leaves one per goroutine
+// caught recording by the end of the process (and the tail of a multi-record reservation
+// when the buffer fills up), a handful; a file of zeros is not a trace to spend minutes on.
+const maxEmptyRecords = 1 << 16
 
 // skippedRecord is an EVENTS record that is not an event of its own: a select case (event:
 // its select) or an empty slot (event: -1).

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -132,7 +134,7 @@ func TestCorruptionsRejected(t *testing.T) {
 		{"huge section length", func(b []byte) []byte {
 			binary.LittleEndian.PutUint64(b[headerSize+8:], 1<<40)
 			return b
-		}, -1, "truncated META section"},
+		}, headerSize + 8, "length 1099511627776 overruns the file"},
 		{"events length not a multiple", func(b []byte) []byte {
 			o := sectionAt(t, b, SectionEvents)
 			binary.LittleEndian.PutUint64(b[o+8:], binary.LittleEndian.Uint64(b[o+8:])-1)
@@ -243,5 +245,84 @@ func TestEmptySlots(t *testing.T) {
 	}
 	if len(got.Events) != 4 || got.Events[2].Kind != KindChanSend {
 		t.Errorf("events %+v", got.Events)
+	}
+}
+
+// hugeTrace writes a file with a valid header and an EVENTS section of n zero records (a
+// hole when sparse, written zeros otherwise), then an END section that counts them.
+func hugeTrace(t *testing.T, n int64, sparse bool) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "huge.trace")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	hdr := []byte(Magic)
+	hdr = binary.LittleEndian.AppendUint32(hdr, Version)
+	hdr = binary.LittleEndian.AppendUint32(hdr, RecordSize)
+	hdr = binary.LittleEndian.AppendUint32(hdr, SectionEvents)
+	hdr = binary.LittleEndian.AppendUint32(hdr, 0)
+	hdr = binary.LittleEndian.AppendUint64(hdr, uint64(n*RecordSize))
+	if _, err := f.Write(hdr); err != nil {
+		t.Fatal(err)
+	}
+	if sparse {
+		if _, err := f.Seek(n*RecordSize, io.SeekCurrent); err != nil {
+			t.Fatal(err)
+		}
+	} else if _, err := f.Write(make([]byte, n*RecordSize)); err != nil {
+		t.Fatal(err)
+	}
+	end := binary.LittleEndian.AppendUint32(nil, SectionEnd)
+	end = binary.LittleEndian.AppendUint32(end, 0)
+	end = binary.LittleEndian.AppendUint64(end, endSize)
+	end = binary.LittleEndian.AppendUint64(end, uint64(n))
+	end = binary.LittleEndian.AppendUint64(end, 0)
+	if _, err := f.Write(end); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A 2 GiB sparse file with a valid header (issue 12, item 7: it was read for 27 s at 3.1 GB)
+// and a file of written zero records are rejected after reading little of them, with the
+// offset of the problem; so is a section longer than the file.
+func TestHugeAndSparseFilesRejected(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		path   string
+		msg    string // either message: a file system without holes makes the sparse file one of zeros
+		within int64  // the offset must come before this: the reader stopped early
+	}{
+		{"sparse 2 GiB", hugeTrace(t, 1<<25, true), "hole|empty records", 1 << 23},
+		{"zeros", hugeTrace(t, maxEmptyRecords+10, false), "empty records", 1 << 23},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadFile(c.path)
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v, want a FormatError", err)
+			}
+			if !regexp.MustCompile(c.msg).MatchString(fe.Msg) || !strings.Contains(err.Error(), c.path) {
+				t.Errorf("error %q should say %q and name the file", err, c.msg)
+			}
+			if fe.Offset <= 0 || fe.Offset >= c.within {
+				t.Errorf("offset %d, want the problem found within the first %d bytes", fe.Offset, c.within)
+			}
+		})
+	}
+	// a section declared longer than what follows it in the file is rejected before reading it
+	path := hugeTrace(t, 10, false)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteAt(binary.LittleEndian.AppendUint64(nil, 1<<31*RecordSize), headerSize+8)
+	f.Close()
+	_, err = ReadFile(path)
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Offset != headerSize+8 || !strings.Contains(fe.Msg, "overruns the file") {
+		t.Errorf("error %v, want the EVENTS length at offset %d overrunning the file", err, headerSize+8)
 	}
 }
