@@ -44,7 +44,7 @@ func weakHB(r *Result, a, b *lockDep) bool {
 	if a.g == b.g {
 		return r.epoch[a.ev] <= r.epoch[b.ev]
 	}
-	return r.epoch[a.ev] <= b.wvc[a.g]
+	return r.epoch[a.ev] <= b.wvc.get(a.g)
 }
 
 func heldMode(d *lockDep, m int32) (held, read bool) {

@@ -53,6 +53,13 @@ func Lookup(kind string) *Detector {
 // own prediction).
 func Analyze(t *trace.Trace) *Result {
 	r := Compute(t)
+	runDetectors(r)
+	return r
+}
+
+// runDetectors runs every detector over r and keeps the findings to report.
+func runDetectors(r *Result) {
+	t := r.Trace
 	seen := map[string]bool{}
 	// With events lost (the recorder's buffer was full) the relation misses edges: what it
 	// calls unordered may be ordered. Only what happened is reported then.
@@ -79,7 +86,6 @@ func Analyze(t *trace.Trace) *Result {
 		}
 		return pa.Line - pb.Line
 	})
-	return r
 }
 
 // hbDerived are the kinds whose "actual" findings still rest on the happens-before relation.

@@ -91,7 +91,7 @@ type lockDep struct {
 	mutex int32
 	read  bool
 	held  []heldLock
-	wvc   []uint32 // weak clock at the request
+	wvc   vclock // weak clock at the request
 }
 
 // rwFact: a recursive RLock (inner, while holding outer) and a writer's Lock concurrent with it.

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/goweave/goweave/analysis/trace"
 )
@@ -24,7 +25,9 @@ import (
 // code: rules_chan.go (spawn, channels, close), rules_select.go, rules_mutex.go, rules_once.go,
 // rules_waitgroup.go, rules_cond.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
 // dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
-// event: memory is O(events) for epochs plus O(objects x goroutines) for clocks.
+// event: memory is O(events) for epochs plus the clocks, which share what they have in
+// common (vclock.go): a clock costs what its goroutine or object learned that the clock it
+// was copied from did not know.
 
 // rule is the happens-before rule of one event kind.
 type rule func(e *engine, i int32, ev *trace.Event)
@@ -64,7 +67,8 @@ type engine struct {
 	f  *facts
 	ng int
 
-	vc, wvc  [][]uint32 // per goroutine: strong and weak clock
+	ck       *clockArena
+	vc, wvc  []vclock // per goroutine: strong and weak clock (own -1: not running)
 	held     [][]heldLock
 	ended    []bool
 	lastUser [][4]userCache // per goroutine: the channel places it used last
@@ -83,11 +87,12 @@ type engine struct {
 
 	done []bool // event already processed (the partner of an unbuffered transfer)
 
-	slab slab
-	tmp  []uint32
-	rec  *clockRecorder // per-event clocks, for Result.Clocks
+	rec *clockRecorder // per-event clocks, for Result.Clocks
 
-	freeClocks [][2][]uint32 // clocks of ended goroutines, for reuse
+	budget int64        // bytes the analysis may hold (0: no bound)
+	over   *BudgetError // set when it held more: the walk stopped
+	fixed  int64        // bytes held per event, in all (the trace's included)
+	extra  int64        // bytes of per-goroutine tables of objects
 
 	// From the prepass: completed events in index order (and whether their completion
 	// stamps are increasing, and the largest), and the events that never completed.
@@ -96,9 +101,8 @@ type engine struct {
 	maxPost    uint64
 	blocked    []int32
 
-	freeWgClocks [][]uint32 // clocks of WaitGroups done with, for reuse
-	wgEvents     []int32    // arena of the WaitGroups' Add and Done lists
-	wgProj       []uint32   // arena of their projections
+	wgEvents     []int32  // arena of the WaitGroups' Add and Done lists
+	wgProj       []uint32 // arena of their projections
 	wgFactsChunk []wgFacts
 }
 
@@ -110,21 +114,32 @@ type heldLock struct {
 }
 
 // Compute runs the happens-before engine over t and returns the result without running
-// detectors (Analyze does both).
+// detectors (Analyze does both). It has no memory budget (ComputeWith has).
 func Compute(t *trace.Trace) *Result {
+	e := newEngine(t)
+	e.run()
+	return e.r
+}
+
+func newEngine(t *trace.Trace) *engine {
 	e := &engine{t: t, r: &Result{Trace: t}}
 	e.r.eng = e
 	e.f = &e.r.facts
 	e.f.init()
-	e.run()
-	return e.r
+	return e
 }
 
 func (e *engine) run() {
 	t := e.t
 	e.prepass()
+	if e.overBudget() {
+		return
+	}
 	ord := e.order()
 	for n, i := range ord {
+		if n%budgetCheckEvery == 0 && e.overBudget() {
+			return
+		}
 		if n%prefetchBatch == 0 && n+prefetchAhead < len(ord) {
 			e.prefetchUsers(ord[n+prefetchAhead : min(n+prefetchAhead+prefetchBatch, len(ord))])
 		}
@@ -243,7 +258,7 @@ func (e *engine) prepass() {
 			e.chanIdx[id] = x
 		case classMutex:
 			x = int32(len(e.mutexes))
-			e.mutexes = append(e.mutexes, mutexState{obj: id, writer: -1, lastUnlock: -1})
+			e.mutexes = append(e.mutexes, mutexState{obj: id, writer: -1, lastUnlock: -1, rrel: vclock{own: -1}})
 		case classOnce:
 			x = int32(len(e.onces))
 			e.onces = append(e.onces, onceState{runner: -1})
@@ -260,6 +275,10 @@ func (e *engine) prepass() {
 			objIdx[key] = x
 		}
 		return x
+	}
+	e.fixed = int64(n) * bytesPerEvent
+	if e.rec != nil {
+		e.fixed += int64(n) * int64(unsafe.Sizeof(vclock{}))
 	}
 	e.completed = make([]int32, 0, n)
 	e.postSorted = true
@@ -289,6 +308,7 @@ func (e *engine) prepass() {
 				r.Goroutines[c].Parent = ev.G
 			}
 		case trace.KindSelect:
+			e.fixed += int64(len(ev.Cases)) * int64(unsafe.Sizeof(trace.Case{}))
 			for _, c := range ev.Cases {
 				obj(trace.KindSelect, c.Obj, 0)
 			}
@@ -341,11 +361,13 @@ func (e *engine) prepass() {
 		}
 	}
 	e.ng = len(r.Goroutines)
-	e.slab.n = e.ng
-	// Goroutine clocks are allocated when a goroutine starts and recycled when it ends, so
-	// memory follows the goroutines alive at once, not all that ever ran.
-	e.vc = make([][]uint32, e.ng)
-	e.wvc = make([][]uint32, e.ng)
+	e.ck = newClockArena(e.ng)
+	// Goroutine clocks start when a goroutine starts and are released when it ends.
+	e.vc = make([]vclock, e.ng)
+	e.wvc = make([]vclock, e.ng)
+	for g := range e.vc {
+		e.vc[g], e.wvc[g] = e.ck.clock(-1), e.ck.clock(-1)
+	}
 	e.held = make([][]heldLock, e.ng)
 	e.ended = make([]bool, e.ng)
 	e.lastUser = make([][4]userCache, e.ng)
@@ -354,11 +376,10 @@ func (e *engine) prepass() {
 			e.lastUser[g][k].ch = -1
 		}
 	}
-	e.tmp = make([]uint32, e.ng)
 	e.selectSites = make([][]*SelectCase, len(t.Positions)+1)
 	e.wgArenas()
 	for x := range e.chans {
-		e.chans[x].initRings(&e.slab)
+		e.chans[x].initRings()
 	}
 }
 
@@ -425,36 +446,30 @@ func (e *engine) order() []int32 {
 // event's epoch.
 func (e *engine) tick(i int32) int32 {
 	g := e.r.gOf[i]
-	if e.vc[g] == nil {
-		e.newClocks(g, true)
+	if !e.running(g) {
+		e.newClocks(g)
 	}
-	ep := e.vc[g][g] + 1
-	e.vc[g][g] = ep
-	e.wvc[g][g] = ep
+	ep := e.vc[g].ownEp + 1
+	e.vc[g].ownEp = ep
+	e.wvc[g].ownEp = ep
 	e.r.epoch[i] = ep
 	return g
 }
 
-// newClocks gives goroutine g its clocks, reusing those of an ended goroutine.
-func (e *engine) newClocks(g int32, zero bool) {
-	if n := len(e.freeClocks); n > 0 {
-		e.vc[g], e.wvc[g] = e.freeClocks[n-1][0], e.freeClocks[n-1][1]
-		e.freeClocks = e.freeClocks[:n-1]
-		if zero {
-			clear(e.vc[g])
-			clear(e.wvc[g])
-		}
-		return
-	}
-	e.vc[g], e.wvc[g] = e.slab.alloc(), e.slab.alloc()
+// running reports whether goroutine g has its clocks (it started and did not end).
+func (e *engine) running(g int32) bool { return e.vc[g].own == g }
+
+// newClocks gives goroutine g empty clocks.
+func (e *engine) newClocks(g int32) {
+	e.vc[g], e.wvc[g] = e.ck.clock(g), e.ck.clock(g)
 }
 
-// endClocks recycles the clocks of goroutine g, which ended: nothing reads a goroutine's
+// endClocks releases the clocks of goroutine g, which ended: nothing reads a goroutine's
 // clock after its last event (what it published was copied).
 func (e *engine) endClocks(g int32) {
-	if e.vc[g] != nil {
-		e.freeClocks = append(e.freeClocks, [2][]uint32{e.vc[g], e.wvc[g]})
-		e.vc[g], e.wvc[g] = nil, nil
+	if e.running(g) {
+		e.ck.drop(&e.vc[g], -1)
+		e.ck.drop(&e.wvc[g], -1)
 	}
 }
 
@@ -466,9 +481,9 @@ func (e *engine) hbAt(a int32, g int32, weak bool) bool {
 		return true
 	}
 	if weak {
-		return e.r.epoch[a] <= e.wvc[g][ga]
+		return e.r.epoch[a] <= e.wvc[g].get(ga)
 	}
-	return e.r.epoch[a] <= e.vc[g][ga]
+	return e.r.epoch[a] <= e.vc[g].get(ga)
 }
 
 // finishBlocked gives every operation that never completed an epoch after its goroutine's
@@ -486,7 +501,10 @@ func (e *engine) finishBlocked() {
 		}
 		return 0
 	})
-	for _, i := range blocked {
+	for n, i := range blocked {
+		if n%budgetCheckEvery == 0 && e.overBudget() {
+			return
+		}
 		g := e.tick(i)
 		if e.rec != nil {
 			e.record(i, g)

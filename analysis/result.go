@@ -21,6 +21,7 @@ type Result struct {
 	facts facts
 	eng   *engine
 
+	opts      Options // of AnalyzeWith or ComputeWith
 	clocks    *Clocks
 	leaksDone bool
 	leakList  []leak

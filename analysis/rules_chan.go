@@ -15,7 +15,7 @@ type chanState struct {
 	ringS, ringR []published
 
 	closeEv           int32
-	closeVC, closeWVC []uint32
+	closeVC, closeWVC vclock
 
 	users [numClasses][]chanUser // per class: latest op per (goroutine, position)
 	// per class of a long list: per goroutine, the largest epoch among its users (nil for
@@ -58,9 +58,9 @@ type chanUser struct {
 // (another goroutine), by the strong or the weak clock (hbAt without the lookups).
 func (u chanUser) before(e *engine, g int32, weak bool) bool {
 	if weak {
-		return u.ep <= e.wvc[g][u.g]
+		return u.ep <= e.wvc[g].get(u.g)
 	}
-	return u.ep <= e.vc[g][u.g]
+	return u.ep <= e.vc[g].get(u.g)
 }
 
 type pendingCase struct {
@@ -87,7 +87,7 @@ func (c *chanState) count(send bool, seq uint64, i int32) {
 	(*s)[seq-1] = i
 }
 
-func (c *chanState) initRings(sl *slab) {
+func (c *chanState) initRings() {
 	if c.capacity <= 0 {
 		return
 	}
@@ -95,7 +95,7 @@ func (c *chanState) initRings(sl *slab) {
 		n = min(n, c.capacity)
 		r := make([]published, n)
 		for i := range r {
-			r[i] = published{vc: sl.alloc(), wvc: sl.alloc()}
+			r[i] = published{weak: true}
 		}
 		return r
 	}
@@ -117,13 +117,24 @@ func bySeq(s []int32, seq uint64) int32 {
 func (e *engine) goSpawn(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	c, ok := e.r.gIndex[ev.A]
-	if !ok || c == g || e.vc[c] != nil {
+	if !ok || c == g || e.running(c) {
 		return // (a child that already ran keeps its clock)
 	}
-	e.newClocks(c, false)
-	copy(e.vc[c], e.vc[g])
-	copy(e.wvc[c], e.wvc[g])
-	e.vc[c][c], e.wvc[c][c] = 1, 1
+	e.newClocks(c)
+	e.startFrom(&e.vc[c], &e.vc[g])
+	e.startFrom(&e.wvc[c], &e.wvc[g])
+}
+
+// startFrom makes child (the clock of a goroutine just spawned) the parent's clock with
+// its own entry at 1.
+func (e *engine) startFrom(child, parent *vclock) {
+	c, g, ep := child.own, parent.own, parent.ownEp
+	e.ck.assign(child, parent)
+	child.own, child.ownEp = c, 1
+	e.ck.set(child, g, ep)
+	if child.tree(c) > 1 { // (the parent knew more of the child than its birth: a corrupt trace)
+		e.ck.setTree(child, c, 1)
+	}
 }
 
 // Rule GoEnd: only ticks; the goroutine's clock stays for the events it published.
@@ -193,15 +204,15 @@ func (e *engine) chanClose(i int32, ev *trace.Event) {
 	}
 	e.resolvePending(x, i, g, true) // a close serves receive cases
 	ch.closeEv = i
-	ch.closeVC = e.slab.clone(e.vc[g])
-	ch.closeWVC = e.slab.clone(e.wvc[g])
+	e.ck.assign(&ch.closeVC, &e.vc[g])
+	e.ck.assign(&ch.closeWVC, &e.wvc[g])
 	// Every send and value receive so far that is not ordered before the close races with it.
 	for _, class := range []uint8{classSend, classRecvValue} {
 		for _, u := range ch.users[class] {
 			if u.g == g || u.before(e, g, false) {
 				continue
 			}
-			if class == classRecvValue && e.valueBeforeClose(ch, u.ev, e.wvc[g]) {
+			if class == classRecvValue && e.valueBeforeClose(ch, u.ev, &e.wvc[g]) {
 				continue
 			}
 			e.closeRace(u.ev, i, class == classSend)
@@ -214,7 +225,7 @@ func (e *engine) chanClose(i int32, ev *trace.Event) {
 // before it closes and r cannot see it closed (a consumer taking exactly the values a
 // producer sent before closing). The weak clock ignores mutexes, so a send that a mutex
 // merely ordered before the close (and that another schedule might skip) does not count.
-func (e *engine) valueBeforeClose(ch *chanState, r int32, closeWVC []uint32) bool {
+func (e *engine) valueBeforeClose(ch *chanState, r int32, closeWVC *vclock) bool {
 	s := bySeq(ch.sendBySeq, e.t.Events[r].A)
 	if e.t.Events[r].Kind == trace.KindSelect {
 		s = bySeq(ch.sendBySeq, e.t.Events[r].B)
@@ -222,7 +233,7 @@ func (e *engine) valueBeforeClose(ch *chanState, r int32, closeWVC []uint32) boo
 	if s < 0 || e.r.epoch[s] == 0 {
 		return false
 	}
-	return e.r.epoch[s] <= closeWVC[e.r.gOf[s]]
+	return e.r.epoch[s] <= closeWVC.get(e.r.gOf[s])
 }
 
 // Rule Select: the chosen case is processed as its channel operation (with the sequence
@@ -269,7 +280,7 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 		}
 	}
 	if len(ch.ringS) > 0 && seq > 0 {
-		ch.ringS[(seq-1)%uint64(len(ch.ringS))].set(e.vc[g], e.wvc[g], g)
+		e.ck.publish(&ch.ringS[(seq-1)%uint64(len(ch.ringS))], &e.vc[g], &e.wvc[g])
 	}
 	e.after(i, g, x, class)
 }
@@ -291,7 +302,7 @@ func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
 		e.acquire1(g, &ch.ringS[(seq-1)%uint64(len(ch.ringS))])
 	}
 	if len(ch.ringR) > 0 && seq > 0 {
-		ch.ringR[(seq-1)%uint64(len(ch.ringR))].set(e.vc[g], e.wvc[g], g)
+		e.ck.publish(&ch.ringR[(seq-1)%uint64(len(ch.ringR))], &e.vc[g], &e.wvc[g])
 	}
 	e.after(i, g, x, class)
 }
@@ -321,8 +332,8 @@ func (e *engine) rendezvous(s, gs, r, x int32) {
 		e.record(s, gs) // the send's clock before the rendezvous: it happens before the receive, not after
 	}
 	if gs != gr {
-		e.exchange(e.vc[gs], e.vc[gr], gs, gr)
-		e.exchange(e.wvc[gs], e.wvc[gr], gs, gr)
+		e.exchange(&e.vc[gs], &e.vc[gr])
+		e.exchange(&e.wvc[gs], &e.wvc[gr])
 	}
 	e.after(s, gs, x, classSend)
 	e.after(r, gr, x, e.recvClass(r))
@@ -351,8 +362,8 @@ func (e *engine) recvClosed(i, g, x int32, class uint8) {
 	ch := &e.chans[x]
 	e.before(i, g, x, false)
 	if ch.closeEv >= 0 {
-		join(e.vc[g], ch.closeVC)
-		join(e.wvc[g], ch.closeWVC)
+		e.ck.join(&e.vc[g], &ch.closeVC)
+		e.ck.join(&e.wvc[g], &ch.closeWVC)
 	}
 	if class == classRecvValue {
 		e.f.recvOnClosed = append(e.f.recvOnClosed, evPair{i, ch.closeEv})
@@ -369,14 +380,14 @@ func (e *engine) before(i, g, x int32, send bool) {
 		if send {
 			kind, classes = PairSend, []uint8{classSend}
 		}
-		vc := e.vc[g]
+		vc := &e.vc[g]
 		pos := e.t.Events[i].Pos
 		for _, class := range classes {
 			if !ch.mayBeUnordered(class, g, vc) {
 				continue
 			}
 			for _, u := range ch.users[class] {
-				if u.g != g && u.ep > vc[u.g] { // u does not happen before i
+				if u.g != g && u.ep > vc.tree(u.g) { // u does not happen before i
 					ch.pairHits++
 					e.f.pairAt(kind, u.ev, u.pos, i, pos) // u.pos is u.ev's position
 				}
@@ -394,14 +405,14 @@ func (e *engine) after(i, g, x int32, class uint8) {
 	ch := &e.chans[x]
 	if ch.closeEv >= 0 && class == classRecvValue {
 		// a value received after the close in the run, yet not ordered after it
-		if !e.hbAt(ch.closeEv, g, false) && !e.valueBeforeClose(ch, i, ch.closeWVC) {
+		if !e.hbAt(ch.closeEv, g, false) && !e.valueBeforeClose(ch, i, &ch.closeWVC) {
 			e.closeRace(i, ch.closeEv, false)
 		}
 	}
-	if class == classRecvValue && ch.pairHits < maxHitsPerObject && ch.mayBeUnordered(classRecvValue, g, e.vc[g]) {
-		vc := e.vc[g]
+	if class == classRecvValue && ch.pairHits < maxHitsPerObject && ch.mayBeUnordered(classRecvValue, g, &e.vc[g]) {
+		vc := &e.vc[g]
 		for _, u := range ch.users[classRecvValue] {
-			if u.g != g && u.ep > vc[u.g] { // u does not happen before i
+			if u.g != g && u.ep > vc.tree(u.g) { // u does not happen before i
 				ch.pairHits++
 				e.f.concRecv(e.t, u.ev, i)
 			}
@@ -456,6 +467,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	if l := ch.latest[class]; l != nil {
 		l[g] = max(l[g], ep)
 	} else if len(ch.users[class]) > 2*e.ng {
+		e.extra += 4 * int64(e.ng)
 		ch.trackLatest(class, e.ng)
 	}
 	copy(cache[1:], cache[:len(cache)-1])
@@ -475,14 +487,13 @@ func (ch *chanState) trackLatest(class uint8, ng int) {
 // mayBeUnordered reports whether some user of class in another goroutine than g might not
 // happen before the point of g whose (strong or weak) clock is vc. When it reports false,
 // a scan of the list for such users would find none.
-func (ch *chanState) mayBeUnordered(class uint8, g int32, vc []uint32) bool {
+func (ch *chanState) mayBeUnordered(class uint8, g int32, vc *vclock) bool {
 	l := ch.latest[class]
 	if l == nil {
 		return true
 	}
-	vc = vc[:len(l)]
 	for k, ep := range l {
-		if ep > vc[k] && int32(k) != g {
+		if ep != 0 && int32(k) != g && ep > vc.tree(int32(k)) {
 			return true
 		}
 	}
@@ -530,27 +541,33 @@ type userCache struct {
 	idx   int32
 }
 
-// exchange gives both clocks of a rendezvous their join. Both sides just ticked, so each
-// lacks the other's newest epoch; when one already knew the other's previous epoch it knew
-// everything else, and only that entry changes.
-func (e *engine) exchange(a, b []uint32, ga, gb int32) {
-	aKnowsB := a[gb]+1 >= b[gb]
-	bKnowsA := b[ga]+1 >= a[ga]
+// exchange gives both clocks of a rendezvous (goroutine clocks) their join. Both sides
+// just ticked, so each lacks the other's newest epoch; when one already knew the other's
+// previous epoch it knew everything else, and only that entry changes.
+func (e *engine) exchange(a, b *vclock) {
+	ga, gb := a.own, b.own
+	aKnowsB := a.tree(gb)+1 >= b.ownEp
+	bKnowsA := b.tree(ga)+1 >= a.ownEp
 	switch {
 	case aKnowsB && bKnowsA:
-		a[gb], b[ga] = b[gb], a[ga]
+		e.ck.set(a, gb, b.ownEp)
+		e.ck.set(b, ga, a.ownEp)
 	case aKnowsB: // b is behind: a's knowledge (plus b's own entry) is the join
-		ep := b[gb]
-		copy(b, a)
-		b[gb] = ep
-		a[gb] = ep
+		e.copyKnowing(b, a)
 	case bKnowsA:
-		ep := a[ga]
-		copy(a, b)
-		a[ga] = ep
-		b[ga] = ep
+		e.copyKnowing(a, b)
 	default:
-		join(a, b)
-		copy(b, a)
+		e.ck.join(a, b)
+		e.copyKnowing(b, a)
 	}
+}
+
+// copyKnowing makes goroutine clock dst the clock src (of another goroutine), which knows
+// everything dst does except dst's own entry, and tells src dst's own entry.
+func (e *engine) copyKnowing(dst, src *vclock) {
+	own, ep := dst.own, dst.ownEp
+	e.ck.assign(dst, src)
+	dst.own, dst.ownEp = own, ep
+	e.ck.set(dst, src.own, src.ownEp)
+	e.ck.set(src, own, ep)
 }

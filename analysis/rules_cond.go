@@ -11,7 +11,7 @@ type condState struct {
 
 type condWake struct {
 	lo, hi  uint64 // tickets woken: [lo, hi)
-	vc, wvc []uint32
+	vc, wvc vclock
 }
 
 // Rule CondSignal / CondBroadcast: the signaller's clock is kept for the tickets it woke
@@ -31,7 +31,7 @@ func (e *engine) condSignal(i int32, ev *trace.Event) {
 	if ev.Kind == trace.KindCondBroadcast {
 		hi = ev.B
 	}
-	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.slab.clone(e.vc[g]), wvc: e.slab.clone(e.wvc[g])})
+	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.snapshot(&e.vc[g]), wvc: e.snapshot(&e.wvc[g])})
 }
 
 // Rule CondWait: a Wait that returned happens after the Signal or Broadcast that woke its
@@ -45,8 +45,8 @@ func (e *engine) condWait(i int32, ev *trace.Event) {
 	c := &e.conds[x]
 	for k := len(c.wakes) - 1; k >= 0; k-- {
 		if w := c.wakes[k]; w.lo <= ev.A && ev.A < w.hi {
-			join(e.vc[g], w.vc)
-			join(e.wvc[g], w.wvc)
+			e.ck.join(&e.vc[g], &w.vc)
+			e.ck.join(&e.wvc[g], &w.wvc)
 			return
 		}
 	}

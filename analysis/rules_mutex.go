@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/goweave/goweave/analysis/trace"
 )
@@ -10,7 +11,7 @@ import (
 type mutexState struct {
 	obj        uint64
 	wrel       published // clock of the last Unlock (strong only)
-	rrel       []uint32  // merged clocks of all RUnlocks
+	rrel       vclock    // merged clocks of all RUnlocks
 	writer     int32     // goroutine holding the write lock; -1 none
 	writerEv   int32
 	readers    []heldRead
@@ -33,6 +34,7 @@ type acqInfo struct {
 
 func (e *engine) perG(s *[]int32) []int32 {
 	if *s == nil {
+		e.extra += 4 * int64(e.ng)
 		*s = make([]int32, e.ng)
 		for i := range *s {
 			(*s)[i] = -1
@@ -93,10 +95,7 @@ func (e *engine) unlock(i int32, ev *trace.Event) {
 		e.release(i, g, m.writer, m.writerEv, x, false)
 		m.writer = -1
 	}
-	if m.wrel.vc == nil {
-		m.wrel.vc = e.slab.alloc()
-	}
-	m.wrel.set(e.vc[g], nil, g)
+	e.ck.publish(&m.wrel, &e.vc[g], nil)
 	m.lastUnlock = i
 }
 
@@ -127,18 +126,15 @@ func (e *engine) runlock(i int32, ev *trace.Event) {
 		m.readers = slices.Delete(m.readers, k, k+1)
 		e.release(i, g, r.g, r.ev, x, true)
 	}
-	if m.rrel == nil {
-		m.rrel = e.slab.alloc()
-	}
-	join(m.rrel, e.vc[g])
+	e.ck.join(&m.rrel, &e.vc[g])
 	m.lastUnlock = i
 }
 
 func (e *engine) acquire(i, g, x int32, read bool) {
 	m := &e.mutexes[x]
 	e.acquire1(g, &m.wrel)
-	if !read && m.rrel != nil {
-		join(e.vc[g], m.rrel)
+	if !read && m.rrel.root != nil {
+		e.ck.join(&e.vc[g], &m.rrel)
 	}
 	if read {
 		m.readers = append(m.readers, heldRead{g, i})
@@ -147,6 +143,7 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 	}
 	e.perG(&m.lastAcq)[g] = i
 	if m.lastAcqOf == nil {
+		e.extra += int64(unsafe.Sizeof(acqInfo{})) * int64(e.ng)
 		m.lastAcqOf = make([]acqInfo, e.ng)
 	}
 	m.lastAcqOf[g] = acqInfo{ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}
@@ -176,7 +173,7 @@ func (e *engine) tryFailed(i, g, x int32) {
 		return
 	}
 	for h, a := range m.lastAcq {
-		if a >= 0 && int32(h) != g && m.lastAcqOf[h].ep > e.wvc[g][h] {
+		if a >= 0 && int32(h) != g && m.lastAcqOf[h].ep > e.wvc[g].get(int32(h)) {
 			m.pairHits++
 			e.f.pair(e.t, PairTryLock, a, i)
 		}
@@ -195,7 +192,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 		k := depKey{g: g, pos: e.t.Events[i].Pos, mutex: x, inner: h[len(h)-1].mutex, n: len(h)}
 		if f.depSeen[k] < 2 || !completed {
 			f.depSeen[k]++
-			f.deps = append(f.deps, lockDep{ev: i, g: g, mutex: x, read: read, held: slices.Clone(h), wvc: e.slab.clone(e.wvc[g])})
+			f.deps = append(f.deps, lockDep{ev: i, g: g, mutex: x, read: read, held: slices.Clone(h), wvc: e.snapshot(&e.wvc[g])})
 		}
 	}
 	if read {
@@ -236,7 +233,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 			if read && info.kind != trace.KindLock && info.kind != trace.KindTryLock {
 				continue
 			}
-			if info.ep > e.wvc[g][h] { // a does not happen before i (weak clock)
+			if info.ep > e.wvc[g].get(int32(h)) { // a does not happen before i (weak clock)
 				m.pairHits++
 				f.pairAt(PairLock, a, info.pos, i, e.t.Events[i].Pos)
 			}
@@ -272,7 +269,7 @@ func (e *engine) mixedCheck(o, g, p int32) {
 		if hl.read && m.lastAcqOf[gp].kind == trace.KindRLock {
 			continue // two readers do not exclude each other
 		}
-		if m.lastAcqOf[gp].ep > e.wvc[g][gp] { // lh does not happen before (weak clock)
+		if m.lastAcqOf[gp].ep > e.wvc[g].get(gp) { // lh does not happen before (weak clock)
 			k := pairKey{0, e.t.Events[o].Pos, e.t.Events[lh].Pos}
 			if !e.f.mixedSeen[k] {
 				e.f.mixedSeen[k] = true

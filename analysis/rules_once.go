@@ -5,7 +5,7 @@ import "github.com/goweave/goweave/analysis/trace"
 // onceState is the engine's state of one sync.Once.
 type onceState struct {
 	runner  int32 // the Do that ran f (prepass); -1 none
-	vc, wvc []uint32
+	vc, wvc vclock
 	done    bool
 	early   []int32 // Dos that returned before the runner's Do was processed
 }
@@ -22,7 +22,9 @@ func (e *engine) onceDo(i int32, ev *trace.Event) {
 	}
 	o := &e.onces[x]
 	if ev.Flags.Has(trace.FlagSuccess) {
-		o.vc, o.wvc, o.done = e.slab.clone(e.vc[g]), e.slab.clone(e.wvc[g]), true
+		e.ck.assign(&o.vc, &e.vc[g])
+		e.ck.assign(&o.wvc, &e.wvc[g])
+		o.done = true
 		for _, n := range o.early {
 			if !e.hbAt(n, g, false) {
 				e.f.pair(e.t, PairOnce, i, n)
@@ -36,12 +38,12 @@ func (e *engine) onceDo(i int32, ev *trace.Event) {
 		if !e.hbAt(o.runner, g, false) {
 			e.f.pair(e.t, PairOnce, o.runner, i)
 		}
-		join(e.vc[g], o.vc)
-		join(e.wvc[g], o.wvc)
-	case o.runner >= 0 && e.vc[e.r.gOf[o.runner]] != nil:
+		e.ck.join(&e.vc[g], &o.vc)
+		e.ck.join(&e.wvc[g], &o.wvc)
+	case o.runner >= 0 && e.running(e.r.gOf[o.runner]):
 		gr := e.r.gOf[o.runner]
-		join(e.vc[g], e.vc[gr])
-		join(e.wvc[g], e.wvc[gr])
+		e.ck.join(&e.vc[g], &e.vc[gr])
+		e.ck.join(&e.wvc[g], &e.wvc[gr])
 		if len(o.early) < 64 {
 			o.early = append(o.early, i)
 		}

@@ -69,7 +69,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 				}
 			scan:
 				for _, class := range partners {
-					if !ch.mayBeUnordered(class, g, e.wvc[g]) {
+					if !ch.mayBeUnordered(class, g, &e.wvc[g]) {
 						continue
 					}
 					for _, u := range ch.users[class] {

@@ -9,7 +9,8 @@ import (
 // wgState is the engine's state of one WaitGroup.
 type wgState struct {
 	obj     uint64
-	vc, wvc []uint32
+	vc, wvc vclock
+	live    bool    // vc and wvc hold the group's clocks (from its first Add or Done to its last operation)
 	adders  []int32 // goroutines that Add a positive delta (prepass)
 	facts   *wgFacts
 	last    int32
@@ -61,23 +62,23 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		return
 	}
 	w := &e.wgs[x]
-	fresh := w.vc == nil
+	fresh := !w.live
 	if fresh {
-		w.vc, w.wvc = e.wgClock(), e.wgClock()
+		w.live = true
 		w.facts = e.newWgFacts(w)
 		e.f.wgs = append(e.f.wgs, w.facts)
 	}
 	if int64(ev.B) < 0 {
 		e.f.negativeWG = append(e.f.negativeWG, evPair{i, w.last})
 	}
-	if fresh || w.owner >= 0 && w.ep <= e.vc[g][w.owner] && w.ep <= e.wvc[g][w.owner] {
+	if fresh || w.owner >= 0 && w.ep <= e.vc[g].get(w.owner) && w.ep <= e.wvc[g].get(w.owner) {
 		// g's clocks contain the group's: the join is g's clocks
-		copy(w.vc, e.vc[g])
-		copy(w.wvc, e.wvc[g])
-		w.owner, w.ep = g, e.vc[g][g]
+		e.ck.assign(&w.vc, &e.vc[g])
+		e.ck.assign(&w.wvc, &e.wvc[g])
+		w.owner, w.ep = g, e.vc[g].ownEp
 	} else {
-		join(w.vc, e.vc[g])
-		join(w.wvc, e.wvc[g])
+		e.ck.join(&w.vc, &e.vc[g])
+		e.ck.join(&w.wvc, &e.wvc[g])
 		w.owner = -1
 	}
 	wf := w.facts
@@ -90,14 +91,14 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		wf.dones = append(wf.dones, i)
 		wf.doneUnits += int(min(-delta, 1<<16))
 		for _, a := range wf.adders {
-			wf.proj = append(wf.proj, e.vc[g][a])
+			wf.proj = append(wf.proj, e.vc[g].get(a))
 		}
 		for _, a := range wf.adds {
 			if !wf.ordered {
 				break
 			}
 			// as addBeforeDone will read it from proj
-			wf.ordered = slices.Contains(wf.adders, e.r.gOf[a]) && e.r.epoch[a] <= e.vc[g][e.r.gOf[a]]
+			wf.ordered = slices.Contains(wf.adders, e.r.gOf[a]) && e.r.epoch[a] <= e.vc[g].get(e.r.gOf[a])
 		}
 	}
 	w.last = i
@@ -108,15 +109,15 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 func (e *engine) wgWait(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	x := e.objOf[i]
-	if x < 0 || e.wgs[x].vc == nil {
+	if x < 0 || !e.wgs[x].live {
 		return
 	}
 	w := &e.wgs[x]
-	if w.owner < 0 || e.vc[g][w.owner] < w.ep {
-		join(e.vc[g], w.vc)
+	if w.owner < 0 || e.vc[g].get(w.owner) < w.ep {
+		e.ck.join(&e.vc[g], &w.vc)
 	}
-	if w.owner < 0 || e.wvc[g][w.owner] < w.ep {
-		join(e.wvc[g], w.wvc)
+	if w.owner < 0 || e.wvc[g].get(w.owner) < w.ep {
+		e.ck.join(&e.wvc[g], &w.wvc)
 	}
 	e.wgProcessed(w)
 }
@@ -171,22 +172,13 @@ func (e *engine) newWgFacts(w *wgState) *wgFacts {
 	return wf
 }
 
-// wgClock returns a clock for a WaitGroup that its first Add or Done overwrites.
-func (e *engine) wgClock() []uint32 {
-	if n := len(e.freeWgClocks); n > 0 {
-		c := e.freeWgClocks[n-1]
-		e.freeWgClocks = e.freeWgClocks[:n-1]
-		return c
-	}
-	return e.slab.alloc()
-}
-
 // wgProcessed notes that one completed operation of w was processed; after the last,
-// nothing reads w's clocks again and they are recycled.
+// nothing reads w's clocks again and they are released.
 func (e *engine) wgProcessed(w *wgState) {
 	w.pending--
-	if w.pending == 0 && w.vc != nil {
-		e.freeWgClocks = append(e.freeWgClocks, w.vc, w.wvc)
-		w.vc, w.wvc = nil, nil
+	if w.pending == 0 && w.live {
+		e.ck.drop(&w.vc, -1)
+		e.ck.drop(&w.wvc, -1)
+		w.live = false
 	}
 }

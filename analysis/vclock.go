@@ -1,15 +1,398 @@
 package analysis
 
-// Vector clocks are plain []uint32 over the dense goroutine index of one trace: entry i is
-// the number of events of goroutine i known to have happened before. One slice per
-// goroutine and per synchronization object, allocated once; the hot path never allocates.
+import "unsafe"
+
+// Vector clocks over the dense goroutine index of one trace: entry k is the number of events
+// of goroutine k known to have happened before.
+//
+// A clock is a persistent radix tree with reference-counted nodes (leaves of 64 entries,
+// inner nodes of 32 children, as deep as the goroutine count needs; absent subtrees are
+// zero) plus one entry kept beside the tree: its own goroutine's, which every event ticks.
+// Copying a clock (publishing it on an unlock or a send, starting a spawned goroutine,
+// keeping a snapshot) shares the tree; a later change copies only the path it changes, and
+// a node nobody references any more goes back to the arena. A join skips the subtrees both
+// clocks share. So memory follows what goroutines actually learn from each other, not
+// goroutines squared (a dense vector per goroutine and per published clock), and a program
+// with at most 64 goroutines has one leaf per clock: the dense vector it used to be.
+//
+// Invariant: the tree's entry for the clock's own goroutine is at most ownEp (the tree
+// may hold a stale one; get answers ownEp).
+type vclock struct {
+	root  unsafe.Pointer // *leaf when shift is 0, else *inner; nil: all zero
+	shift int32          // index bit where the root's child index starts; 0: the root is a leaf
+	own   int32          // the goroutine whose entry is ownEp; -1: none
+	ownEp uint32
+}
+
+const (
+	leafBits = 6
+	leafN    = 1 << leafBits
+	fanBits  = 5
+	fanN     = 1 << fanBits
+)
+
+// Nodes start with their reference count, so that retain and release need not know the kind.
+type leaf struct {
+	refs int32
+	v    [leafN]uint32
+}
+
+type inner struct {
+	refs int32
+	kids [fanN]unsafe.Pointer // *inner, or *leaf under a node of shift leafBits; nil: zero
+}
+
+// get returns entry k.
+func (c *vclock) get(k int32) uint32 {
+	if k == c.own {
+		return c.ownEp
+	}
+	return c.tree(k)
+}
+
+// tree returns entry k of the tree (not the own entry).
+func (c *vclock) tree(k int32) uint32 {
+	p := c.root
+	for s := c.shift; s >= leafBits; s -= fanBits {
+		if p == nil {
+			return 0
+		}
+		p = (*inner)(p).kids[(uint32(k)>>uint(s))&(fanN-1)]
+	}
+	if p == nil {
+		return 0
+	}
+	return (*leaf)(p).v[k&(leafN-1)]
+}
+
+// clockArena allocates and recycles the nodes of one analysis's clocks; it is not safe for
+// concurrent use (each analysis has its own).
+type clockArena struct {
+	shift      int32 // of every clock: enough levels for the goroutine count
+	freeLeaves []*leaf
+	freeInners []*inner
+	leafChunk  []leaf
+	innerChunk []inner
+	bytes      int64 // allocated for nodes so far (recycled nodes are counted once)
+}
+
+// newClockArena returns the arena for clocks of ng entries.
+func newClockArena(ng int) *clockArena {
+	a := &clockArena{}
+	for n := leafN; n < ng; n *= fanN {
+		if a.shift == 0 {
+			a.shift = leafBits
+		} else {
+			a.shift += fanBits
+		}
+	}
+	return a
+}
+
+// clock returns an empty clock whose own goroutine is own (-1: none).
+func (a *clockArena) clock(own int32) vclock { return vclock{shift: a.shift, own: own} }
+
+const nodeChunk = 64
+
+func (a *clockArena) newLeaf() *leaf {
+	if n := len(a.freeLeaves); n > 0 {
+		l := a.freeLeaves[n-1]
+		a.freeLeaves = a.freeLeaves[:n-1]
+		l.refs = 1
+		return l
+	}
+	if len(a.leafChunk) == 0 {
+		a.leafChunk = make([]leaf, nodeChunk)
+		a.bytes += nodeChunk * int64(unsafe.Sizeof(leaf{}))
+	}
+	l := &a.leafChunk[0]
+	a.leafChunk = a.leafChunk[1:]
+	l.refs = 1
+	return l
+}
+
+func (a *clockArena) newInner() *inner {
+	if n := len(a.freeInners); n > 0 {
+		m := a.freeInners[n-1]
+		a.freeInners = a.freeInners[:n-1]
+		m.refs = 1
+		return m
+	}
+	if len(a.innerChunk) == 0 {
+		a.innerChunk = make([]inner, nodeChunk)
+		a.bytes += nodeChunk * int64(unsafe.Sizeof(inner{}))
+	}
+	m := &a.innerChunk[0]
+	a.innerChunk = a.innerChunk[1:]
+	m.refs = 1
+	return m
+}
+
+func retain(p unsafe.Pointer) {
+	if p != nil {
+		*(*int32)(p)++
+	}
+}
+
+// release drops one reference to node p of the level with shift s, recycling it (and
+// what only it referenced) when it was the last.
+func (a *clockArena) release(p unsafe.Pointer, s int32) {
+	if p == nil {
+		return
+	}
+	r := (*int32)(p)
+	if *r--; *r > 0 {
+		return
+	}
+	if s < leafBits {
+		a.freeLeaves = append(a.freeLeaves, (*leaf)(p))
+		return
+	}
+	m := (*inner)(p)
+	for i := range fanN {
+		a.release(m.kids[i], s-fanBits)
+	}
+	m.kids = [fanN]unsafe.Pointer{}
+	a.freeInners = append(a.freeInners, m)
+}
+
+// assign makes dst a copy of src: sharing its tree, or for one-leaf trees copying the leaf
+// into dst's when only dst has it (a copy of 256 bytes costs less than making either
+// clock's next change copy the leaf).
+func (a *clockArena) assign(dst, src *vclock) {
+	if dst == src {
+		return
+	}
+	if a.shift == 0 && dst.root != nil && src.root != nil && dst.root != src.root {
+		if dl := (*leaf)(dst.root); dl.refs == 1 {
+			dl.v = (*leaf)(src.root).v
+			dst.own, dst.ownEp = src.own, src.ownEp
+			return
+		}
+	}
+	retain(src.root)
+	a.release(dst.root, a.shift)
+	*dst = *src
+	dst.shift = a.shift
+}
+
+// snapshot returns a copy of c (sharing its tree) that nothing changes: it keeps its
+// reference for as long as the analysis.
+func (e *engine) snapshot(c *vclock) vclock {
+	retain(c.root)
+	return *c
+}
+
+// drop empties c, releasing its tree.
+func (a *clockArena) drop(c *vclock, own int32) {
+	a.release(c.root, a.shift)
+	*c = a.clock(own)
+}
+
+// ownLeaf makes *slot a leaf only its parent references (copying a shared one, allocating
+// a zero one for nil) and returns it.
+func (a *clockArena) ownLeaf(slot *unsafe.Pointer) *leaf {
+	p := *slot
+	if p == nil {
+		l := a.newLeaf()
+		l.v = [leafN]uint32{}
+		*slot = unsafe.Pointer(l)
+		return l
+	}
+	l := (*leaf)(p)
+	if l.refs == 1 {
+		return l
+	}
+	n := a.newLeaf()
+	n.v = l.v
+	l.refs--
+	*slot = unsafe.Pointer(n)
+	return n
+}
+
+// ownInner is ownLeaf for an inner node.
+func (a *clockArena) ownInner(slot *unsafe.Pointer) *inner {
+	p := *slot
+	if p == nil {
+		m := a.newInner()
+		*slot = unsafe.Pointer(m)
+		return m
+	}
+	m := (*inner)(p)
+	if m.refs == 1 {
+		return m
+	}
+	n := a.newInner()
+	n.kids = m.kids
+	for _, k := range n.kids {
+		retain(k)
+	}
+	m.refs--
+	*slot = unsafe.Pointer(n)
+	return n
+}
+
+// setTree sets entry k of c's tree to v, copying the path if it is shared.
+func (a *clockArena) setTree(c *vclock, k int32, v uint32) {
+	c.shift = a.shift
+	slot := &c.root
+	for s := a.shift; s >= leafBits; s -= fanBits {
+		slot = &a.ownInner(slot).kids[(uint32(k)>>uint(s))&(fanN-1)]
+	}
+	a.ownLeaf(slot).v[k&(leafN-1)] = v
+}
+
+// set sets entry k of c to v.
+func (a *clockArena) set(c *vclock, k int32, v uint32) {
+	if k == c.own {
+		c.ownEp = v
+		return
+	}
+	if c.tree(k) != v {
+		a.setTree(c, k, v)
+	}
+}
+
+// raise sets entry k of c to at least v.
+func (a *clockArena) raise(c *vclock, k int32, v uint32) {
+	if k == c.own {
+		c.ownEp = max(c.ownEp, v)
+		return
+	}
+	if c.tree(k) < v {
+		a.setTree(c, k, v)
+	}
+}
+
+// join sets dst to the entrywise maximum of dst and src.
+func (a *clockArena) join(dst, src *vclock) {
+	if dst == src {
+		return
+	}
+	if a.shift == 0 && dst.root != nil && src.root != nil && dst.root != src.root {
+		// the common case of a program with few goroutines, without the calls
+		if dl, sl := (*leaf)(dst.root), (*leaf)(src.root); dl.refs == 1 {
+			if dst.own >= 0 {
+				if dst.own == src.own {
+					dst.ownEp = max(dst.ownEp, src.ownEp)
+				} else {
+					dst.ownEp = max(dst.ownEp, sl.v[dst.own&(leafN-1)])
+				}
+			}
+			join(dl.v[:], sl.v[:])
+			if k := src.own; k >= 0 && k != dst.own {
+				dl.v[k&(leafN-1)] = max(dl.v[k&(leafN-1)], src.ownEp)
+			}
+			return
+		}
+	}
+	ownEp := dst.ownEp
+	if dst.own >= 0 {
+		ownEp = max(ownEp, src.get(dst.own))
+	}
+	if src.root != nil && src.root != dst.root {
+		dst.shift = a.shift
+		a.joinTree(&dst.root, src.root, a.shift)
+	}
+	if src.own >= 0 && src.own != dst.own {
+		a.raise(dst, src.own, src.ownEp)
+	}
+	dst.ownEp = ownEp
+}
+
+// joinTree sets the subtree at *slot (of the level with shift s) to its join with src,
+// copying what it changes of a shared subtree, and sharing src's where src holds all of it.
+func (a *clockArena) joinTree(slot *unsafe.Pointer, src unsafe.Pointer, s int32) {
+	d := *slot
+	if d == src || src == nil {
+		return
+	}
+	if d == nil {
+		retain(src)
+		*slot = src
+		return
+	}
+	if s < leafBits {
+		dl, sl := (*leaf)(d), (*leaf)(src)
+		if dl.refs == 1 {
+			join(dl.v[:], sl.v[:])
+			return
+		}
+		if a.shift == 0 { // a one-leaf tree: its owner will change it again, copy it now
+			join(a.ownLeaf(slot).v[:], sl.v[:])
+			return
+		}
+		gt, lt := compareLeaves(&dl.v, &sl.v)
+		switch {
+		case !gt: // src adds nothing
+		case !lt: // src holds all of d
+			retain(src)
+			a.release(d, s)
+			*slot = src
+		default:
+			join(a.ownLeaf(slot).v[:], sl.v[:])
+		}
+		return
+	}
+	dn, sn := (*inner)(d), (*inner)(src)
+	for i := range fanN {
+		sk := sn.kids[i]
+		if sk == nil || sk == dn.kids[i] {
+			continue
+		}
+		if dn.refs > 1 {
+			if leq(sk, dn.kids[i], s-fanBits) {
+				continue
+			}
+			dn = a.ownInner(slot)
+		}
+		a.joinTree(&dn.kids[i], sk, s-fanBits)
+	}
+}
+
+// compareLeaves reports whether s has an entry greater than d's, and one smaller.
+func compareLeaves(d, s *[leafN]uint32) (gt, lt bool) {
+	for i := range d {
+		x, y := s[i], d[i]
+		gt = gt || x > y
+		lt = lt || x < y
+	}
+	return gt, lt
+}
+
+// leq reports whether every entry of subtree p is at most the same entry of q (both of the
+// level with shift s).
+func leq(p, q unsafe.Pointer, s int32) bool {
+	if p == q || p == nil {
+		return true
+	}
+	if q == nil {
+		return false
+	}
+	if s < leafBits {
+		pl, ql := (*leaf)(p), (*leaf)(q)
+		for i := range pl.v {
+			if pl.v[i] > ql.v[i] {
+				return false
+			}
+		}
+		return true
+	}
+	pn, qn := (*inner)(p), (*inner)(q)
+	for i := range fanN {
+		if !leq(pn.kids[i], qn.kids[i], s-fanBits) {
+			return false
+		}
+	}
+	return true
+}
 
 // join sets dst to the componentwise maximum of dst and src.
 func join(dst, src []uint32) {
 	src = src[:len(dst)]
 	i := 0
-	// with many goroutines, vector instructions where the CPU has them (a join of 64
-	// entries was 8% of the analysis); the call does not pay for a few entries
+	// vector instructions where the CPU has them (a join of 64 entries was 8% of the
+	// analysis); the call does not pay for a few entries
 	if n := len(dst) &^ 3; n >= joinVectorMin && joinVector(dst, src, n) {
 		i = n
 	}
@@ -28,56 +411,35 @@ func join(dst, src []uint32) {
 // joinVectorMin is the clock length from which join uses vector instructions.
 const joinVectorMin = 16
 
-// slab hands out vector clocks from large chunks, so that snapshots cost no allocation each.
-type slab struct {
-	n     int // clock length
-	chunk []uint32
-}
-
-func (s *slab) alloc() []uint32 {
-	if len(s.chunk) < s.n {
-		size := s.n * 256
-		s.chunk = make([]uint32, size)
-	}
-	c := s.chunk[:s.n:s.n]
-	s.chunk = s.chunk[s.n:]
-	return c
-}
-
-func (s *slab) clone(src []uint32) []uint32 {
-	c := s.alloc()
-	copy(c, src)
-	return c
-}
-
 // published is a clock published by one event (an unlock, a send into a buffer): the
-// clock of goroutine owner right after its event with epoch ep. Because clocks are
-// vector clocks, a goroutine that already knows (owner, ep) knows everything the clock
-// holds, and the join can be skipped: the common case of a goroutine re-acquiring what it
-// released itself, or a producer/consumer pair that is already in sync.
+// clocks of goroutine vc.own right after its event with epoch vc.ownEp (0: nothing
+// published yet). Because clocks are vector clocks, a goroutine that already knows that
+// epoch knows everything the clock holds, and the join can be skipped: the common case of a
+// goroutine re-acquiring what it released itself, or a producer/consumer pair that is
+// already in sync.
 type published struct {
-	vc, wvc []uint32
-	owner   int32
-	ep      uint32
+	vc, wvc vclock
+	weak    bool // wvc is published too
 }
 
-func (p *published) set(vc, wvc []uint32, owner int32) {
-	copy(p.vc, vc)
-	if p.wvc != nil {
-		copy(p.wvc, wvc)
+func (a *clockArena) publish(p *published, vc, wvc *vclock) {
+	a.assign(&p.vc, vc)
+	if p.weak {
+		a.assign(&p.wvc, wvc)
 	}
-	p.owner, p.ep = owner, vc[owner]
 }
 
-// acquire joins p into goroutine g's clocks (the weak one only if p has one).
+// acquire1 joins p into goroutine g's clocks (the weak one only if p has one).
 func (e *engine) acquire1(g int32, p *published) {
-	if p.ep == 0 {
+	ep := p.vc.ownEp
+	if ep == 0 {
 		return
 	}
-	if e.vc[g][p.owner] < p.ep {
-		join(e.vc[g], p.vc)
+	owner := p.vc.own
+	if e.vc[g].get(owner) < ep {
+		e.ck.join(&e.vc[g], &p.vc)
 	}
-	if p.wvc != nil && e.wvc[g][p.owner] < p.ep {
-		join(e.wvc[g], p.wvc)
+	if p.weak && e.wvc[g].get(owner) < ep {
+		e.ck.join(&e.wvc[g], &p.wvc)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/goweave/goweave/analysis"
-	"github.com/goweave/goweave/analysis/trace"
 )
 
 func init() {
@@ -24,7 +23,7 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: goweave analyze [-json] [-kinds] TRACE...\n\n"+
+		fmt.Fprintf(fs.Output(), "usage: goweave analyze [-json] [-kinds] [-analysis-memory MB] TRACE...\n\n"+
 			"Runs the happens-before analysis over each recorded trace and reports every concurrency\n"+
 			"bug that happened in the run and every one another schedule would show.\n"+
 			"Exit status: 0 no findings, 1 findings, 2 error.\n\n")
@@ -32,6 +31,7 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 	}
 	asJSON := fs.Bool("json", false, "print {\"findings\": [...]} as JSON")
 	kinds := fs.Bool("kinds", false, "list the bug kinds and exit (as goweave kinds; goweave kinds KIND explains one)")
+	memory := fs.Int64("analysis-memory", 0, "memory budget of one trace's analysis, in MB; past it that trace is not analyzed (0: a quarter of the machine's memory)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -48,16 +48,16 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 	seen := map[string]bool{}
 	failed := false
 	for _, path := range fs.Args() {
-		t, err := trace.ReadFile(path)
+		r, err := analysis.AnalyzeFile(path, analysis.Options{MemoryBudget: *memory << 20})
 		if err != nil {
 			fmt.Fprintf(stderr, "goweave analyze: %v\n", err)
 			failed = true
 			continue
 		}
-		if n := t.Meta["dropped"]; n != "" && n != "0" {
+		if n := r.Trace.Meta["dropped"]; n != "" && n != "0" {
 			fmt.Fprintf(stderr, "goweave analyze: %s: warning: the recorder dropped %s events (buffer full); the analysis is incomplete\n", path, n)
 		}
-		for _, f := range analysis.Analyze(t).Findings {
+		for _, f := range r.Findings {
 			if !seen[f.Fingerprint] {
 				seen[f.Fingerprint] = true
 				findings = append(findings, f)

@@ -85,3 +85,22 @@ func TestAnalyzeCleanAndCorrupt(t *testing.T) {
 		t.Errorf("no arguments: exit %d", code)
 	}
 }
+
+// Past -analysis-memory a trace is not analyzed: an error naming it and the budget, exit 2.
+func TestAnalyzeMemoryBudget(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	for range 20000 {
+		m.Go("a.go:2")
+	}
+	path := writeTrace(t, b)
+	var out, errOut bytes.Buffer
+	if code := analyzeMain([]string{"-analysis-memory", "1", path}, &out, &errOut); code != 2 ||
+		!strings.Contains(errOut.String(), "analysis of "+path+" stopped") || !strings.Contains(errOut.String(), "budget of 1 MB") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+	errOut.Reset()
+	if code := analyzeMain([]string{"-analysis-memory", "512", path}, &out, &errOut); code != 0 {
+		t.Errorf("within the budget: exit %d, stderr %q", code, errOut.String())
+	}
+}

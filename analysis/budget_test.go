@@ -1,0 +1,85 @@
+package analysis
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Past its memory budget an analysis stops with a BudgetError naming the run and the
+// figures, whether the trace alone is too much (before the walk) or the clocks grow past it
+// (during the walk, soon after: the engine looks every few hundred events); within the
+// budget it finds what Analyze finds.
+func TestMemoryBudget(t *testing.T) {
+	tr := spawns(5000)
+	fixed := int64(len(tr.Events)) * bytesPerEvent
+	for _, c := range []struct {
+		name   string
+		budget int64
+	}{
+		{"the events alone", fixed / 2},
+		{"the clocks", fixed + 256<<10},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := AnalyzeWith(tr, Options{Run: "run-000007", MemoryBudget: c.budget})
+			var be *BudgetError
+			if !errors.As(err, &be) {
+				t.Fatalf("error %v, want a BudgetError", err)
+			}
+			if be.Held <= c.budget || be.Held > c.budget+1<<20 || be.Budget != c.budget || be.Goroutines != 5001 {
+				t.Errorf("%+v: want held just past the budget of %d, 5001 goroutines", be, c.budget)
+			}
+			for _, s := range []string{"run-000007", "memory budget of", " MB", "5001 goroutines"} {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("message %q does not say %q", err, s)
+				}
+			}
+		})
+	}
+	b := blockers(300)
+	r, err := AnalyzeWith(b, Options{Run: "ok", MemoryBudget: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summaries(r), summaries(Analyze(b)); strings.Join(got, "\n") != strings.Join(want, "\n") || len(got) == 0 {
+		t.Errorf("within the budget: findings %v, want %v", got, want)
+	}
+	if _, err := r.ClocksWithin(); err != nil {
+		t.Errorf("ClocksWithin: %v", err)
+	}
+	r, err = AnalyzeWith(tr, Options{Run: "clocks", MemoryBudget: fixed + 8<<20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.opts.MemoryBudget = fixed // the per-event clocks need more
+	if _, err := r.ClocksWithin(); !errors.As(err, new(*BudgetError)) || !strings.Contains(err.Error(), "clocks") {
+		t.Errorf("ClocksWithin past the budget: %v, want a BudgetError naming the run", err)
+	}
+}
+
+// A trace file too large for the budget is refused from its size, before it is read.
+func TestAnalyzeFileRefusesHugeTraceUnread(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.trace")
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil { // not even a trace
+		t.Fatal(err)
+	}
+	_, err := AnalyzeFile(path, Options{MemoryBudget: 1 << 20})
+	var be *BudgetError
+	if !errors.As(err, &be) || be.Run != path || be.Events != 1<<20/trace.RecordSize {
+		t.Fatalf("error %v, want a BudgetError for %s from its size", err, path)
+	}
+	if _, err := AnalyzeFile(path, Options{MemoryBudget: 1 << 30}); err == nil || errors.As(err, &be) {
+		t.Errorf("within the budget the file is read (and rejected as no trace): %v", err)
+	}
+}
+
+func TestDefaultMemoryBudget(t *testing.T) {
+	b := DefaultMemoryBudget()
+	if total := memTotal(); b <= 0 || total > 0 && b > total/4 {
+		t.Errorf("DefaultMemoryBudget() = %d, want a quarter of the machine's %d at most", b, total)
+	}
+}
