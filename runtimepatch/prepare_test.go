@@ -17,7 +17,7 @@ import (
 
 func installedToolchain(t *testing.T) Toolchain {
 	t.Helper()
-	tc, err := FindToolchain(context.Background(), "")
+	tc, err := FindToolchain(context.Background(), "testdata")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,19 +81,19 @@ func TestLinkedGOROOT(t *testing.T) {
 	}
 }
 
-// otherToolchain is a go1.26 patch release other than the installed one, which
-// the go command downloads into the module cache.
+// otherToolchain is a tested go1.26 patch release other than the one in use,
+// which the go command downloads into the module cache.
 func otherToolchain(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("downloads a toolchain and builds the standard library with the overlay")
 	}
-	installed, err := FindToolchain(context.Background(), "")
+	installed, err := FindToolchain(context.Background(), "testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if installed.GOVERSION == "go1.26.11" {
-		return "go1.26.10"
+		return "go1.26.0"
 	}
 	return "go1.26.11"
 }

@@ -43,6 +43,9 @@ func TestCorpus(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("building goweave: %v\n%s", err, out)
 	}
+	if v := os.Getenv("GOWEAVE_ACCEPTANCE_GOTOOLCHAIN"); v != "" {
+		checkToolchain(t, bin, corpus, v)
+	}
 	args := []string{"fuzz", "-json", "-o", t.TempDir()}
 	switch mode {
 	case "analyze":
@@ -110,6 +113,7 @@ func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report 
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	cmd.Env = acceptanceEnv()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -128,4 +132,28 @@ func envOr(name, def string) string {
 		return v
 	}
 	return def
+}
+
+// acceptanceEnv is goweave's environment in TestCorpus: with
+// GOWEAVE_ACCEPTANCE_GOTOOLCHAIN=goX.Y.Z (.ci/toolchains.sh) goweave patches
+// and builds with that toolchain, while goweave itself is built with the
+// installed Go (goweave's own go.mod may need a newer one).
+func acceptanceEnv() []string {
+	if v := os.Getenv("GOWEAVE_ACCEPTANCE_GOTOOLCHAIN"); v != "" {
+		return append(os.Environ(), "GOTOOLCHAIN="+v)
+	}
+	return nil
+}
+
+// checkToolchain fails the test unless goweave, in dir, would patch toolchain
+// v and supports it.
+func checkToolchain(t *testing.T, bin, dir, v string) {
+	t.Helper()
+	cmd := exec.Command(bin, "version")
+	cmd.Dir, cmd.Env = dir, acceptanceEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), ": "+v+" ") || !strings.Contains(string(out), "supported: yes") {
+		t.Fatalf("goweave version with GOTOOLCHAIN=%s: %v\n%s", v, err, out)
+	}
+	t.Logf("%s", out)
 }
