@@ -4,8 +4,9 @@
 # vsce package; for Neovim the unit tests and the headless end-to-end test.
 # Prints "editors: N passed, M failed" last and exits non-zero on any failure.
 #
-# Environment: CI=true turns a missing tool (node, npm, nvim) into a failure instead of a
-# skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM="nvim /path/to/nvim..."
+# Environment: GOWEAVE_VSCODE_REAL=1 adds the real-editor test of the VS Code extension
+# (editors/vscode/test/real/run.sh). CI=true turns a missing tool (node, npm, nvim) into a
+# failure instead of a skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM="nvim /path/to/nvim..."
 # picks the Neovims to test with (default: nvim on PATH), GOWEAVE_NVIM_JOBS how many at once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +79,14 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
     step "vscode: unit tests (node --test)" timeout 120 node --test "$vscode/out/test/unit/"
     step "vscode: protocol e2e against goweave serve" timeout 300 node --test "$vscode/out/test/e2e/"
     step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && npx --no-install vsce ls | grep -qx 'out/src/extension.js'"
+    # --- VS Code in a real editor (GOWEAVE_VSCODE_REAL=1, set by .ci/run): code-server in
+    # headless Chromium with the .vsix just packaged, installed as users install it, and
+    # goweave.path pointing at the plain binary. Installs (cached under ~/.cache/goweave-ci)
+    # and all its steps: editors/vscode/test/real/. Prints where its screenshots are.
+    if [ "${GOWEAVE_VSCODE_REAL:-}" = 1 ] && [ "$failed" -eq "$before" ]; then
+      step "vscode: real VS Code (code-server $(sed -n 's/^code_server_version=//p' "$vscode/test/real/install.sh"), Chromium): diagnostics, quick fixes, lens, timeline" \
+        timeout 2400 bash "$vscode/test/real/run.sh" "$bin" "$tmp/goweave.vsix"
+    fi
   fi
 else
   missing "node/npm" "vscode"

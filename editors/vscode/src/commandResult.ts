@@ -6,7 +6,7 @@ export type Presentation =
   | { kind: 'none' }
   | { kind: 'log'; text: string }
   | { kind: 'document'; text: string }
-  | { kind: 'openExternal'; path: string };
+  | { kind: 'webview'; path: string; title: string };
 
 /** Turns the result of executing command into what the user should see. */
 export function presentResult(command: string, result: unknown): Presentation {
@@ -15,12 +15,18 @@ export function presentResult(command: string, result: unknown): Presentation {
   }
   switch (command) {
     case 'goweave.show_timeline': {
-      // The server writes an HTML page and asks the client to open it (window/showDocument,
-      // external); when that did not happen, the client opens the file itself.
+      // The server writes an HTML page; the extension declares the experimental capability
+      // goweave.openTimeline, so the server leaves opening it to the extension, which shows it
+      // in a webview panel: the extension host runs beside the server, so it can read the file
+      // in local, remote and web windows alike.
       if (typeof result === 'object') {
         const r = result as Record<string, unknown>;
         if (typeof r.path === 'string' && r.path !== '') {
-          return r.opened === true ? { kind: 'log', text: `timeline: ${r.path}` } : { kind: 'openExternal', path: r.path };
+          if (r.opened === true) {
+            return { kind: 'log', text: `timeline: ${r.path}` };
+          }
+          const id = r.path.replace(/^.*[\\/]/, '').replace(/\.html$/, '');
+          return { kind: 'webview', path: r.path, title: `goweave timeline ${id}` };
         }
       }
       if (typeof result === 'string') {

@@ -6,11 +6,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
 } from 'vscode-languageclient/node';
 
@@ -171,6 +173,7 @@ async function startClient(): Promise<void> {
   };
 
   client = new LanguageClient('goweave', 'goweave', serverOptions, clientOptions);
+  client.registerFeature(openTimelineFeature);
   client.onDidChangeState((e) => {
     if (e.newState === State.Stopped) {
       campaigns.reset();
@@ -193,6 +196,19 @@ function onlyTrace(e: vscode.ConfigurationChangeEvent): boolean {
   return !names.some((n) => e.affectsConfiguration(n));
 }
 
+// Tells the server (experimental client capability goweave.openTimeline) that the extension
+// opens timeline pages itself, in a webview panel, so the server sends no window/showDocument
+// for them.
+const openTimelineFeature: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    const experimental = (capabilities.experimental ?? {}) as Record<string, unknown>;
+    capabilities.experimental = { ...experimental, goweave: { openTimeline: true } };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
+
 async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
@@ -208,10 +224,17 @@ async function present(command: string, result: unknown): Promise<void> {
     case 'log':
       output.info(p.text);
       break;
-    case 'openExternal':
+    case 'webview': {
       output.info(`timeline: ${p.path}`);
-      await vscode.env.openExternal(vscode.Uri.file(p.path));
+      const html = await fs.promises.readFile(p.path, 'utf8');
+      // The page has no scripts and no external resources; the webview allows neither.
+      const panel = vscode.window.createWebviewPanel('goweave.timeline', p.title, vscode.ViewColumn.Beside, {
+        enableScripts: false,
+        localResourceRoots: [],
+      });
+      panel.webview.html = html;
       break;
+    }
     case 'document': {
       const doc = await vscode.workspace.openTextDocument({ content: p.text, language: 'plaintext' });
       await vscode.window.showTextDocument(doc, { preview: true, viewColumn: vscode.ViewColumn.Beside });

@@ -19,6 +19,7 @@ node_version=24.21.0
 code_server_version=4.139.1
 playwright_version=1.65.1
 mkdir -p "$cache"
+cd "$cache"
 
 # Debian packages.
 need=()
@@ -53,12 +54,13 @@ cs_dir=$cache/code-server-$code_server_version
 if [ ! -x "$cs_dir/bin/code-server" ]; then
   echo "install.sh: code-server $code_server_version from npm into $cs_dir (native modules: a few minutes)" >&2
   rm -rf "$cs_dir.tmp"
-  PATH=$node24/bin:$PATH npm_config_nodedir=$node24 \
+  # JOBS: node-gyp compiles with every core.
+  PATH=$node24/bin:$PATH npm_config_nodedir=$node24 JOBS=max \
     npm install -g --prefix "$cs_dir.tmp" --no-audit --no-fund --foreground-scripts "code-server@$code_server_version" >&2
   # code-server's launcher script refers to its own directory; the rename keeps it relative.
   rm -rf "$cs_dir" && mv "$cs_dir.tmp" "$cs_dir"
 fi
-PATH=$node24/bin:$PATH "$cs_dir/bin/code-server" --version >/dev/null
+PATH=$node24/bin:$PATH XDG_CONFIG_HOME=$cache/xdg-config "$cs_dir/bin/code-server" --version >/dev/null
 
 # playwright-core.
 pw_dir=$cache/playwright-core-$playwright_version

@@ -8,10 +8,12 @@ test('fuzzing commands show nothing (they report through progress)', () => {
   assert.deepEqual(presentResult('goweave.replay', null), { kind: 'none' });
 });
 
-test('timeline: opened by the server is only logged, else the client opens the page', () => {
+test('timeline: opened by the server is only logged, else it opens in a webview panel', () => {
   assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html', opened: true }), { kind: 'log', text: 'timeline: /c/t/f1.html' });
-  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html', opened: false }), { kind: 'openExternal', path: '/c/t/f1.html' });
-  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html' }), { kind: 'openExternal', path: '/c/t/f1.html' });
+  const panel = { kind: 'webview', path: '/c/t/f1.html', title: 'goweave timeline f1' };
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html', uri: 'file:///c/t/f1.html', opened: false }), panel);
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: '/c/t/f1.html' }), panel);
+  assert.deepEqual(presentResult('goweave.show_timeline', { path: 'C:\\cache\\f2.html' }), { kind: 'webview', path: 'C:\\cache\\f2.html', title: 'goweave timeline f2' });
   assert.deepEqual(presentResult('goweave.show_timeline', 'g1: send'), { kind: 'document', text: 'g1: send' });
   assert.deepEqual(presentResult('goweave.show_timeline', { events: [1] }), { kind: 'document', text: '{\n  "events": [\n    1\n  ]\n}' });
 });
