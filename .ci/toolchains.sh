@@ -7,6 +7,11 @@
 # (GOTOOLCHAIN; cached in the module cache). The test binaries are built once with the
 # installed Go. TOOLCHAIN_JOBS (default 2) toolchains run at once; GOWEAVE_TOOLCHAINS
 # overrides the list. Called from .ci/run; runs alone too: bash .ci/toolchains.sh
+#
+# bash .ci/toolchains.sh bench: instead, BENCHMARKS.md's per-release figures in one run: for the
+# newest tested patch release of each line, one at a time, the cost of recording per event
+# (runtimepatch BenchmarkRecord*, best of 5 child runs) and a cold overlay build (std
+# recompiled with the overlay: BenchmarkOverlayBuildCold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -17,6 +22,19 @@ jobs=${TOOLCHAIN_JOBS:-2}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+if [ "${1:-}" = bench ]; then
+  newest=$(printf '%s\n' $tested | sort -t. -k2,2n -k3,3n | awk -F. '{last[$2]=$0} END {for (m in last) print last[m]}' | sort -t. -k2,2n)
+  go test -c -o "$work/runtimepatch.test" ./runtimepatch
+  for v in $newest; do
+    GOTOOLCHAIN=$v go version >/dev/null
+    echo "=== $v"
+    (cd runtimepatch && GOTOOLCHAIN=$v "$work/runtimepatch.test" -test.run='^$' -test.bench='^BenchmarkRecord' -test.benchtime=5x -test.count=1 &&
+      GOTOOLCHAIN=$v "$work/runtimepatch.test" -test.run='^$' -test.bench='^BenchmarkOverlayBuildCold$' -test.benchtime=1x -test.count=1) |
+      grep -E '^Benchmark'
+  done
+  exit 0
+fi
 
 echo "toolchains: $versions ($jobs at once)"
 for v in $versions; do

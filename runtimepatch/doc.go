@@ -1,10 +1,10 @@
 // Package runtimepatch owns goweave's patched Go runtime: it generates an
 // -overlay for the toolchain the go command uses for the user's module
 // (toolchain.go: GOTOOLCHAIN and go.mod's go/toolchain lines are honoured,
-// downloaded toolchains included; go1.26.x, linux, amd64/arm64) that
-// makes any binary built with it record every concurrency operation of user
-// code into a trace file (format: analysis/trace/FORMAT.md) and write that
-// trace on every exit path: os.Exit and return from main, an unrecovered
+// downloaded toolchains included; go1.25-go1.27 on linux/amd64 and arm64:
+// versions.go) that makes any binary built with it record every concurrency
+// operation of user code into a trace file (format: analysis/trace/FORMAT.md)
+// and write that trace on every exit path: os.Exit and return from main, an unrecovered
 // panic, a fatal error (including the runtime's "all goroutines are asleep"
 // deadlock), SIGQUIT and the other crash signals, and SIGTERM/SIGINT/SIGHUP.
 // Only SIGKILL loses the trace.
