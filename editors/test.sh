@@ -9,7 +9,7 @@
 # failure instead of a skip. GOWEAVE_BIN=/path/to/goweave skips the build; GOWEAVE_NVIM="nvim /path/to/nvim..."
 # picks the Neovims to test with (default: nvim on PATH), GOWEAVE_NVIM_JOBS how many at once.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 root=$(pwd)
 editors="$root/editors"
 
