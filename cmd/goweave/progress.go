@@ -48,6 +48,12 @@ func (l *lineProgress) beat(tick <-chan time.Time) {
 func (l *lineProgress) heartbeat() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	// A tick may win the beat goroutine's select after the end (both ready): say nothing then.
+	select {
+	case <-l.done:
+		return
+	default:
+	}
 	if !l.quiet && l.latest.TestsTotal > 0 {
 		p := l.latest
 		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),

@@ -48,11 +48,13 @@ func TestLineProgress(t *testing.T) {
 	if got := out.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
+	// The beat goroutine may take this tick (its select sees the end and the tick at once
+	// when it runs late) or may have returned; either way nothing more is printed.
 	select {
 	case tick <- time.Time{}:
-		t.Error("the heartbeat goes on after the campaign ended")
 	case <-time.After(100 * time.Millisecond):
 	}
+	l.heartbeat()
 	if strings.Count(out.String(), "\n") != 4 {
 		t.Errorf("lines after the end:\n%s", out.String())
 	}
