@@ -33,6 +33,17 @@ func column(kind trace.Kind, file string, line int) int {
 	return len(text) - len(strings.TrimLeft(text, " \t")) + 1
 }
 
+// LineColumn is the 1-based column of the first non-blank character of line of file, or 0
+// when the line cannot be read: the column of positions known by their line only (a
+// panic's stack frame, a test's log line).
+func LineColumn(file string, line int) int {
+	text := sourceLine(file, line)
+	if strings.TrimSpace(text) == "" {
+		return 0
+	}
+	return len(text) - len(strings.TrimLeft(text, " \t")) + 1
+}
+
 // operationOffset is the byte offset of the operation of kind in text, or -1.
 func operationOffset(kind trace.Kind, text string) int {
 	at := func(re *regexp.Regexp, group int) int {

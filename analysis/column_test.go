@@ -46,6 +46,9 @@ func TestColumn(t *testing.T) {
 			t.Errorf("%s on %q: column %d, want the one of %q", c.kind, c.line, col, c.at)
 		}
 	}
+	if col := LineColumn(file, 2); col != 2 {
+		t.Errorf("LineColumn of %q = %d, want 2", cases[0].line, col)
+	}
 	if col := column(trace.KindChanSend, file, 1000); col != 0 {
 		t.Errorf("a line past the end: column %d, want 0 (unknown)", col)
 	}

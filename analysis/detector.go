@@ -36,6 +36,9 @@ var Detectors = []*Detector{
 	MixedDeadlock,
 	Deadlock,
 	DataRace,
+	FlakyPanic,
+	FlakyFailure,
+	Hang,
 }
 
 // Lookup returns the detector of a bug kind, or nil.

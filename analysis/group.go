@@ -26,6 +26,12 @@ import (
 //  5. A symptom and its cause: a flaky-panic, flaky-failure or hang finding whose primary
 //     position is the primary position of a finding of another kind (the panic a
 //     send-on-closed or negative-waitgroup finding explains).
+//  6. One hanging test: the hang findings of the same test (a spinning goroutine stops at
+//     any line of its loop).
+//  7. A symptom and the bug it came with: a flaky-panic, flaky-failure or hang that
+//     happened in exactly the runs in which a finding of another kind happened (the nil
+//     dereference on the line after a receive from a closed channel). Only a campaign knows
+//     the runs: see GroupWith.
 //
 // The cause of a group is the finding that explains most: cycles first, then the
 // specific kinds (send-on-closed, negative-waitgroup, ...), then leaks, then deadlock,
@@ -41,9 +47,13 @@ type Bug struct {
 	Confidence Confidence // the strongest confidence of the group
 }
 
-// Group partitions findings into bugs by the rules above. Bugs come in the order of their
-// first finding.
-func Group(findings []Finding) []Bug {
+// Group partitions findings into bugs by the rules above but the seventh. Bugs come in the
+// order of their first finding.
+func Group(findings []Finding) []Bug { return GroupWith(findings, nil) }
+
+// GroupWith is Group with rule 7: sameRuns(i, j) reports whether findings i and j happened
+// in exactly the same runs (nil: unknown).
+func GroupWith(findings []Finding, sameRuns func(i, j int) bool) []Bug {
 	parent := make([]int, len(findings))
 	for i := range parent {
 		parent[i] = i
@@ -60,7 +70,7 @@ func Group(findings []Finding) []Bug {
 			parent[max(a, b)] = min(a, b)
 		}
 	}
-	// Rules 1-3 link findings with equal keys.
+	// Rules 1-3 and 6 link findings with equal keys.
 	first := map[string]int{}
 	link := func(key string, i int) {
 		if j, ok := first[key]; ok {
@@ -83,8 +93,11 @@ func Group(findings []Finding) []Bug {
 		if len(lines) > 0 {
 			link(f.Kind+"\x00"+strings.Join(lines, "\x00"), i)
 		}
+		if f.Kind == "hang" {
+			link("hang\x00"+f.Package+"\x00"+f.Test, i)
+		}
 	}
-	// Rules 4 and 5 link a finding to a cause.
+	// Rules 4, 5 and 7 link a finding to a cause.
 	for i, c := range findings {
 		var requests []string
 		if c.Kind == "cyclic-deadlock" || c.Kind == "mixed-deadlock" {
@@ -99,7 +112,7 @@ func Group(findings []Finding) []Bug {
 			if (s.Kind == "deadlock" || strings.HasPrefix(s.Kind, "leak-")) && slices.Contains(requests, sp) {
 				union(i, j)
 			}
-			if cok && symptomKinds[s.Kind] && !symptomKinds[c.Kind] && s.Kind != c.Kind && sp == cp {
+			if symptomKinds[s.Kind] && !symptomKinds[c.Kind] && ((cok && sp == cp) || (sameRuns != nil && c.Confidence != Predicted && sameRuns(i, j))) {
 				union(i, j)
 			}
 		}
@@ -134,6 +147,10 @@ func Group(findings []Finding) []Bug {
 
 // symptomKinds are kinds that show that something went wrong, not why.
 var symptomKinds = map[string]bool{"flaky-panic": true, "flaky-failure": true, "hang": true}
+
+// SymptomKind reports whether kind only shows that a run went wrong, not why: the kinds
+// read from how runs ended (flaky-panic, flaky-failure, hang; see detect_outcome.go).
+func SymptomKind(kind string) bool { return symptomKinds[kind] }
 
 // cycleRequests are the roles of the operations a cycle's goroutines block in.
 var cycleRequests = map[string]bool{"lock": true, "writer lock": true, "channel operation": true, "partner's lock": true}

@@ -111,6 +111,27 @@ func TestGroupRules(t *testing.T) {
 	}
 }
 
+// Rule 7: a symptom joins the bug that happened in exactly its runs, not one that only
+// was predicted, and not without the campaign's run records.
+func TestGroupSameRuns(t *testing.T) {
+	fs := []Finding{
+		finding("recv-on-closed", Confirmed, pos("receive", "a.go:46"), pos("close", "a.go:33")),
+		finding("flaky-panic", Actual, pos("panic", "a.go:47")),
+		finding("leak-chan", Actual, pos("blocked", "b.go:9")),
+		finding("send-on-closed", Predicted, pos("send", "c.go:5")),
+	}
+	same := func(i, j int) bool { // the panic happened in the runs of the recv-on-closed and of the predicted send
+		return min(i, j) <= 1 && max(i, j) == 1 || min(i, j) == 1 && max(i, j) == 3
+	}
+	bugs := GroupWith(fs, same)
+	if len(bugs) != 3 || bugs[0].Cause != 0 || !slices.Equal(bugs[0].Others, []int{1}) {
+		t.Errorf("GroupWith = %+v, want the panic in the recv-on-closed's bug only", bugs)
+	}
+	if bugs := Group(fs); len(bugs) != 4 {
+		t.Errorf("Group without run records = %+v, want 4 bugs", bugs)
+	}
+}
+
 // The bugs and their causes do not depend on the order the findings come in.
 func TestGroupOrderIndependent(t *testing.T) {
 	describe := func(fs []Finding) []string {

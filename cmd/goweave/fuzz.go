@@ -207,7 +207,8 @@ func wantsMet() func(fuzzer.TestID, []fuzzer.Finding) bool {
 }
 
 // wantReports are what findings report for `// want` annotations: each bug's kind at its
-// primary position, and so the other findings grouped into it (a cycle's deadlock).
+// primary position, and so the other findings grouped into it (a cycle's deadlock), except
+// the panics, failures and hangs a grouped finding explains (annotations name causes).
 func wantReports(findings []fuzzer.Finding) []wants.Report {
 	var reports []wants.Report
 	for _, f := range findings {
@@ -215,7 +216,9 @@ func wantReports(findings []fuzzer.Finding) []wants.Report {
 			reports = append(reports, wants.Report{Kind: f.Kind, File: f.Positions[0].File, Line: f.Positions[0].Line})
 		}
 		for _, r := range f.Related {
-			reports = append(reports, wants.Report{Kind: r.Kind, File: r.Position.File, Line: r.Position.Line})
+			if !analysis.SymptomKind(r.Kind) {
+				reports = append(reports, wants.Report{Kind: r.Kind, File: r.Position.File, Line: r.Position.Line})
+			}
 		}
 	}
 	return reports

@@ -278,6 +278,7 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	}
 	if analyze {
 		found(raceFindings(r.Races, bin.Module))
+		found(outcomeFindings(bin, test, r))
 	}
 	if r.Trace == "" {
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
@@ -528,11 +529,11 @@ func (c *campaign) report(p Progress) {
 	}
 	p.TestsTotal = len(c.tests)
 	p.Runs = c.runs
-	all := make([]analysis.Finding, 0, len(c.findings))
+	all := make([]Finding, 0, len(c.findings))
 	for _, f := range c.findings {
-		all = append(all, f.Finding)
+		all = append(all, *f)
 	}
-	p.Findings = len(analysis.Group(all))
+	p.Findings = len(c.grouped(all))
 	p.Elapsed = time.Since(c.start)
 	c.progress(p)
 }

@@ -100,6 +100,9 @@ func Judge(f Finding, ar *AnalyzedRun) Verdict {
 			return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: observed(ar, g)}
 		}
 	}
+	if f.Kind == "hang" && ar.Status == run.StatusTimeout { // a spinning test stops anywhere in its loop
+		return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: fmt.Sprintf("%s: the test did not finish", ar.Status)}
+	}
 	if ar.Recorded != nil && (f.Kind == "cyclic-deadlock" || f.Kind == "mixed-deadlock") {
 		if at, ok := blockedAtAll(ar.Recorded, blockingPositions(f)); ok {
 			return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: fmt.Sprintf("%s: goroutines blocked for good at %s", ar.Status, strings.Join(at, ", "))}

@@ -38,6 +38,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		c.enoughAlready()
 	}
 	c.loop(ctx)
+	c.noteJoins()
 	rep := c.result()
 	// Every distinct finding gets a recipe (the IDs of grouped findings replay too) and is
 	// saved; the report shows one finding per bug.

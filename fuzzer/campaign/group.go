@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/run"
 )
 
 // The campaign keeps every distinct finding (by fingerprint: what confirmation, recipes and
@@ -39,6 +40,23 @@ func (s *runSet) addAll(o runSet) {
 	for i, w := range o {
 		(*s)[i] |= w
 	}
+}
+
+// equal reports whether s and o hold the same runs.
+func (s runSet) equal(o runSet) bool {
+	for i := range max(len(s), len(o)) {
+		var a, b uint64
+		if i < len(s) {
+			a = s[i]
+		}
+		if i < len(o) {
+			b = o[i]
+		}
+		if a != b {
+			return false
+		}
+	}
+	return true
 }
 
 func (s runSet) count() int {
@@ -78,7 +96,10 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 		plain[i] = fs[i].Finding
 	}
 	out := make([]Finding, 0, len(fs))
-	for _, b := range analysis.Group(plain) {
+	for _, b := range analysis.GroupWith(plain, c.sameRuns(fs)) {
+		if !c.worthReporting(fs[b.Cause]) {
+			continue
+		}
 		f := fs[b.Cause]
 		f.Confidence = b.Confidence
 		f.Severity = analysis.SeverityOf(f.Kind, f.Confidence)
@@ -110,6 +131,71 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// sameRuns returns the run records of rule 7 of analysis.Group: whether fs[i] and fs[j]
+// happened in exactly the same runs of this campaign (at least one), or an earlier campaign
+// found so (JoinedTo).
+func (c *campaign) sameRuns(fs []Finding) func(i, j int) bool {
+	return func(i, j int) bool {
+		if fs[i].JoinedTo == fs[j].Fingerprint || fs[j].JoinedTo == fs[i].Fingerprint {
+			return true
+		}
+		some := false
+		for _, t := range c.tests {
+			var a, b runSet
+			if s := t.seen[fs[i].Fingerprint]; s != nil {
+				a = s.happened
+			}
+			if s := t.seen[fs[j].Fingerprint]; s != nil {
+				b = s.happened
+			}
+			if !a.equal(b) {
+				return false
+			}
+			some = some || a.count() > 0
+		}
+		return some
+	}
+}
+
+// noteJoins records in the campaign's findings which symptoms its run records joined to a
+// cause (JoinedTo), for the saved state.
+func (c *campaign) noteJoins() {
+	all := make([]Finding, 0, len(c.findings))
+	plain := make([]analysis.Finding, 0, len(c.findings))
+	for _, f := range c.findings {
+		all = append(all, *f)
+		plain = append(plain, f.Finding)
+	}
+	for _, b := range analysis.GroupWith(plain, c.sameRuns(all)) {
+		cause := all[b.Cause]
+		for _, i := range b.Others {
+			if f := c.findings[all[i].Fingerprint]; f.JoinedTo == "" && analysis.SymptomKind(f.Kind) && !analysis.SymptomKind(cause.Kind) {
+				f.JoinedTo = cause.Fingerprint
+			}
+		}
+	}
+}
+
+// worthReporting says whether a bug whose cause is only a symptom of how runs ended is
+// reported: a flaky panic or failure when its test passed in some run too (one that fails
+// in every run fails under go test: not the schedule's doing), a hang when its test timed
+// out in at least half of its runs (now and then may be a loaded machine). A test this
+// campaign did not run keeps what an earlier campaign found.
+func (c *campaign) worthReporting(f Finding) bool {
+	for _, t := range c.tests {
+		if t.bin == nil || t.bin.Package != f.Package || t.name != f.Test || t.runs == 0 {
+			continue
+		}
+		switch f.Kind {
+		case "flaky-panic", "flaky-failure":
+			return t.statuses[string(run.StatusPass)] > 0
+		case "hang":
+			return 2*t.statuses[string(run.StatusTimeout)] >= t.runs
+		}
+	}
+	return true
 }
 
 // runsShowing counts the runs of this campaign that reported any of fs, those in which one

@@ -65,3 +65,31 @@ func TestGroupedFindings(t *testing.T) {
 		t.Errorf("runSet with run 200: %v", fresh)
 	}
 }
+
+// A panic that happened in exactly the runs of another finding is that finding's symptom;
+// the next campaign, which has no run records of the first, keeps the grouping.
+func TestSymptomJoinsCauseAcrossCampaigns(t *testing.T) {
+	at := func(role string, line int) analysis.Position {
+		return analysis.Position{Role: role, File: "/m/crawler.go", Line: line}
+	}
+	cause := &Finding{Finding: analysis.Finding{Kind: "negative-waitgroup", Confidence: analysis.Actual, Fingerprint: "n", Package: "p", Test: "TestF",
+		Positions: []analysis.Position{at("done", 23)}}, ID: "GWn"}
+	panicked := &Finding{Finding: analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual, Fingerprint: "outcome:p", Package: "p", Test: "TestF",
+		Positions: []analysis.Position{at("panic", 27)}}, ID: "GWp"} // a deferred Done panics at the function's end
+	ts := &testState{runs: 9, seen: map[string]*seenRuns{}}
+	for _, run := range []int{2, 5} {
+		ts.noteSeen([]Finding{*cause, *panicked}, run)
+	}
+	c := &campaign{tests: []*testState{ts}, findings: map[string]*Finding{"n": cause, "outcome:p": panicked}}
+	if got := c.grouped([]Finding{*cause, *panicked}); len(got) != 1 || got[0].ID != "GWn" {
+		t.Fatalf("grouped = %+v, want the panic in the negative-waitgroup's bug", got)
+	}
+	c.noteJoins()
+	if panicked.JoinedTo != "n" || cause.JoinedTo != "" {
+		t.Errorf("JoinedTo: panic %q, cause %q; want n and none", panicked.JoinedTo, cause.JoinedTo)
+	}
+	next := &campaign{tests: []*testState{{runs: 1, seen: map[string]*seenRuns{}}}}
+	if got := next.grouped([]Finding{*cause, *panicked}); len(got) != 1 || got[0].ID != "GWn" {
+		t.Errorf("next campaign: grouped = %+v, want one bug", got)
+	}
+}

@@ -83,6 +83,10 @@ type Finding struct {
 	SeenIn     int `json:"seenIn,omitempty"`
 	HappenedIn int `json:"happenedIn,omitempty"`
 	OfRuns     int `json:"ofRuns,omitempty"`
+	// JoinedTo is, for a panic, failure or hang that its campaign found to come with
+	// another finding (rule 7 of analysis.Group), that finding's fingerprint: the saved
+	// state keeps the grouping, which needs the campaign's run records.
+	JoinedTo string `json:"joinedTo,omitempty"`
 }
 
 // Report is the result of a campaign.

@@ -1,0 +1,49 @@
+package analysis
+
+// Kinds reported from how runs ended rather than from one trace: goweave fuzz reads them
+// from the test's output (fuzzer/campaign/outcome.go) and weighs them against the test's
+// other runs. The detectors here only document them; like data-race, they find nothing in
+// a trace.
+
+var FlakyPanic = &Detector{
+	Name: "flaky-panic",
+	Doc: `A test that panics in some runs and passes in others: the panic depends on the schedule.
+
+Reported at the panicking line (the innermost frame of the panicking goroutine in your
+module), with its callers as related positions, the panic message, and how many runs
+panicked. Typical causes: an order violation (a goroutine uses a field before another
+initialises it, a nil dereference), an index out of range on a slice another goroutine
+shrinks, a send on a channel closed early. When a detector names the cause (send-on-closed,
+negative-waitgroup, ...), the panic is reported as part of that finding instead. The
+replay recipe reruns the schedule of a run that panicked. Fix the ordering: initialise
+before starting the goroutine, or make the user wait for the initialisation (a channel,
+sync.Once, a WaitGroup).`,
+	Run: func(r *Result) []Finding { return nil },
+}
+
+var FlakyFailure = &Detector{
+	Name: "flaky-failure",
+	Doc: `A test that fails (t.Error, t.Fatal) in some runs and passes in others: its result depends on the schedule.
+
+Reported at the last line the test logged before it failed (t.Fatal's, or the last
+t.Error's), with the message and how many runs failed. The usual cause is an assertion on
+state that concurrent goroutines have not finished updating (a missing wait), or on an
+order the program does not guarantee. The replay recipe reruns the schedule of a run that
+failed. Fix the test's synchronisation, or the program's, so that the asserted state holds
+in every schedule.`,
+	Run: func(r *Result) []Finding { return nil },
+}
+
+var Hang = &Detector{
+	Name: "hang",
+	Doc: `A test that did not finish within its time limit (-timeout) in at least half of its runs, without a proof of what blocks it.
+
+Reported at the test goroutine's position in the goroutine dump taken at the time limit
+(where it waited or spun), with the other goroutines of your module as related positions.
+The runtime's deadlock check misses these: a goroutine that still runs or sleeps (a
+ticker, a retry loop, a background worker) keeps the process alive while the test waits
+forever, and a loop that never exits never blocks at all. When a run's trace shows the
+deadlock (the deadlock kind), the hang is reported as part of it. If the test is only slow,
+raise -timeout; a test that finishes in some runs is not reported as a hang.`,
+	Run: func(r *Result) []Finding { return nil },
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// fuzzOutcomes runs goweave fuzz -json over testdata/outcomes with args.
+func fuzzOutcomes(t *testing.T, args ...string) (*fuzzer.Report, string, int) {
+	t.Helper()
+	dir, _ := filepath.Abs("testdata/outcomes")
+	stdout, stderr, code := runGoweave(t, dir, append([]string{"fuzz", "-json", "-o", t.TempDir()}, args...)...)
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	return &rep, stderr, code
+}
+
+// A test waiting forever while a sleeper keeps the process alive, and a test spinning
+// forever, are hangs: exit 1, a finding at the blocked receive and one in the loop.
+func TestFuzzCommandReportsHangs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs tests until their time limit")
+	}
+	rep, stderr, code := fuzzOutcomes(t, "-runs", "2", "-timeout", "3s", "-run", "^(TestWaitsForever|TestSpins)$", "./...")
+	if code != 1 || len(rep.Findings) != 2 {
+		t.Fatalf("exit %d, %d findings, want 1 and 2 hangs: %+v\n%s", code, len(rep.Findings), rep.Findings, stderr)
+	}
+	lines := map[string][2]int{"TestWaitsForever": {22, 22}, "TestSpins": {29, 34}}
+	for _, f := range rep.Findings {
+		want, ok := lines[f.Test]
+		p := f.Positions[0]
+		if f.Kind != "hang" || !ok || filepath.Base(p.File) != "hang_test.go" || p.Line < want[0] || p.Line > want[1] || f.HappenedIn != 2 {
+			t.Errorf("%s: %s at %s:%d in %d runs, want a hang at hang_test.go:%d-%d in 2 runs", f.Test, f.Kind, filepath.Base(p.File), p.Line, f.HappenedIn, want[0], want[1])
+		}
+	}
+}
+
+// A test that is slow but finishes within its time limit is no finding.
+func TestFuzzCommandSlowTestIsNoHang(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a ten-second test")
+	}
+	rep, stderr, code := fuzzOutcomes(t, "-runs", "1", "-timeout", "30s", "-run", "^TestSlowButFinishes$", "./...")
+	if code != 0 || len(rep.Findings) != 0 {
+		t.Errorf("exit %d, findings %+v; want 0 and none\n%s", code, rep.Findings, stderr)
+	}
+}
+
+// A nil dereference that only some schedules reach is one flaky-panic finding at the
+// dereference, and its replay reproduces the panic.
+func TestFuzzCommandReportsFlakyPanic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes and replays a test")
+	}
+	dir, _ := filepath.Abs("testdata/outcomes")
+	out := t.TempDir()
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-o", out, "-time", "8s", "-run", "^TestWorkerBeforeConfig$", "./...")
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if code != 1 || len(rep.Findings) != 1 {
+		t.Fatalf("exit %d, findings %+v; want 1 and one flaky-panic\n%s", code, rep.Findings, stderr)
+	}
+	f := rep.Findings[0]
+	if p := f.Positions[0]; f.Kind != "flaky-panic" || filepath.Base(p.File) != "hang_test.go" || p.Line != 59 || f.HappenedIn == 0 || f.HappenedIn >= f.OfRuns {
+		t.Fatalf("finding %s at %s:%d in %d of %d runs, want flaky-panic at hang_test.go:59 in some runs", f.Kind, filepath.Base(p.File), p.Line, f.HappenedIn, f.OfRuns)
+	}
+	reproduced := 0
+	for range 10 {
+		if _, _, code := runGoweave(t, dir, "replay", "-runs", "1", "-o", out, f.ID); code == 1 {
+			reproduced++
+		}
+	}
+	if reproduced < 9 {
+		t.Errorf("the replay reproduced the panic in %d of 10 attempts, want at least 9", reproduced)
+	}
+}

@@ -1,0 +1,3 @@
+module outcomes
+
+go 1.25

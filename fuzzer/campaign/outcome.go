@@ -1,0 +1,250 @@
+package campaign
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// Findings from how a run ended, read from the test's output: a panic (flaky-panic, at the
+// panicking goroutine's innermost frame in the module, its callers as related positions),
+// a test failure (flaky-failure, at the last line the test logged before it failed), and a
+// run stopped at its time limit (hang, at the test goroutine's position in the goroutine
+// dump the time limit's SIGQUIT prints, the other goroutines of the module as related
+// positions). Whether they are worth a report depends on the other runs of the test (see
+// worthReporting): a test that fails in every run fails under go test too, and a test
+// that times out only now and then may be slow on a loaded machine.
+
+// stackFrame is one frame of a goroutine's traceback.
+type stackFrame = raceFrame
+
+// goroutineStack is one goroutine of a traceback in a test's output.
+type goroutineStack struct {
+	id     uint64
+	state  string       // "running", "chan receive", "sleep", ...
+	frames []stackFrame // innermost first
+}
+
+var (
+	// goroutine 7 [chan receive]:   goroutine 7 gp=0x... m=nil [chan receive, 2 minutes]:
+	goroutineHeader = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\],]+)[^\]]*\]:$`)
+	frameFile       = regexp.MustCompile(`^\t(.+\.(?:go|s)):(\d+)(?: \+0x[0-9a-f]+)?(?: .*)?$`)
+	// "    x_test.go:12: message" as the testing package logs it
+	logLine = regexp.MustCompile(`^\s+([^\s:]+\.go):(\d+): (.*)$`)
+)
+
+// parseTraceback reads the goroutine tracebacks of output.
+func parseTraceback(output string) []goroutineStack {
+	var out []goroutineStack
+	var cur *goroutineStack
+	lines := strings.Split(output, "\n")
+	for i, line := range lines {
+		if m := goroutineHeader.FindStringSubmatch(line); m != nil {
+			id, _ := strconv.ParseUint(m[1], 10, 64)
+			out = append(out, goroutineStack{id: id, state: m[2]})
+			cur = &out[len(out)-1]
+			continue
+		}
+		if line == "" {
+			cur = nil
+			continue
+		}
+		if cur == nil || i == 0 || strings.HasPrefix(lines[i-1], "created by ") {
+			continue
+		}
+		if m := frameFile.FindStringSubmatch(line); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			fn := lines[i-1]
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			cur.frames = append(cur.frames, stackFrame{function: fn, file: m[1], line: n})
+		}
+	}
+	return out
+}
+
+// userFrames returns the frames of st in the module, innermost first.
+func userFrames(st goroutineStack, module string) []stackFrame {
+	var out []stackFrame
+	rest := st.frames
+	for {
+		f, ok := userFrame(rest, module)
+		if !ok {
+			return out
+		}
+		out = append(out, f)
+		for i := range rest {
+			if rest[i] == f {
+				rest = rest[i+1:]
+				break
+			}
+		}
+	}
+}
+
+// outcomeFindings turns how run r of test ended into findings (see above).
+func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.Finding {
+	var f analysis.Finding
+	switch r.Status {
+	case run.StatusPanic:
+		f = panicFinding(bin, test, r)
+	case run.StatusFail:
+		f = failureFinding(bin, test, r)
+	case run.StatusTimeout:
+		f = hangFinding(bin, test, r)
+	}
+	if f.Kind == "" || len(f.Positions) == 0 {
+		return nil
+	}
+	f.Package, f.Test = bin.Package, test
+	for i := range f.Positions {
+		f.Positions[i].Column = analysis.LineColumn(f.Positions[i].File, f.Positions[i].Line)
+	}
+	f.Severity = analysis.SeverityOf(f.Kind, f.Confidence)
+	f.Fingerprint = outcomeFingerprint(f, bin.Module)
+	return []analysis.Finding{f}
+}
+
+// panicFinding locates the panic of r: the first traceback after the "panic: " line is the
+// panicking goroutine's.
+func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
+	out := r.Output
+	if i := strings.Index(out, "\npanic: "); i >= 0 {
+		out = out[i:]
+	} else if !strings.HasPrefix(out, "panic: ") {
+		return analysis.Finding{}
+	}
+	stacks := parseTraceback(out)
+	if len(stacks) == 0 {
+		return analysis.Finding{}
+	}
+	frames := userFrames(stacks[0], bin.Module)
+	if len(frames) == 0 {
+		return analysis.Finding{}
+	}
+	f := analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual,
+		Message: fmt.Sprintf("%s panicked at %s:%d: %s", test, filepath.Base(frames[0].file), frames[0].line, firstLine(r.Panic))}
+	f.Positions = append(f.Positions, position("panic", frames[0]))
+	for _, fr := range frames[1:min(len(frames), 5)] {
+		f.Positions = append(f.Positions, position("called from", fr))
+	}
+	return f
+}
+
+// failureFinding locates a test failure at the last line the test logged before its
+// "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
+// instead: the output does not tell them apart).
+func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
+	lines := strings.Split(r.Output, "\n")
+	end := len(lines)
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "+test) {
+			end = i
+			break
+		}
+	}
+	for i := end - 1; i >= 0; i-- {
+		m := logLine.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		file := m[1]
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(bin.Dir, file)
+		}
+		if _, err := os.Stat(file); err != nil {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+			Message:   fmt.Sprintf("%s failed: %s", test, m[3]),
+			Positions: []analysis.Position{{Role: "failure", File: file, Line: n}}}
+	}
+	return analysis.Finding{}
+}
+
+// hangFinding locates a run stopped at its time limit: the test goroutine (the one running
+// the test function) where it waited or ran, and the module's other goroutines where they
+// were.
+func hangFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
+	stacks := parseTraceback(r.Output)
+	testFn := bin.Package + "." + test
+	ti := -1
+	for i, st := range stacks {
+		for _, fr := range st.frames {
+			if (fr.function == testFn || fr.function == bin.Package+"_test."+test) && ti < 0 {
+				ti = i
+			}
+		}
+	}
+	f := analysis.Finding{Kind: "hang", Confidence: analysis.Actual}
+	limit := r.Elapsed.Round(time.Second)
+	if ti < 0 {
+		return f // no traceback of the test: nothing to anchor the report at
+	}
+	frames := userFrames(stacks[ti], bin.Module)
+	if len(frames) == 0 {
+		return f
+	}
+	doing := "waiting (" + stacks[ti].state + ")"
+	if s := stacks[ti].state; s == "running" || s == "runnable" || s == "syscall" {
+		doing = s
+	}
+	f.Message = fmt.Sprintf("%s did not finish within its %s time limit: the test goroutine was %s at %s:%d", test, limit, doing, filepath.Base(frames[0].file), frames[0].line)
+	f.Positions = append(f.Positions, position("test goroutine ("+stacks[ti].state+")", frames[0]))
+	others := 0
+	at := map[string]bool{fmt.Sprintf("%s:%d", frames[0].file, frames[0].line): true}
+	for i, st := range stacks {
+		fs := userFrames(st, bin.Module)
+		if i == ti || len(fs) == 0 {
+			continue
+		}
+		others++
+		if key := fmt.Sprintf("%s:%d", fs[0].file, fs[0].line); !at[key] && len(f.Positions) < 9 {
+			at[key] = true
+			f.Positions = append(f.Positions, position(fmt.Sprintf("goroutine %d (%s)", st.id, st.state), fs[0]))
+		}
+	}
+	if others > 0 {
+		f.Message += fmt.Sprintf(", with %d other goroutine(s) of the module", others)
+	}
+	return f
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+const outcomePrefix = "outcome:"
+
+// outcomeFingerprint identifies an outcome finding by its kind and its positions relative
+// to the module; hangs by their test alone (a spinning goroutine stops at any line of its
+// loop).
+func outcomeFingerprint(f analysis.Finding, module string) string {
+	parts := []string{f.Kind}
+	if f.Kind == "hang" {
+		parts = append(parts, f.Package, f.Test)
+	} else {
+		for _, p := range f.Positions {
+			file := p.File
+			if rel, ok := below(module, file); ok {
+				file = filepath.ToSlash(rel)
+			}
+			parts = append(parts, fmt.Sprintf("%s@%s:%d", p.Role, file, p.Line))
+		}
+	}
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\n")))
+	return outcomePrefix + hex.EncodeToString(sum[:8])
+}
