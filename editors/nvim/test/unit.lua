@@ -237,6 +237,10 @@ local function fake_client(form, sent)
         assert(type(method) == "string", "client.notify called as a method")
         return record("notify", method, params)
       end,
+      stop = function(force)
+        assert(force == nil or type(force) == "boolean", "client.stop called as a method")
+        return record("stop")
+      end,
     }
   end
   local Client = {}
@@ -249,6 +253,10 @@ local function fake_client(form, sent)
     assert(getmetatable(self) == Client, "client:notify called without self")
     return record("notify", method, params)
   end
+  function Client:stop(force)
+    assert(getmetatable(self) == Client and (force == nil or type(force) == "boolean"), "client:stop called without self")
+    return record("stop")
+  end
   return setmetatable({ name = "goweave" }, Client)
 end
 
@@ -258,9 +266,11 @@ test("compat.request and notify call both client forms as they are meant to be c
     local c = fake_client(form, sent)
     eq({ compat.request(c, "shutdown", { x = 1 }, function() end, 3) }, { true, 1 }, form .. " request result")
     compat.notify(c, "exit", nil)
+    compat.stop_client(c)
     eq(sent, {
       { kind = "request", method = "shutdown", params = { params = { x = 1 }, has_handler = true, bufnr = 3 } },
       { kind = "notify", method = "exit" },
+      { kind = "stop" },
     }, form)
   end
 end)

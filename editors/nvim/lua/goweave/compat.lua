@@ -29,6 +29,14 @@ function M.notify(client, method, params)
   return client.notify(method, params)
 end
 
+-- stop_client asks client's server to shut down (shutdown, then exit).
+function M.stop_client(client)
+  if has_method(client, "stop") then
+    return client:stop()
+  end
+  return client.stop()
+end
+
 -- get_clients returns the LSP clients matching filter ({bufnr = n, name = s}, both
 -- optional) as a list: vim.lsp.get_clients (0.10+), else get_active_clients or, for one
 -- buffer, buf_get_clients (a map on 0.7), filtered here.
