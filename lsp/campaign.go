@@ -46,10 +46,13 @@ type campaigns struct {
 	nextID  int
 	stopped bool // after shutdown nothing starts any more
 
-	lensRefresh time.Time // when the client was last asked to refresh lenses
+	// lensWake asks the lens refresher (refreshLoop) for one more workspace/codeLens/refresh;
+	// its buffer of one coalesces requests made while one is in flight.
+	lensWake      chan struct{}
+	refresherOnce sync.Once
 }
 
-func newCampaigns(s *Server) *campaigns { return &campaigns{s: s} }
+func newCampaigns(s *Server) *campaigns { return &campaigns{s: s, lensWake: make(chan struct{}, 1)} }
 
 // background schedules a campaign over the package in dir when background fuzzing is
 // on, the package is selected by the packages setting, and it is not being fuzzed.
@@ -186,7 +189,7 @@ func (c *campaigns) run(cp *campaign) {
 		c.mu.Lock()
 		c.running = slices.DeleteFunc(c.running, func(x *campaign) bool { return x == cp })
 		c.mu.Unlock()
-		c.refreshLenses(true)
+		c.refreshLenses()
 		c.startNext()
 	}()
 
@@ -199,7 +202,7 @@ func (c *campaigns) run(cp *campaign) {
 	cfg := s.currentSettings().fuzzConfig(req.dir, run)
 	cfg.Enough = c.publishAsFound(cp, cfg)
 	prog := s.beginProgress("fuzzing "+label, req.reason, cp.cancel)
-	c.refreshLenses(true)
+	c.refreshLenses()
 
 	var lastReport time.Time
 	report, err := c.fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
@@ -213,7 +216,7 @@ func (c *campaigns) run(cp *campaign) {
 				percent = 100 * p.TestsDone / p.TestsTotal
 			}
 			prog.report(progressMessage(p), percent)
-			c.refreshLenses(false)
+			c.refreshLenses()
 		}
 	})
 
@@ -310,9 +313,11 @@ func (c *campaigns) reportOutcome(cp *campaign, prog *progress, report *fuzzer.R
 	}
 }
 
-// refreshLenses asks the client to ask for code lenses again, so that lenses show the
-// state of campaigns; at most once a second unless now.
-func (c *campaigns) refreshLenses(now bool) {
+// refreshLenses asks the client to ask for code lenses again, so that the lenses show the
+// campaigns' state as it is now: called with every progress report, so the lens above a
+// test counts the same runs as the status bar. The request goes out from refreshLoop, never
+// blocking the campaign, and requests made meanwhile collapse into one.
+func (c *campaigns) refreshLenses() {
 	s := c.s
 	s.mu.Lock()
 	supported := s.caps.codeLensRefresh
@@ -320,15 +325,24 @@ func (c *campaigns) refreshLenses(now bool) {
 	if !supported {
 		return
 	}
-	c.mu.Lock()
-	if !now && time.Since(c.lensRefresh) < time.Second {
-		c.mu.Unlock()
-		return
+	c.refresherOnce.Do(func() { s.goBackground("code lens refresh", c.refreshLoop) })
+	select {
+	case c.lensWake <- struct{}{}:
+	default: // a refresh is already pending
 	}
-	c.lensRefresh = time.Now()
-	c.mu.Unlock()
-	if err := s.client.CodeLensRefresh(s.ctx); err != nil {
-		s.log.Debug("workspace/codeLens/refresh failed", "err", err)
+}
+
+func (c *campaigns) refreshLoop() {
+	s := c.s
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-c.lensWake:
+		}
+		if err := s.client.CodeLensRefresh(s.ctx); err != nil {
+			s.log.Debug("workspace/codeLens/refresh failed", "err", err)
+		}
 	}
 }
 

@@ -264,3 +264,29 @@ func TestBackgroundNeedsTests(t *testing.T) {
 	}
 	se.shutdown()
 }
+
+// TestBackgroundOnNonTestFile: opening a non-test Go file of a package with tests starts
+// the package's background campaign; a package without tests starts nothing.
+func TestBackgroundOnNonTestFile(t *testing.T) {
+	dir, _ := buggyPackage(t)
+	code := filepath.Join(dir, "buggy.go")
+	write(t, code, "package buggy\n\nfunc Helper() {}\n")
+	plain := filepath.Join(dir, "plain")
+	if err := mkdir(plain); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(plain, "plain.go"), "package plain\n")
+	started := make(chan fuzzer.Config, 4)
+	engine := &fakeEngine{fuzz: blockingFuzz(started)}
+	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir})
+	se.open(filepath.Join(plain, "plain.go"))
+	se.open(code)
+	if cfg := <-started; cfg.Dir != dir {
+		t.Errorf("background campaign over %s, want %s", cfg.Dir, dir)
+	}
+	// plain was opened first: had it been scheduled it would have started first.
+	if calls, _, _ := engine.stats(); calls != 1 {
+		t.Errorf("%d campaigns, want 1", calls)
+	}
+	se.shutdown()
+}

@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"context"
 	"encoding/json"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -157,5 +161,51 @@ func TestCodeLensesShowRunningCampaign(t *testing.T) {
 		defer se.client.mu.Unlock()
 		return se.client.refreshes >= 2
 	})
+	se.shutdown()
+}
+
+// TestLensFollowsProgress: every progress report of a campaign is followed by a code lens
+// refresh, so the lens above the test shows the runs the status bar shows (it lagged by
+// up to a second of reports, as a refresh was sent at most once a second).
+func TestLensFollowsProgress(t *testing.T) {
+	dir, testFile := buggyPackage(t)
+	next := make(chan struct{})
+	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
+		progress(fuzzer.Progress{Test: "TestSend", TestsTotal: 1, Runs: 5})
+		select {
+		case <-next:
+		case <-ctx.Done():
+		}
+		progress(fuzzer.Progress{Test: "TestSend", TestsTotal: 1, Runs: 9})
+		<-ctx.Done()
+		return &fuzzer.Report{}, ctx.Err()
+	}}
+	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir, initOptions: map[string]any{"backgroundFuzzing": false}})
+	se.open(testFile)
+	if _, err := se.execute("goweave.fuzz_test", FuzzTestArgs{URI: uri.File(testFile), Test: "TestSend"}); err != nil {
+		t.Fatal(err)
+	}
+	// reportThenRefresh waits for the report of runs, then for a refresh after it.
+	reportThenRefresh := func(runs string) {
+		t.Helper()
+		waitFor(t, "the report of "+runs+" and a lens refresh after it", func() bool {
+			se.client.mu.Lock()
+			defer se.client.mu.Unlock()
+			at := slices.IndexFunc(se.client.order, func(e string) bool { return strings.HasPrefix(e, "report: "+runs+",") })
+			return at >= 0 && slices.Contains(se.client.order[at:], "refresh")
+		})
+	}
+	reportThenRefresh("5 runs")
+	// Reports are at most every 200 ms; the next one must not be one the server skips.
+	time.Sleep(250 * time.Millisecond)
+	close(next)
+	reportThenRefresh("9 runs")
+	lenses, err := se.remote.CodeLens(se.ctx(), &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if titles := strings.Join(lensTitles(lenses), "|"); !strings.Contains(titles, "fuzzing… 9 runs") {
+		t.Errorf("lenses after the refresh = %q, want the runs of the last report", titles)
+	}
 	se.shutdown()
 }

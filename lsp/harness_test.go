@@ -34,6 +34,9 @@ type testClient struct {
 	logged      []protocol.LogMessageParams
 	documents   []protocol.ShowDocumentParams
 	refreshes   int
+	// order records "report: <message>" for $/progress reports and "refresh" for
+	// workspace/codeLens/refresh, in the order the client handled them.
+	order []string
 }
 
 type progressEvent struct {
@@ -58,6 +61,9 @@ func (c *testClient) Progress(ctx context.Context, p *protocol.ProgressParams) e
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.progress = append(c.progress, progressEvent{token: fmt.Sprint(p.Token), kind: fmt.Sprint(v["kind"]), value: v})
+	if v["kind"] == "report" {
+		c.order = append(c.order, fmt.Sprintf("report: %v", v["message"]))
+	}
 	return nil
 }
 
@@ -93,6 +99,7 @@ func (c *testClient) CodeLensRefresh(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refreshes++
+	c.order = append(c.order, "refresh")
 	return nil
 }
 

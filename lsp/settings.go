@@ -38,7 +38,7 @@ type setting struct {
 var settingsTable = []setting{
 	{
 		Name: "backgroundFuzzing", Type: "boolean", Default: `true`,
-		Doc: "Fuzz a package's tests in the background when one of its test files is opened or saved.",
+		Doc: "When a Go file is opened or saved, fuzz the tests of its package in the background, if it has tests, is inside a workspace folder and matches packages. One campaign per package; editing a file of the package cancels its campaign and saving starts a new one. Findings stay until the code they were seen in changes.",
 		apply: func(s *Settings, raw json.RawMessage) error {
 			return json.Unmarshal(raw, &s.BackgroundFuzzing)
 		},
@@ -100,7 +100,7 @@ var settingsTable = []setting{
 	},
 	{
 		Name: "packages", Type: "array of strings", Default: `["./..."]`,
-		Doc: "Package patterns, relative to the workspace root, whose tests are fuzzed in the background (\"./...\", \"./internal/...\", \"./cmd/x\").",
+		Doc: "Package patterns, relative to the workspace folder that holds the package, whose tests are fuzzed in the background (\"./...\", \"./internal/...\", \"./cmd/x\").",
 		apply: func(s *Settings, raw json.RawMessage) error {
 			var v []string
 			if err := json.Unmarshal(raw, &v); err != nil {
@@ -117,7 +117,7 @@ var settingsTable = []setting{
 	},
 	{
 		Name: "maxCampaigns", Type: "integer", Default: `1`,
-		Doc: "Maximum number of campaigns running at once; more wait in a queue.",
+		Doc: "Maximum number of campaigns (background or requested) running at once; more wait in a queue, first come first served.",
 		apply: func(s *Settings, raw json.RawMessage) error {
 			var v int
 			if err := json.Unmarshal(raw, &v); err != nil {

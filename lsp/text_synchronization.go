@@ -33,7 +33,9 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	s.docs[td.URI] = doc
 	s.mu.Unlock()
 	s.publishFile(doc.path)
-	if isTestFile(doc.path) {
+	// Any Go file of a package with tests: "while you edit" starts with the file you
+	// edit, which is rarely the test.
+	if strings.HasSuffix(doc.path, ".go") {
 		s.campaigns.background(filepath.Dir(doc.path), "opened")
 	}
 	return nil

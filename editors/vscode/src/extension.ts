@@ -52,6 +52,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
 
   context.subscriptions.push(
+    vscode.languages.onDidChangeDiagnostics(() => {
+      if (client?.state === State.Running) {
+        showStatus();
+      }
+    }),
+  );
+  context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration(async (e) => {
       if (e.affectsConfiguration('goweave.trace.server')) {
         traceOutput.settingChanged();
@@ -90,8 +97,23 @@ function currentSettings(report = true): ServerSettings {
   return settings;
 }
 
+// shownFindings counts the goweave findings the editor shows (one diagnostic each, named by
+// its data.id).
+function shownFindings(): number {
+  const ids = new Set<string>();
+  for (const [uri, diags] of vscode.languages.getDiagnostics()) {
+    for (const d of diags) {
+      if (d.source === 'goweave') {
+        const data = (d as vscode.Diagnostic & { data?: { id?: unknown } }).data;
+        ids.add(typeof data?.id === 'string' ? data.id : `${uri.toString()}:${d.range.start.line}:${d.message}`);
+      }
+    }
+  }
+  return ids.size;
+}
+
 function showStatus(): void {
-  const view = campaigns.view();
+  const view = campaigns.view(shownFindings());
   statusItem.text = view.text;
   statusItem.tooltip = view.tooltip;
   statusItem.command = view.running ? 'goweave.stopFuzzing' : 'goweave.showServerLog';

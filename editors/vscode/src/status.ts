@@ -107,7 +107,12 @@ export class CampaignStatus {
     return this.campaigns.size;
   }
 
-  view(): StatusView {
+  /**
+   * present is the number of goweave findings the editor shows now (its diagnostics): once
+   * no campaign runs, that is the count shown, so that a replay or a clear, which end with
+   * no count of their own, do not lose or falsify it.
+   */
+  view(present?: number): StatusView {
     if (this.campaigns.size > 0) {
       let runs: number | undefined;
       let findings: number | undefined;
@@ -141,6 +146,13 @@ export class CampaignStatus {
         text: `$(sync~spin) goweave${parts.length ? ': ' + parts.join(', ') : ''}`,
         tooltip: lines.join('\n') + '\nClick to stop fuzzing.',
         running: true,
+      };
+    }
+    if (present !== undefined && (this.last || present > 0)) {
+      return {
+        text: `${present > 0 ? '$(bug)' : '$(check)'} goweave: ${plural(present, 'finding')}`,
+        tooltip: this.last ? `Last: ${this.last.title}${this.last.message ? ': ' + this.last.message : ''}` : 'goweave findings in the workspace',
+        running: false,
       };
     }
     if (this.last) {

@@ -357,7 +357,11 @@ async function steps(page, context) {
   summary.timings.replayS = secs(replayStart);
   check('replay reports its outcome', /confirmed|not reproduced/.test(replayMsg), replayMsg);
   await shot(page, 'replay');
-  summary.statusAfterReplay = (await goweaveStatus(page)).text;
+  const afterReplay = await until('the replay to end', 60000, async () => {
+    const st = await goweaveStatus(page);
+    return st.running ? undefined : st.text;
+  });
+  check('the status bar keeps its findings count after a replay', /\b[1-9]\d* findings?\b/.test(afterReplay), afterReplay);
 
   // Show timeline.
   await gotoPosition(page, diag.line, diag.col);
@@ -382,7 +386,15 @@ async function steps(page, context) {
   await lens.click();
   await until('the lens campaign to start', 30000, async () => (await goweaveStatus(page)).running);
   await shot(page, 'lens-campaign');
-  await waitCampaignEnd(page, 120000);
+  // While it runs, the lens above the test and the status bar count the same runs.
+  summary.lensVsStatus = [];
+  await until('the campaign to end', 120000, async () => {
+    const st = await goweaveStatus(page);
+    const lensText = (await page.locator(sel.lens).allInnerTexts()).find((t) => /fuzzing/.test(t)) || '';
+    const runs = (t) => (t.match(/(\d+) runs?/) || [])[1];
+    summary.lensVsStatus.push({ t: secs(), lens: runs(lensText), status: runs(st.text) });
+    return !st.running;
+  }, 500);
   const status = (await goweaveStatus(page)).text;
   check('the lens ran a campaign; the status bar shows its findings', /finding/.test(status), status);
   await shot(page, 'lens-campaign-done');

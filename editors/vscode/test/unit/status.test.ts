@@ -65,3 +65,20 @@ test('progress of unknown tokens is ignored, reset forgets running campaigns', (
   assert.equal(s.running, 0);
   assert.equal(s.view().running, false);
 });
+
+test('idle, the count is the findings shown now: a replay does not lose it, a clear empties it', () => {
+  const s = new CampaignStatus();
+  assert.equal(s.view(0).text, '$(beaker) goweave');
+  s.update('c', { kind: 'begin', title: 'fuzzing ./metrics', message: '0 runs, 0 findings' });
+  s.update('c', { kind: 'end', message: 'completed: 100 runs, 1 finding' });
+  assert.equal(s.view(1).text, '$(bug) goweave: 1 finding');
+  // A replay's progress ends without counts.
+  s.update('r', { kind: 'begin', title: 'replaying send-on-closed', message: 'TestX' });
+  assert.equal(s.view(1).running, true);
+  s.update('r', { kind: 'end', message: 'confirmed: send-on-closed happened again in TestX' });
+  assert.equal(s.view(1).text, '$(bug) goweave: 1 finding');
+  assert.match(s.view(1).tooltip, /replaying send-on-closed: confirmed/);
+  assert.equal(s.view(0).text, '$(check) goweave: 0 findings');
+  // Findings from before this window's campaigns (a restart) count too.
+  assert.equal(new CampaignStatus().view(2).text, '$(bug) goweave: 2 findings');
+});
