@@ -28,10 +28,11 @@ import (
 //     send-on-closed or negative-waitgroup finding explains).
 //  6. One hanging test: the hang findings of the same test (a spinning goroutine stops at
 //     any line of its loop).
-//  7. A symptom and the bug it came with: a flaky-panic, flaky-failure or hang that
-//     happened in exactly the runs in which a finding of another kind happened (the nil
-//     dereference on the line after a receive from a closed channel). Only a campaign knows
-//     the runs: see GroupWith.
+//  7. A symptom and the bug it came with: a flaky-panic, flaky-failure or hang that no
+//     other rule explains and that happened in exactly the runs in which the bug (rules
+//     1-6) happened (the nil dereference on the line after a receive from a closed
+//     channel; a deferred wg.Done() that panics at its function's end). Only a campaign
+//     knows the runs: see GroupWith.
 //
 // The cause of a group is the finding that explains most: cycles first, then the
 // specific kinds (send-on-closed, negative-waitgroup, ...), then leaks, then deadlock,
@@ -51,9 +52,9 @@ type Bug struct {
 // order of their first finding.
 func Group(findings []Finding) []Bug { return GroupWith(findings, nil) }
 
-// GroupWith is Group with rule 7: sameRuns(i, j) reports whether findings i and j happened
-// in exactly the same runs (nil: unknown).
-func GroupWith(findings []Finding, sameRuns func(i, j int) bool) []Bug {
+// GroupWith is Group with rule 7: sameRuns(symptom, bug) reports whether finding symptom
+// happened in exactly the runs in which the findings bug happened (nil: unknown).
+func GroupWith(findings []Finding, sameRuns func(symptom int, bug []int) bool) []Bug {
 	parent := make([]int, len(findings))
 	for i := range parent {
 		parent[i] = i
@@ -97,7 +98,7 @@ func GroupWith(findings []Finding, sameRuns func(i, j int) bool) []Bug {
 			link("hang\x00"+f.Package+"\x00"+f.Test, i)
 		}
 	}
-	// Rules 4, 5 and 7 link a finding to a cause.
+	// Rules 4 and 5 link a finding to a cause.
 	for i, c := range findings {
 		var requests []string
 		if c.Kind == "cyclic-deadlock" || c.Kind == "mixed-deadlock" {
@@ -112,20 +113,43 @@ func GroupWith(findings []Finding, sameRuns func(i, j int) bool) []Bug {
 			if (s.Kind == "deadlock" || strings.HasPrefix(s.Kind, "leak-")) && slices.Contains(requests, sp) {
 				union(i, j)
 			}
-			if symptomKinds[s.Kind] && !symptomKinds[c.Kind] && ((cok && sp == cp) || (sameRuns != nil && c.Confidence != Predicted && sameRuns(i, j))) {
+			if cok && symptomKinds[s.Kind] && !symptomKinds[c.Kind] && sp == cp {
 				union(i, j)
 			}
 		}
 	}
-
-	members := map[int][]int{}
-	var roots []int
-	for i := range findings {
-		r := find(i)
-		if _, ok := members[r]; !ok {
-			roots = append(roots, r)
+	groups := func() (map[int][]int, []int) {
+		members := map[int][]int{}
+		var roots []int
+		for i := range findings {
+			r := find(i)
+			if _, ok := members[r]; !ok {
+				roots = append(roots, r)
+			}
+			members[r] = append(members[r], i)
 		}
-		members[r] = append(members[r], i)
+		return members, roots
+	}
+	members, roots := groups()
+	// Rule 7 links a symptom left alone to the bug that happened in the same runs.
+	if sameRuns != nil {
+		onlySymptoms := func(m []int) bool {
+			return !slices.ContainsFunc(m, func(i int) bool { return !symptomKinds[findings[i].Kind] })
+		}
+		for _, s := range roots {
+			if !onlySymptoms(members[s]) {
+				continue
+			}
+			for _, j := range members[s] {
+				for _, r := range roots {
+					if !onlySymptoms(members[r]) && sameRuns(j, members[r]) {
+						union(j, r)
+						break
+					}
+				}
+			}
+		}
+		members, roots = groups()
 	}
 	bugs := make([]Bug, 0, len(roots))
 	for _, r := range roots {

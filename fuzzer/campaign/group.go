@@ -133,22 +133,26 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 	return out
 }
 
-// sameRuns returns the run records of rule 7 of analysis.Group: whether fs[i] and fs[j]
-// happened in exactly the same runs of this campaign (at least one), or an earlier campaign
-// found so (JoinedTo).
-func (c *campaign) sameRuns(fs []Finding) func(i, j int) bool {
-	return func(i, j int) bool {
-		if fs[i].JoinedTo == fs[j].Fingerprint || fs[j].JoinedTo == fs[i].Fingerprint {
-			return true
+// sameRuns returns the run records of rule 7 of analysis.Group: whether fs[symptom]
+// happened in exactly the runs of this campaign (at least one) in which the findings of
+// bug happened, or an earlier campaign found it to (JoinedTo).
+func (c *campaign) sameRuns(fs []Finding) func(symptom int, bug []int) bool {
+	return func(symptom int, bug []int) bool {
+		for _, i := range bug {
+			if fs[symptom].JoinedTo == fs[i].Fingerprint {
+				return true
+			}
 		}
 		some := false
 		for _, t := range c.tests {
 			var a, b runSet
-			if s := t.seen[fs[i].Fingerprint]; s != nil {
+			if s := t.seen[fs[symptom].Fingerprint]; s != nil {
 				a = s.happened
 			}
-			if s := t.seen[fs[j].Fingerprint]; s != nil {
-				b = s.happened
+			for _, i := range bug {
+				if s := t.seen[fs[i].Fingerprint]; s != nil && !analysis.SymptomKind(fs[i].Kind) {
+					b.addAll(s.happened)
+				}
 			}
 			if !a.equal(b) {
 				return false

@@ -66,8 +66,9 @@ func TestGroupedFindings(t *testing.T) {
 	}
 }
 
-// A panic that happened in exactly the runs of another finding is that finding's symptom;
-// the next campaign, which has no run records of the first, keeps the grouping.
+// A panic that happened in exactly the runs of a bug (of its findings together) is that
+// bug's symptom; the next campaign, which has no run records of the first, keeps the
+// grouping.
 func TestSymptomJoinsCauseAcrossCampaigns(t *testing.T) {
 	at := func(role string, line int) analysis.Position {
 		return analysis.Position{Role: role, File: "/m/crawler.go", Line: line}
@@ -76,20 +77,28 @@ func TestSymptomJoinsCauseAcrossCampaigns(t *testing.T) {
 		Positions: []analysis.Position{at("done", 23)}}, ID: "GWn"}
 	panicked := &Finding{Finding: analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual, Fingerprint: "outcome:p", Package: "p", Test: "TestF",
 		Positions: []analysis.Position{at("panic", 27)}}, ID: "GWp"} // a deferred Done panics at the function's end
+	other := &Finding{Finding: analysis.Finding{Kind: "negative-waitgroup", Confidence: analysis.Actual, Fingerprint: "n2", Package: "p", Test: "TestF",
+		Positions: []analysis.Position{at("done", 23), at("previous add or done", 23)}}, ID: "GWn2"}
 	ts := &testState{runs: 9, seen: map[string]*seenRuns{}}
-	for _, run := range []int{2, 5} {
-		ts.noteSeen([]Finding{*cause, *panicked}, run)
+	ts.noteSeen([]Finding{*cause, *panicked}, 2)
+	ts.noteSeen([]Finding{*other, *panicked}, 5) // the bug, seen as its other finding
+	c := &campaign{tests: []*testState{ts}, findings: map[string]*Finding{"n": cause, "n2": other, "outcome:p": panicked}}
+	if got := c.grouped([]Finding{*cause, *panicked, *other}); len(got) != 1 || got[0].ID != "GWn2" {
+		t.Fatalf("grouped = %+v, want the panic in the negative-waitgroup's bug (GWn2 names more)", got)
 	}
-	c := &campaign{tests: []*testState{ts}, findings: map[string]*Finding{"n": cause, "outcome:p": panicked}}
-	if got := c.grouped([]Finding{*cause, *panicked}); len(got) != 1 || got[0].ID != "GWn" {
-		t.Fatalf("grouped = %+v, want the panic in the negative-waitgroup's bug", got)
+	ts.noteSeen([]Finding{*panicked}, 7) // a panic without the bug: another cause, maybe
+	if got := c.grouped([]Finding{*cause, *panicked, *other}); len(got) != 2 {
+		t.Errorf("panic in a run without the bug: grouped = %+v, want 2 bugs", got)
 	}
+	*ts.seen["outcome:p"] = seenRuns{}
+	ts.noteSeen([]Finding{*panicked}, 2)
+	ts.noteSeen([]Finding{*panicked}, 5)
 	c.noteJoins()
-	if panicked.JoinedTo != "n" || cause.JoinedTo != "" {
-		t.Errorf("JoinedTo: panic %q, cause %q; want n and none", panicked.JoinedTo, cause.JoinedTo)
+	if panicked.JoinedTo != "n2" || cause.JoinedTo != "" {
+		t.Errorf("JoinedTo: panic %q, cause %q; want n2 and none", panicked.JoinedTo, cause.JoinedTo)
 	}
 	next := &campaign{tests: []*testState{{runs: 1, seen: map[string]*seenRuns{}}}}
-	if got := next.grouped([]Finding{*cause, *panicked}); len(got) != 1 || got[0].ID != "GWn" {
+	if got := next.grouped([]Finding{*cause, *panicked, *other}); len(got) != 1 || got[0].ID != "GWn2" {
 		t.Errorf("next campaign: grouped = %+v, want one bug", got)
 	}
 }
