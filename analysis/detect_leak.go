@@ -118,6 +118,25 @@ func (r *Result) findLeaks() []leak {
 	}
 	evs := r.Trace.Events
 	users := r.objectUsers(r.facts.blocked, true) // object -> goroutines that used it
+	// per object, the users that could still serve it: alive, not blocked, not ended (the
+	// count and one of them, so that "one other than the blocked goroutine" is O(1))
+	type servers struct {
+		n     int
+		first int32
+	}
+	free := make(map[uint64]servers, len(users))
+	for o, us := range users {
+		var s servers
+		for g := range us {
+			if info := r.Goroutines[g]; info.Alive && info.Blocked < 0 && !info.Ended {
+				if s.n == 0 || g < s.first {
+					s.first = g
+				}
+				s.n++
+			}
+		}
+		free[o] = s
+	}
 	gc := r.gcVerdict()
 	var out []leak
 	for _, i := range r.facts.blocked {
@@ -142,10 +161,8 @@ func (r *Result) findLeaks() []leak {
 		}
 		lingering := false
 		for _, o := range blockedObjs(ev) {
-			for g := range users[o] {
-				if info := r.Goroutines[g]; g != r.gOf[i] && info.Alive && info.Blocked < 0 && !info.Ended {
-					lingering = true
-				}
+			if s := free[o]; s.n > 1 || s.n == 1 && s.first != r.gOf[i] {
+				lingering = true
 			}
 		}
 		if lingering {
@@ -218,22 +235,15 @@ func (r *Result) partners(i int32) []op {
 		if !ok {
 			return nil
 		}
-		best := int32(-1)
-		classes := sendClasses
-		if send {
-			classes = recvClasses
+		best := r.latestUsers(x, send)
+		p := best[0]
+		if p.g == g {
+			p = best[1]
 		}
-		for _, class := range classes {
-			for _, u := range e.chans[x].users[class] {
-				if u.g != g && u.ev > best {
-					best = u.ev
-				}
-			}
-		}
-		if best < 0 {
+		if p.ev < 0 {
 			return nil
 		}
-		return []op{{"partner", best}}
+		return []op{{"partner", p.ev}}
 	}
 	switch ev.Kind {
 	case trace.KindChanSend:
@@ -263,6 +273,47 @@ func (r *Result) partners(i int32) []op {
 		}
 	}
 	return nil
+}
+
+// latestUsers returns, for the operations of channel x that could partner a send (send)
+// or a receive, the latest one and the latest of another goroutine than the latest's (ev
+// -1: none), computed once per channel and direction: with many goroutines blocked on one
+// channel, scanning its users for each of them took time squared.
+func (r *Result) latestUsers(x int32, send bool) [2]chanUser {
+	key := x<<1 | int32(boolBit(send))
+	if best, ok := r.partnerMemo[key]; ok {
+		return best
+	}
+	best := [2]chanUser{{ev: -1, g: -1}, {ev: -1, g: -1}}
+	classes := sendClasses
+	if send {
+		classes = recvClasses
+	}
+	for _, class := range classes {
+		for _, u := range r.eng.chans[x].users[class] {
+			switch {
+			case u.ev > best[0].ev:
+				if u.g != best[0].g {
+					best[1] = best[0]
+				}
+				best[0] = u
+			case u.g != best[0].g && u.ev > best[1].ev:
+				best[1] = u
+			}
+		}
+	}
+	if r.partnerMemo == nil {
+		r.partnerMemo = map[int32][2]chanUser{}
+	}
+	r.partnerMemo[key] = best
+	return best
+}
+
+func boolBit(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (r *Result) spawnedAt(i int32) string {
@@ -404,12 +455,15 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		for _, i := range stuck {
 			ops := []op{{"blocked", i}}
 			for _, j := range stuck {
+				if len(ops) > maxAlsoBlocked {
+					break // (the message counts them all)
+				}
 				if j != i {
 					ops = append(ops, op{"also blocked", j})
 				}
 			}
 			msg := fmt.Sprintf("the run is stuck: %s is blocked %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
-			if n := len(ops) - 1; n > 0 {
+			if n := len(stuck) - 1; n > 0 {
 				msg += fmt.Sprintf(", with %d other blocked operation(s)", n)
 			}
 			out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
@@ -417,6 +471,11 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		return out
 	},
 }
+
+// maxAlsoBlocked bounds the other blocked operations a deadlock finding lists: with
+// thousands of goroutines stuck, each finding listing every other one was their number
+// squared.
+const maxAlsoBlocked = 32
 
 // stuckWithTest returns the blocked operations of the deadlock: those of goroutines
 // connected to the blocked test goroutine in the wait-for graph (a blocked goroutine waits

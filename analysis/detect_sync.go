@@ -77,7 +77,7 @@ func unmatchedDones(r *Result, wf *wgFacts) []int32 {
 	}
 	capacity := make([]int, len(wf.adds))
 	for k, a := range wf.adds {
-		capacity[k] = int(min(int64(r.Trace.Events[a].A), 1<<16))
+		capacity[k] = int(min(int64(r.Trace.Events[a].A), maxAddUnits))
 	}
 	// edges[j] = adds Done j may take a unit from
 	edges := make([][]int, len(wf.dones))
@@ -130,7 +130,7 @@ func unmatchedDones(r *Result, wf *wgFacts) []int32 {
 func everyDoneCovered(r *Result, wf *wgFacts) bool {
 	addUnits, doneUnits := 0, 0
 	for _, a := range wf.adds {
-		addUnits += int(min(int64(r.Trace.Events[a].A), 1<<16))
+		addUnits += int(min(int64(r.Trace.Events[a].A), maxAddUnits))
 	}
 	for _, d := range wf.dones {
 		doneUnits += int(min(-int64(r.Trace.Events[d].A), 1<<16))

@@ -25,6 +25,8 @@ type Result struct {
 	clocks    *Clocks
 	leaksDone bool
 	leakList  []leak
+	// per channel and direction: its latest users of two goroutines (partners of leaks)
+	partnerMemo map[int32][2]chanUser
 }
 
 // GoroutineInfo describes one goroutine of the trace.

@@ -43,6 +43,11 @@ type wgFacts struct {
 	ordered             bool
 }
 
+// maxAddUnits bounds the units one Add counts for (a corrupt delta must not overflow a
+// sum); a real Add of more is rare, and counting it as this many could only report a
+// Done as unmatched.
+const maxAddUnits = 1 << 31
+
 // covered reports that every Done can be matched (the Adds happen before all of them and
 // have enough units); false may still be covered (the detector checks).
 func (wf *wgFacts) covered() bool { return wf.ordered && wf.addUnits >= wf.doneUnits }
@@ -85,7 +90,7 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 	switch delta := int64(ev.A); {
 	case delta > 0:
 		wf.adds = append(wf.adds, i)
-		wf.addUnits += int(min(delta, 1<<16))
+		wf.addUnits += int(min(delta, maxAddUnits))
 		wf.ordered = wf.ordered && len(wf.dones) == 0
 	case delta < 0:
 		wf.dones = append(wf.dones, i)

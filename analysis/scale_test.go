@@ -152,3 +152,9 @@ func TestScaleTraces(t *testing.T) {
 		t.Errorf("spawns(100): %d goroutines, want 101", len(r.Goroutines))
 	}
 }
+
+func BenchmarkScaleBlockers10(b *testing.B)   { benchScale(b, "blockers", blockers, 10) }
+func BenchmarkScaleBlockers1K(b *testing.B)   { benchScale(b, "blockers", blockers, 1_000) }
+func BenchmarkScaleBlockers100K(b *testing.B) { benchScale(b, "blockers", blockers, 100_000) }
+func BenchmarkScaleSpawns60K(b *testing.B)    { benchScale(b, "spawns", spawns, 60_000) }
+func BenchmarkScaleWaves100K(b *testing.B)    { benchScale(b, "waves", waves, 100_000) }

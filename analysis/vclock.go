@@ -301,7 +301,9 @@ func (a *clockArena) join(dst, src *vclock) {
 }
 
 // joinTree sets the subtree at *slot (of the level with shift s) to its join with src,
-// copying what it changes of a shared subtree, and sharing src's where src holds all of it.
+// copying what it changes of a shared subtree. Where src holds all of a subtree, the
+// subtree becomes src's (shared): clocks that learn from each other converge to the same
+// nodes, and their later joins skip them by pointer.
 func (a *clockArena) joinTree(slot *unsafe.Pointer, src unsafe.Pointer, s int32) {
 	d := *slot
 	if d == src || src == nil {
@@ -314,12 +316,12 @@ func (a *clockArena) joinTree(slot *unsafe.Pointer, src unsafe.Pointer, s int32)
 	}
 	if s < leafBits {
 		dl, sl := (*leaf)(d), (*leaf)(src)
-		if dl.refs == 1 {
-			join(dl.v[:], sl.v[:])
-			return
-		}
-		if a.shift == 0 { // a one-leaf tree: its owner will change it again, copy it now
-			join(a.ownLeaf(slot).v[:], sl.v[:])
+		if a.shift == 0 { // a one-leaf tree: its goroutine changes it all the time, join in place
+			if dl.refs == 1 {
+				join(dl.v[:], sl.v[:])
+			} else {
+				join(a.ownLeaf(slot).v[:], sl.v[:])
+			}
 			return
 		}
 		gt, lt := compareLeaves(&dl.v, &sl.v)
@@ -335,19 +337,66 @@ func (a *clockArena) joinTree(slot *unsafe.Pointer, src unsafe.Pointer, s int32)
 		return
 	}
 	dn, sn := (*inner)(d), (*inner)(src)
+	same := true // every child is src's
 	for i := range fanN {
-		sk := sn.kids[i]
-		if sk == nil || sk == dn.kids[i] {
+		sk, dk := sn.kids[i], dn.kids[i]
+		if sk == dk {
 			continue
 		}
-		if dn.refs > 1 {
-			if leq(sk, dn.kids[i], s-fanBits) {
-				continue
-			}
-			dn = a.ownInner(slot)
+		same = false
+		if sk == nil {
+			continue
 		}
-		a.joinTree(&dn.kids[i], sk, s-fanBits)
+		gt, lt := compareTrees(sk, dk, s-fanBits)
+		if !gt && lt { // src adds nothing
+			continue
+		}
+		dn = a.ownInner(slot)
+		if lt {
+			a.joinTree(&dn.kids[i], sk, s-fanBits)
+			continue
+		}
+		// src holds all of it (or the same: take src's, so that the two converge)
+		retain(sk)
+		a.release(dk, s-fanBits)
+		dn.kids[i] = sk
 	}
+	if !same {
+		same = true
+		for i := range fanN {
+			same = same && dn.kids[i] == sn.kids[i]
+		}
+	}
+	if same && *slot != src {
+		retain(src)
+		a.release(*slot, s)
+		*slot = src
+	}
+}
+
+// compareTrees reports whether subtree p (of the level with shift s) has an entry greater
+// than the same entry of q, and one smaller (a nil subtree is zero; a node is taken to hold
+// a nonzero entry).
+func compareTrees(p, q unsafe.Pointer, s int32) (gt, lt bool) {
+	switch {
+	case p == q:
+		return false, false
+	case p == nil:
+		return false, true
+	case q == nil:
+		return true, false
+	case s < leafBits:
+		return compareLeaves(&(*leaf)(q).v, &(*leaf)(p).v)
+	}
+	pn, qn := (*inner)(p), (*inner)(q)
+	for i := range fanN {
+		g, l := compareTrees(pn.kids[i], qn.kids[i], s-fanBits)
+		gt, lt = gt || g, lt || l
+		if gt && lt {
+			break
+		}
+	}
+	return gt, lt
 }
 
 // compareLeaves reports whether s has an entry greater than d's, and one smaller.
@@ -358,33 +407,6 @@ func compareLeaves(d, s *[leafN]uint32) (gt, lt bool) {
 		lt = lt || x < y
 	}
 	return gt, lt
-}
-
-// leq reports whether every entry of subtree p is at most the same entry of q (both of the
-// level with shift s).
-func leq(p, q unsafe.Pointer, s int32) bool {
-	if p == q || p == nil {
-		return true
-	}
-	if q == nil {
-		return false
-	}
-	if s < leafBits {
-		pl, ql := (*leaf)(p), (*leaf)(q)
-		for i := range pl.v {
-			if pl.v[i] > ql.v[i] {
-				return false
-			}
-		}
-		return true
-	}
-	pn, qn := (*inner)(p), (*inner)(q)
-	for i := range fanN {
-		if !leq(pn.kids[i], qn.kids[i], s-fanBits) {
-			return false
-		}
-	}
-	return true
 }
 
 // join sets dst to the componentwise maximum of dst and src.
