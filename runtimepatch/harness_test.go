@@ -72,6 +72,21 @@ func buildEvents(t testing.TB, race bool) string {
 	return binPath
 }
 
+// testdataRelease returns the release line of the toolchain that builds
+// testdata (GOTOOLCHAIN chooses it: .ci/toolchains.sh).
+func testdataRelease(t testing.TB) release {
+	t.Helper()
+	tc, err := FindToolchain(context.Background(), testdataDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := tc.release()
+	if err != nil {
+		t.Skip(err)
+	}
+	return rel
+}
+
 // buildTestdata builds the test binary of testdata/<pkg> with the overlay.
 func buildTestdata(t testing.TB, pkg, out string, extra ...string) (string, error) {
 	if testing.Short() {

@@ -1,7 +1,6 @@
 package runtimepatch
 
 import (
-	"context"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -72,23 +71,8 @@ func blockedInLeakgc(tr *trace.Trace) []trace.Goroutine {
 	return out
 }
 
-// leakgcRelease returns the release line of the toolchain that builds
-// testdata/leakgc.
-func leakgcRelease(t *testing.T) release {
-	t.Helper()
-	tc, err := FindToolchain(context.Background(), filepath.Join(testdataDir(t), "leakgc"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rel, err := tc.release()
-	if err != nil {
-		t.Skip(err)
-	}
-	return rel
-}
-
 func TestLeakGCMarksOnlyTrueLeaks(t *testing.T) {
-	if rel := leakgcRelease(t); !rel.LeakGC {
+	if rel := testdataRelease(t); !rel.LeakGC {
 		t.Skipf("%s has no GC leak detection (TestLeakTraceAlone covers it)", rel.Minor)
 	}
 	bin := buildLeakgc(t)
@@ -144,7 +128,7 @@ func TestLeakTraceAlone(t *testing.T) {
 	// Leaks only the GC can prove: the goroutine that could unblock the
 	// leaked one is alive (asleep), so the trace alone cannot tell.
 	gcOnly := map[string]bool{"TestLeakAbandonedByLiveSender": true}
-	rel := leakgcRelease(t)
+	rel := testdataRelease(t)
 	var env []string
 	if rel.LeakGC {
 		env = append(env, "GOWEAVE_LEAKGC=0")

@@ -2,18 +2,26 @@ package leakgc
 
 import (
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-// settle gives goroutines started by a test the time to reach the operation
-// they block on, so that the process ends with them parked there.
+// settle waits until the goroutines started by a test have reached the
+// operation they block on (or a sleep), so that the process ends with them
+// parked there: no goroutine but the caller is running or runnable. A
+// condition, not a time: a few milliseconds were not enough on a loaded
+// machine. The bound only keeps a broken test from hanging.
 func settle() {
-	for range 20 {
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		if strings.Count(stacks, " [running")+strings.Count(stacks, " [runnable")+strings.Count(stacks, " [syscall") <= 1 {
+			return
+		}
 		runtime.Gosched()
 	}
-	time.Sleep(5 * time.Millisecond)
 }
 
 // The sender's channel is referenced only by the sender: nobody can receive.

@@ -7,12 +7,17 @@ import (
 	"testing"
 )
 
-// TestMain writes the GC leak detector's profile (debug=1: stacks with
-// function names) to $LEAKGC_PROFILE after the tests ran, when asked. Without
+// TestMain waits for the test's goroutine to end after the tests ran, then
+// writes the GC leak detector's profile (debug=1: stacks with function names)
+// to $LEAKGC_PROFILE when asked. Without
 // GOEXPERIMENT=goroutineleakprofile the profile does not exist: the file then
 // holds the single line "no goroutineleak profile".
 func TestMain(m *testing.M) {
 	code := m.Run()
+	// Let the test's goroutine end before the exit, so that the trace shows
+	// it ended rather than still running: a live goroutine that made a
+	// channel could still unblock its waiters, as far as the trace can tell.
+	settle()
 	if out := os.Getenv("LEAKGC_PROFILE"); out != "" {
 		if err := writeLeakProfile(out); err != nil {
 			fmt.Fprintln(os.Stderr, "leakgc:", err)
