@@ -265,6 +265,7 @@ func TestFuzzCommandExamples(t *testing.T) {
 	if err := json.Unmarshal(data, &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Results) != len(rep.Findings) {
 		t.Errorf("SARIF has %v results for %d findings (err %v)", log.Runs, len(rep.Findings), err)
 	}
+	checkJSONSchema(t, []byte(stdout), data)
 
 	// The text output of the next campaign (continuing this one): the same 4 findings,
 	// each with its ID and the command that replays it.

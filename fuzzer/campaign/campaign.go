@@ -369,8 +369,13 @@ func (c *campaign) finish(res jobResult) {
 	for _, fromRaces := range []bool{false, true} {
 		for i := range ar.Findings {
 			f := &ar.Findings[i]
-			if isRaceFinding(f) != fromRaces || (confirmed != nil && f.Kind == confirmed.Kind && primaryKey(f) == primaryKey(confirmed)) {
-				continue // the confirmation of a predicted finding is that finding
+			if isRaceFinding(f) != fromRaces {
+				continue
+			}
+			if confirmed != nil && f.Kind == confirmed.Kind && primaryKey(f) == primaryKey(confirmed) {
+				// The confirmation of a predicted finding is that finding: it happened here.
+				t.noteSeen([]Finding{{Finding: analysis.Finding{Fingerprint: confirmed.Fingerprint, Confidence: f.Confidence}}}, ar.Index)
+				continue
 			}
 			if stored, isNew := c.merge(t, f); stored != nil {
 				c.noteRecipe(t, ar, stored, isNew)

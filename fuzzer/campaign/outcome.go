@@ -108,9 +108,6 @@ func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.
 		return nil
 	}
 	f.Package, f.Test = bin.Package, test
-	for i := range f.Positions {
-		f.Positions[i].Column = analysis.LineColumn(f.Positions[i].File, f.Positions[i].Line)
-	}
 	f.Severity = analysis.SeverityOf(f.Kind, f.Confidence)
 	f.Fingerprint = outcomeFingerprint(f, bin.Module)
 	return []analysis.Finding{f}
@@ -169,7 +166,7 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		n, _ := strconv.Atoi(m[2])
 		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
 			Message:   fmt.Sprintf("%s failed: %s", test, m[3]),
-			Positions: []analysis.Position{{Role: "failure", File: file, Line: n}}}
+			Positions: []analysis.Position{position("failure", stackFrame{file: file, line: n})}}
 	}
 	return analysis.Finding{}
 }

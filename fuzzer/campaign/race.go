@@ -157,7 +157,7 @@ func chanRace(cTop string, cf raceFrame, pTop string, pf raceFrame) (a, b raceFr
 }
 
 func position(role string, f raceFrame) analysis.Position {
-	return analysis.Position{Role: role, File: f.file, Line: f.line}
+	return analysis.Position{Role: role, File: f.file, Line: f.line, Column: analysis.LineColumn(f.file, f.line)}
 }
 
 // raceFingerprint identifies a race by its kind and its two lines, in either order: the
