@@ -121,8 +121,13 @@ func (e *engine) goSpawn(i int32, ev *trace.Event) {
 		return // (a child that already ran keeps its clock)
 	}
 	e.newClocks(c)
+	same := e.sameClocks(g)
 	e.startFrom(&e.vc[c], &e.vc[g])
-	e.startFrom(&e.wvc[c], &e.wvc[g])
+	if same {
+		e.ck.assign(&e.wvc[c], &e.vc[c])
+	} else {
+		e.startFrom(&e.wvc[c], &e.wvc[g])
+	}
 }
 
 // startFrom makes child (the clock of a goroutine just spawned) the parent's clock with
@@ -332,8 +337,14 @@ func (e *engine) rendezvous(s, gs, r, x int32) {
 		e.record(s, gs) // the send's clock before the rendezvous: it happens before the receive, not after
 	}
 	if gs != gr {
+		same := e.sameClocks(gs) && e.sameClocks(gr)
 		e.exchange(&e.vc[gs], &e.vc[gr])
-		e.exchange(&e.wvc[gs], &e.wvc[gr])
+		if same {
+			e.ck.assign(&e.wvc[gs], &e.vc[gs])
+			e.ck.assign(&e.wvc[gr], &e.vc[gr])
+		} else {
+			e.exchange(&e.wvc[gs], &e.wvc[gr])
+		}
 	}
 	e.after(s, gs, x, classSend)
 	e.after(r, gr, x, e.recvClass(r))

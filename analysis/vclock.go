@@ -458,10 +458,25 @@ func (e *engine) acquire1(g int32, p *published) {
 		return
 	}
 	owner := p.vc.own
+	if p.weak && p.vc.root == p.wvc.root && e.sameClocks(g) {
+		if e.vc[g].get(owner) < ep {
+			e.ck.join(&e.vc[g], &p.vc)
+			e.ck.assign(&e.wvc[g], &e.vc[g])
+		}
+		return
+	}
 	if e.vc[g].get(owner) < ep {
 		e.ck.join(&e.vc[g], &p.vc)
 	}
 	if p.weak && e.wvc[g].get(owner) < ep {
 		e.ck.join(&e.wvc[g], &p.wvc)
 	}
+}
+
+// sameClocks reports whether goroutine g's strong and weak clocks are one tree (it took no
+// mutex edge the weak clock lacks, or only ones it also learned otherwise): the same
+// change then applies to both, done once and shared. (One-leaf trees are changed in
+// place instead.)
+func (e *engine) sameClocks(g int32) bool {
+	return e.ck.shift != 0 && e.vc[g].root == e.wvc[g].root
 }
