@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,7 +71,7 @@ func checkJSONSchema(t *testing.T, report []byte, sarif []byte) {
 		each := func(field, of string) {
 			list, _ := m[field].([]any)
 			for i, x := range list {
-				check(of, x, where+"."+field+"["+string(rune('0'+i%10))+"]")
+				check(of, x, fmt.Sprintf("%s.%s[%d]", where, field, i))
 			}
 		}
 		switch object {

@@ -101,6 +101,16 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 			continue
 		}
 		f := fs[b.Cause]
+		if f.Confidence != b.Confidence {
+			// Another finding of the bug shows it happened: its run is the evidence (and
+			// what a replay of this finding reruns); the ID and recipe stay the cause's.
+			for _, i := range b.Others {
+				if o := fs[i]; o.Confidence == b.Confidence {
+					f.Run, f.Strategy, f.Trace, f.Replay, f.Earlier = o.Run, o.Strategy, o.Trace, o.Replay, o.Earlier
+					break
+				}
+			}
+		}
 		f.Confidence = b.Confidence
 		f.Severity = analysis.SeverityOf(f.Kind, f.Confidence)
 		f.Positions = slices.Clone(f.Positions)

@@ -17,7 +17,7 @@ func TestGroupedFindings(t *testing.T) {
 	cycle := Finding{Finding: analysis.Finding{Kind: "cyclic-deadlock", Confidence: analysis.Predicted, Severity: analysis.SeverityWarning, Fingerprint: "c",
 		Positions: []analysis.Position{at("lock", 47), at("held lock", 44), at("held lock", 31), at("lock", 34)}}, ID: "GWc"}
 	stuck1 := Finding{Finding: analysis.Finding{Kind: "deadlock", Confidence: analysis.Actual, Fingerprint: "d1",
-		Positions: []analysis.Position{at("blocked", 34), at("also blocked", 47), at("also blocked", 20)}}, ID: "GWd1"}
+		Positions: []analysis.Position{at("blocked", 34), at("also blocked", 47), at("also blocked", 20)}}, ID: "GWd1", Run: 3, Trace: "stuck.trace"}
 	stuck2 := Finding{Finding: analysis.Finding{Kind: "deadlock", Confidence: analysis.Actual, Fingerprint: "d2",
 		Positions: []analysis.Position{at("blocked", 47), at("also blocked", 34), at("also blocked", 20)}}, ID: "GWd2"}
 	other := Finding{Finding: analysis.Finding{Kind: "leak-chan", Confidence: analysis.Actual, Fingerprint: "l",
@@ -39,6 +39,9 @@ func TestGroupedFindings(t *testing.T) {
 	g := got[0]
 	if g.ID != "GWc" || g.Confidence != analysis.Actual || g.Severity != analysis.SeverityError {
 		t.Errorf("bug: %s %s %s, want the cycle GWc, actual (a deadlock happened), error", g.ID, g.Confidence, g.Severity)
+	}
+	if g.Run != 3 || g.Trace != "stuck.trace" {
+		t.Errorf("evidence: run %d, trace %q; want the deadlock's (run 3, stuck.trace), which shows what the confidence says", g.Run, g.Trace)
 	}
 	var ids []string
 	for _, r := range g.Related {
