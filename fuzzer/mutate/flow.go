@@ -217,7 +217,7 @@ func (f *Flow) Next(r *Run) []Mutation {
 	var out []Mutation
 	sites := siteStats(r.Trace)
 	for _, p := range fromLoopStart(r, rankPairs(r.Trace, FlowPairs(r), sites), sites) {
-		if len(out) >= orDefault(f.MaxPerRun, flowMaxPerRun) {
+		if len(out) >= orDefault(f.MaxPerRun, flowMaxPerRun) || r.Late() {
 			break
 		}
 		s := &schedule.Schedule{Delays: []schedule.Delay{{

@@ -364,6 +364,9 @@ func (g *GFuzz) Next(r *Run) []Mutation {
 	p := FlipProbability(len(flippable))
 	var out []Mutation
 	for range n {
+		if r.Late() {
+			break
+		}
 		s, note := g.mutate(f, flippable, p)
 		key, ok := keyOf(g.Name(), s)
 		if !ok || g.State.Queued[key] >= max(g.MaxQueued, 1) {

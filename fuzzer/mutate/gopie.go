@@ -14,6 +14,10 @@ const (
 	GoPieBound       = 3   // substitute and augment apply to chains of at most this length
 	GoPieMutateBound = 128 // stop mutating a chain once this many variants exist
 	GoPieEnergy      = 100 // a further mutation round happens with probability energy/200
+	// GoPieMaxChain cuts longer chains into pieces: a ping-pong of n operations between two
+	// goroutines is one chain of n, whose n-1 flips (each a copy of the chain) cost n^2
+	// (20k operations: 3 GB and minutes per run).
+	GoPieMaxChain = 16
 )
 
 // GoPie is the order-fuzzing strategy: it cuts the recorded run into scheduling chains,
@@ -69,7 +73,7 @@ func (g *GoPie) Next(r *Run) []Mutation {
 	}
 	lin := linear(r)
 	rel := NewRelations(r, lin, orDefault(g.MaxRel, 64))
-	chains := Chains(r)
+	chains := cut(Chains(r), GoPieMaxChain)
 	g.Rand.Shuffle(len(chains), func(i, j int) { chains[i], chains[j] = chains[j], chains[i] })
 	if n := orDefault(g.MaxChains, 8); len(chains) > n {
 		chains = chains[:n]
@@ -79,7 +83,7 @@ func (g *GoPie) Next(r *Run) []Mutation {
 		variants := g.MutateChain(rel, c)
 		g.Rand.Shuffle(len(variants), func(i, j int) { variants[i], variants[j] = variants[j], variants[i] })
 		for _, v := range variants {
-			if len(out) >= orDefault(g.MaxMutations, 32) {
+			if len(out) >= orDefault(g.MaxMutations, 32) || r.Late() {
 				return out
 			}
 			events, err := replayOrder(r, lin, v)
@@ -128,6 +132,19 @@ func Chains(r *Run) [][]int {
 	}
 	if len(cur) > 0 {
 		out = append(out, cur)
+	}
+	return out
+}
+
+// cut splits the chains longer than n into consecutive pieces of at most n.
+func cut(chains [][]int, n int) [][]int {
+	var out [][]int
+	for _, c := range chains {
+		for len(c) > n {
+			out = append(out, c[:n:n])
+			c = c[n:]
+		}
+		out = append(out, c)
 	}
 	return out
 }

@@ -219,3 +219,20 @@ func TestGoPieSkipsSchedulesProposedBefore(t *testing.T) {
 		}
 	}
 }
+
+// A chain longer than GoPieMaxChain is mutated in pieces: the copies of a long ping-pong's
+// flips would cost the square of its length.
+func TestGoPieCutsLongChains(t *testing.T) {
+	long := make([]int, 2*GoPieMaxChain+3)
+	for i := range long {
+		long[i] = i
+	}
+	pieces := cut([][]int{{7}, long}, GoPieMaxChain)
+	if len(pieces) != 4 || len(pieces[1]) != GoPieMaxChain || len(pieces[3]) != 3 || pieces[3][0] != 2*GoPieMaxChain {
+		t.Fatalf("pieces %v", pieces)
+	}
+	pieces[1] = append(pieces[1], -1) // a piece's capacity ends with it: no aliasing
+	if pieces[2][0] != GoPieMaxChain {
+		t.Errorf("appending to a piece overwrote the next: %v", pieces[2])
+	}
+}

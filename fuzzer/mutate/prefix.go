@@ -92,7 +92,7 @@ func (p *Prefix) Next(r *Run) []Mutation {
 	}
 	lin := linear(r)
 	var out []Mutation
-	for attempts := 0; len(out) < n && attempts < prefixAttemptsX*n; attempts++ {
+	for attempts := 0; len(out) < n && attempts < prefixAttemptsX*n && !r.Late(); attempts++ {
 		d, ok := randomDecision(r, lin, p.Rand)
 		if !ok {
 			continue

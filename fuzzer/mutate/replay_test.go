@@ -3,6 +3,7 @@ package mutate
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -66,5 +67,31 @@ func TestReorder(t *testing.T) {
 	}
 	if _, err := Reorder(r, []int{0}); err == nil {
 		t.Error("a spawn was accepted")
+	}
+}
+
+// Proposals after the run's deadline come too late to run: no strategy makes any (the
+// same run with a deadline ahead gets proposals, so the check is not vacuous).
+func TestNoProposalsAfterTheDeadline(t *testing.T) {
+	before := 0
+	for _, name := range Names {
+		for _, deadline := range []time.Time{time.Now().Add(-time.Second), time.Now().Add(time.Hour)} {
+			st, err := New(name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := gfuzzRun(3)
+			r.Deadline = deadline
+			n := len(st.Next(r))
+			if deadline.Before(time.Now()) && n != 0 {
+				t.Errorf("%s proposed %d mutations after the deadline", name, n)
+			}
+			if deadline.After(time.Now()) {
+				before += n
+			}
+		}
+	}
+	if before == 0 {
+		t.Error("no strategy proposed anything before the deadline either")
 	}
 }

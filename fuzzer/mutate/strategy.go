@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -44,6 +45,10 @@ type Run struct {
 	// "schedule.diverged" != 0): strategies that rely on the replay having been faithful
 	// produce nothing from such runs.
 	Diverged bool
+	// Deadline, when not zero, is when the proposals stop counting (the test's time budget):
+	// strategies return what they have when it passes, between two mutations. A run of a
+	// million operations costs a whole order's work per mutation.
+	Deadline time.Time
 
 	prep sync.Once
 	lin  []int // schedulable completed events in the order they took effect (effectStamp)
@@ -52,6 +57,9 @@ type Run struct {
 	// order in which the runtime counts them).
 	selectExecs map[schedule.Pos][]int
 }
+
+// Late reports whether r's Deadline has passed.
+func (r *Run) Late() bool { return !r.Deadline.IsZero() && time.Now().After(r.Deadline) }
 
 // Prepare fills in the derived fields of r that are nil, once. Strategies call it
 // themselves; a campaign that hands one Run to several strategies at once must call it
