@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -55,8 +56,10 @@ type testState struct {
 	confirmations int           // predicted findings whose confirmation was queued
 	started       int           // runs started; the next run's index is started+1
 	inflight      int
-	first         time.Time // when the first run started
-	last          time.Time // when the latest run finished
+	first         time.Time          // when the first run started
+	ctx           context.Context    // of the test's runs, ended with its time budget (runContext)
+	cancel        context.CancelFunc // releases ctx
+	last          time.Time          // when the latest run finished
 	worst         run.Status
 	runs          int
 	signatures    map[string]bool
@@ -91,8 +94,10 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 	switch {
 	case t.done:
 		return false
+	case c.timeSpent(t, now):
+		return false // confirmations too: the time budget holds for all a test's work
 	case len(t.confirm) > 0:
-		return true // bounded (confirmAttempts per finding), and worth it whatever the budget
+		return true // bounded (confirmAttempts per finding), and worth it whatever the run budget
 	case t.enough:
 		return false
 	case t.runs == 0 && t.inflight > 0 && len(t.queue) == 0 && t.strategy != nil && t.strategy.Name() != "record":
@@ -102,10 +107,26 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return false
 	case c.cfg.RunsPerTest > 0 && t.started >= c.cfg.RunsPerTest:
 		return false
-	case c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest:
-		return false
 	}
 	return true
+}
+
+// timeSpent reports whether t's time budget is used up.
+func (c *campaign) timeSpent(t *testState, now time.Time) bool {
+	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest
+}
+
+// runContext is the context of t's runs: ctx, ended when t's time budget is: the runs still
+// under way then are stopped (and not counted), so that a campaign ends on time however long
+// one run takes.
+func (c *campaign) runContext(ctx context.Context, t *testState) context.Context {
+	if c.cfg.TimePerTest <= 0 {
+		return ctx
+	}
+	if t.ctx == nil {
+		t.ctx, t.cancel = context.WithDeadline(ctx, t.first.Add(c.cfg.TimePerTest))
+	}
+	return t.ctx
 }
 
 // nextJob picks the test of the next run. Up to Parallel tests are under way at once, each
@@ -217,7 +238,8 @@ func (c *campaign) loop(ctx context.Context) {
 				break
 			}
 			inflight++
-			go func() { results <- c.execute(ctx, j) }()
+			runCtx := c.runContext(ctx, j.test)
+			go func() { results <- c.execute(runCtx, j) }()
 			if j.index == 1 {
 				// A test's first run can take long: say what is being fuzzed now.
 				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name, Started: true})
@@ -232,6 +254,9 @@ func (c *campaign) loop(ctx context.Context) {
 	}
 	for _, t := range c.tests {
 		t.done = true
+		if t.cancel != nil {
+			t.cancel()
+		}
 	}
 	c.report(Progress{Done: true})
 }
@@ -255,8 +280,25 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	if err != nil {
 		return jobResult{job: j, err: err}
 	}
-	return jobResult{job: j, run: Inspect(t.bin, t.name, j.index, j.request, r, c.analyze)}
+	if r.Canceled {
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}}
+	}
+	// Reading and analyzing the trace of a long run can take longer than what is left of
+	// the time budget: when the budget ends first, the run counts without its analysis
+	// (which finishes unseen, on its own copy of the run).
+	rc := *r
+	inspected := make(chan *AnalyzedRun, 1)
+	go func() { inspected <- Inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze) }()
+	select {
+	case ar := <-inspected:
+		return jobResult{job: j, run: ar}
+	case <-ctx.Done():
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}}
+	}
 }
+
+// errCutShort is the TraceErr of a run whose analysis the time budget cut short.
+var errCutShort = errors.New("the time budget ended during the analysis of this run")
 
 // Inspect reads and, if analyze, analyzes the trace of run r, the index-th run of test
 // (made under req, nil for a free run).
@@ -395,7 +437,14 @@ func (c *campaign) finish(res jobResult) {
 		c.onRun(ar)
 	}
 	c.log(t, res.job, entry)
-	t.queue = append(t.queue, t.strategy.Mutate(ar)...)
+	if !c.timeSpent(t, time.Now()) {
+		// Past the budget no run will start: the strategy's proposals (on a run of a
+		// million operations, seconds of work) would only wait for the next campaign.
+		if c.cfg.TimePerTest > 0 {
+			ar.Deadline = t.first.Add(c.cfg.TimePerTest)
+		}
+		t.queue = boundQueue(append(t.queue, t.strategy.Mutate(ar)...))
+	}
 	ar.Recorded, ar.Analysis = nil, nil
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, c.grouped(derefAll(t.found))) {
 		t.enough = true

@@ -214,6 +214,22 @@ func TestFuzzTimeBudget(t *testing.T) {
 	}
 }
 
+// The time budget ends the runs under way: a run of an hour does not hold the campaign
+// (its run time limit is an hour too), and a run cut short counts as no run.
+func TestTimeBudgetStopsRunsUnderWay(t *testing.T) {
+	start := time.Now()
+	rep, err := Fuzz(context.Background(), Config{Dir: "testdata/hang", OutDir: t.TempDir(), TimePerTest: time.Second, RunTimeout: time.Hour, Strategy: "record"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Minute {
+		t.Errorf("the campaign took %v with a 1s budget", d)
+	}
+	if tr := rep.Tests[0]; tr.Runs != 0 {
+		t.Errorf("%+v: the stopped run was counted", tr)
+	}
+}
+
 // The time budget is judged from the test's first run, on the dispatcher's clock.
 func TestTimeBudgetStopsNewRuns(t *testing.T) {
 	c := &campaign{cfg: Config{TimePerTest: 400 * time.Millisecond}}

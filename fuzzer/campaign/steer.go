@@ -13,6 +13,22 @@ import (
 // schedules than a budget can run, and the first ones are the most promising.
 const maxQueue = 256
 
+// maxQueueBytes bounds the schedules waiting per test in memory: one schedule of a run of a
+// million operations takes tens of MB.
+const maxQueueBytes = 256 << 20
+
+// boundQueue drops the latest requests of q beyond maxQueue requests or maxQueueBytes.
+func boundQueue(q []*RunRequest) []*RunRequest {
+	bytes := 0
+	for i, r := range q {
+		if bytes += len(r.Recipe); i >= maxQueue || bytes > maxQueueBytes {
+			clear(q[i:])
+			return q[:i]
+		}
+	}
+	return q
+}
+
 // steeringStrategy steers a test with fuzzer/mutate strategies: it hands each analyzed run
 // to every one of them and queues their schedules, alternating between strategies so that
 // none starves the others, and never the same schedule twice.
@@ -53,6 +69,9 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 	}
 	var proposals [][]mutate.Mutation
 	for _, st := range s.strategies {
+		if run.Late() {
+			break
+		}
 		proposals = append(proposals, safeNext(st, run))
 	}
 	for i := 0; len(out) < maxQueue; i++ {
@@ -115,6 +134,7 @@ func safeNext(st mutate.Strategy, run *mutate.Run) (ms []mutate.Mutation) {
 func mutationRun(ar *AnalyzedRun) *mutate.Run {
 	tr, res := ar.Recorded, ar.Analysis
 	run := &mutate.Run{
+		Deadline: ar.Deadline,
 		Trace:    tr,
 		HB:       res.Clocks(),
 		Diverged: schedule.ReadOutcome(tr.Meta).Diverged > 0,

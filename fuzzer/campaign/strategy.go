@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
@@ -47,6 +48,9 @@ type AnalyzedRun struct {
 	// campaign drops them once the strategy has seen the run.
 	Recorded *trace.Trace
 	Analysis *analysis.Result
+	// Deadline, when not zero, is the end of the test's time budget: a strategy's
+	// proposals after it come too late to run (mutate.Run.Deadline).
+	Deadline time.Time
 }
 
 // recordStrategy never steers: every run is a plain recorded run, and the variety comes

@@ -154,7 +154,11 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 		case <-timer.C:
 			timedOut = true
 		case <-ctx.Done():
+			// Cancelled: the run says nothing about the test and its trace is not read,
+			// so it ends at once (a campaign's time budget ends its runs this way).
 			cancelled = true
+			signalGroup(pgid, false)
+			return
 		}
 		signalGroup(pgid, true)
 		grace := time.NewTimer(opts.Grace)

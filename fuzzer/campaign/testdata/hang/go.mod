@@ -1,0 +1,3 @@
+module hang
+
+go 1.26
