@@ -43,6 +43,10 @@ type Config struct {
 	// binary in OutDir (coverage, schedules run and queued, findings) is ignored, and
 	// replaced when this campaign ends.
 	Fresh bool
+	// StateBytes is the byte budget of the state saved for each test (see Fresh); default
+	// DefaultStateBytes. Past it the least useful entries are dropped first: the queued
+	// schedules, latest first, then interleavings seen and keys of schedules run.
+	StateBytes int64
 	// Log, if not nil, is called after every run with what steered it and what it found
 	// (goweave fuzz -v), from the campaign's own goroutine.
 	Log func(RunLog)
@@ -64,3 +68,6 @@ type Shard struct {
 
 // Strategies lists the valid values of Config.Strategy.
 var Strategies = []string{"auto", "gfuzz", "gopie", "flow", "prefix", "record"}
+
+// DefaultStateBytes is the default Config.StateBytes.
+const DefaultStateBytes = 64 << 20

@@ -26,7 +26,7 @@ import (
 // or the build changed), or that another goweave build saved, is ignored and replaced: its
 // schedules and findings may no longer hold. Config.Fresh ignores it too.
 
-const stateVersion = 1
+const stateVersion = 2 // 2: queued schedules stored as edits of bases (compact.go)
 
 // savedTest is the state of one test, as saved.
 type savedTest struct {
@@ -42,17 +42,21 @@ type savedTest struct {
 	Signatures []string `json:"signatures"` // distinct interleavings seen
 	// Proposed are the keys of the schedules already queued or run; Queue the schedules
 	// proposed but not run yet, in queue order.
-	Proposed []string        `json:"proposed"`
-	Queue    []savedRequest  `json:"queue"`
+	Proposed []string       `json:"proposed"`
+	Queue    []savedRequest `json:"queue"`
+	// Bases are the schedules the queue's are stored against (compact.go).
+	Bases    []string        `json:"bases,omitempty"`
 	GFuzz    json.RawMessage `json:"gfuzz,omitempty"`
 	Findings []Finding       `json:"findings"`
 }
 
+// savedRequest is a queued schedule: Bases[Base-1], edited by Edits when there are any.
 type savedRequest struct {
-	Strategy string `json:"strategy"`
-	Key      string `json:"key"`
-	Note     string `json:"note,omitempty"`
-	Recipe   string `json:"recipe"`
+	Strategy string     `json:"strategy"`
+	Key      string     `json:"key"`
+	Note     string     `json:"note,omitempty"`
+	Base     int        `json:"base"`
+	Edits    []lineEdit `json:"edits,omitempty"`
 }
 
 // Bounds of a state file, which every campaign of the test reads. Beyond them some
@@ -148,8 +152,20 @@ func (c *campaign) restore(t *testState, s *savedTest) {
 	for _, sig := range s.Signatures {
 		t.seenBefore[sig] = true
 	}
+	queued := 0
 	for _, r := range s.Queue {
-		t.queue = append(t.queue, &RunRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: []byte(r.Recipe)})
+		if r.Base < 1 || r.Base > len(s.Bases) {
+			continue
+		}
+		recipe, ok := s.Bases[r.Base-1], true
+		if len(r.Edits) > 0 {
+			recipe, ok = expand(recipe, r.Edits)
+		}
+		if !ok || queued+len(recipe) > maxQueueBytes {
+			continue
+		}
+		queued += len(recipe)
+		t.queue = append(t.queue, &RunRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: []byte(recipe)})
 	}
 	if st, ok := t.strategy.(*steeringStrategy); ok {
 		for _, k := range s.Proposed {
@@ -202,13 +218,6 @@ func (c *campaign) saveStates(rep *Report) error {
 		maps.Copy(signatures, t.signatures)
 		maps.Copy(signatures, t.seenBefore)
 		proposed := map[string]bool{}
-		perStrategy := map[string]int{}
-		for _, r := range t.queue {
-			if perStrategy[r.Strategy] < maxSavedPerStrategy {
-				perStrategy[r.Strategy]++
-				s.Queue = append(s.Queue, savedRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Recipe: string(r.Recipe)})
-			}
-		}
 		if st, ok := t.strategy.(*steeringStrategy); ok {
 			proposed = maps.Clone(st.proposed)
 			if g := st.gfuzz(); g != nil {
@@ -241,7 +250,11 @@ func (c *campaign) saveStates(rep *Report) error {
 		}
 		s.Signatures = capped(slices.Sorted(maps.Keys(signatures)), maxSavedSignatures)
 		s.Proposed = capped(slices.Sorted(maps.Keys(proposed)), maxSavedProposed)
-		if err := writeFileAtomic(c.statePath(t), s); err != nil {
+		data, err := c.fitState(&s, t.queue)
+		if err == nil {
+			err = writeFileAtomic(c.statePath(t), data)
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("saving the campaign state of %s: %v", t.name, err))
 		}
 	}
@@ -261,11 +274,58 @@ func capped(keys []string, n int) []string {
 	return keys
 }
 
-func writeFileAtomic(path string, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
+// fitState encodes s with as much of queue as its byte budget (Config.StateBytes) leaves
+// room for, and if even the rest does not fit, fewer interleavings and schedule keys.
+func (c *campaign) fitState(s *savedTest, queue []*RunRequest) ([]byte, error) {
+	budget := c.cfg.StateBytes
+	if budget <= 0 {
+		budget = DefaultStateBytes
 	}
+	rest, err := json.Marshal(s)
+	if err != nil {
+		return nil, err
+	}
+	room := budget - int64(len(rest))
+	var comp compactor
+	perStrategy := map[string]int{}
+	for _, r := range queue {
+		if perStrategy[r.Strategy] >= maxSavedPerStrategy {
+			continue
+		}
+		bases := len(comp.bases)
+		base, edits := comp.add(string(r.Recipe))
+		size := int64(editsSize(edits) + len(r.Key) + len(r.Note) + 64)
+		if len(comp.bases) > bases {
+			size += int64(len(r.Recipe)) + int64(strings.Count(string(r.Recipe), "\n")) // escaped newlines
+		}
+		if room -= size; room < 0 {
+			comp.bases = comp.bases[:bases] // the latest proposals are the least promising: stop
+			break
+		}
+		perStrategy[r.Strategy]++
+		s.Queue = append(s.Queue, savedRequest{Strategy: r.Strategy, Key: r.Key, Note: r.Note, Base: base, Edits: edits})
+	}
+	s.Bases = comp.bases
+	for {
+		data, err := json.Marshal(s)
+		if err != nil || int64(len(data)) <= budget {
+			return data, err
+		}
+		switch {
+		case len(s.Queue) > 0:
+			s.Queue, s.Bases = nil, nil
+		case len(s.Signatures) > 0 || len(s.Proposed) > 0:
+			s.Signatures = s.Signatures[len(s.Signatures)/2:]
+			s.Proposed = s.Proposed[len(s.Proposed)/2:]
+		case len(s.GFuzz) > 0:
+			s.GFuzz = nil
+		default:
+			return nil, fmt.Errorf("the findings alone take %d bytes, over the state budget of %d", len(data), budget)
+		}
+	}
+}
+
+func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-*")
 	if err != nil {
 		return err

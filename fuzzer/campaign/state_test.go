@@ -308,3 +308,50 @@ func TestFuzzEnoughFromSavedState(t *testing.T) {
 		t.Errorf("tests %+v, findings %+v: want no run and the earlier finding", rep.Tests, rep.Findings)
 	}
 }
+
+// A test's saved state stays under its byte budget campaign after campaign, the queue's
+// latest schedules dropped first; what is kept comes back exactly.
+func TestStateStaysUnderItsByteBudget(t *testing.T) {
+	out := t.TempDir()
+	bin := filepath.Join(out, "p.test")
+	os.WriteFile(bin, []byte("binary"), 0o755)
+	const budget = 120 << 10
+	var want []string
+	for campaign := range 3 {
+		c, ts := stateCampaign(t, out, bin)
+		c.cfg.StateBytes = budget
+		c.loadStates()
+		ts.runs = 1
+		for v := range 40 {
+			recipe := bigScheduleOf(campaign, 3000, 2990-v*50, v)
+			ts.queue = append(ts.queue, &RunRequest{Strategy: []string{"gopie", "prefix"}[v%2], Key: fmt.Sprintf("k%d.%d", campaign, v), Recipe: []byte(recipe)})
+			ts.signatures[fmt.Sprintf("sig%d.%d", campaign, v)] = true
+		}
+		want = want[:0]
+		for _, r := range ts.queue {
+			want = append(want, string(r.Recipe))
+		}
+		if err := c.saveStates(&Report{}); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(c.statePath(ts))
+		if err != nil || fi.Size() > budget {
+			t.Fatalf("campaign %d: state of %d bytes, budget %d (%v)", campaign, fi.Size(), budget, err)
+		}
+	}
+	_, ts := stateCampaign(t, out, bin)
+	c, _ := stateCampaign(t, out, bin)
+	c.tests[0] = ts
+	c.loadStates()
+	if len(ts.queue) == 0 || len(ts.queue) == len(want) {
+		t.Fatalf("%d of %d schedules restored: the budget should keep some, not all", len(ts.queue), len(want))
+	}
+	for i, r := range ts.queue {
+		if string(r.Recipe) != want[i] {
+			t.Fatalf("restored schedule %d differs", i)
+		}
+	}
+	if ts.earlierCampaigns != 3 || len(ts.seenBefore) != 120 {
+		t.Errorf("restored %d campaigns, %d signatures", ts.earlierCampaigns, len(ts.seenBefore))
+	}
+}
