@@ -26,6 +26,7 @@ type (
 	AnalyzedRun = campaign.AnalyzedRun
 	Verdict     = campaign.Verdict
 
+	Cleaned            = campaign.Cleaned
 	Recipe             = campaign.Recipe
 	LineHash           = campaign.LineHash
 	SourceChangedError = campaign.SourceChangedError
@@ -92,3 +93,7 @@ func LoadRecipe(path string) (*Recipe, error) { return campaign.LoadRecipe(path)
 // FindRecipe returns the path of the newest recipe of the finding id; see
 // campaign.FindRecipe.
 func FindRecipe(outDir, dir, id string) (string, error) { return campaign.FindRecipe(outDir, dir, id) }
+
+// Clean removes what campaigns left in outDir ("" means DefaultOutDir(dir)); see
+// campaign.Clean.
+func Clean(outDir, dir string) (Cleaned, error) { return campaign.Clean(outDir, dir) }

@@ -87,7 +87,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 		return nil, nil, err
 	}
 	c = &campaign{cfg: cfg, findings: map[string]*Finding{}, recipes: map[string]*recipeParts{}, confirming: map[string]string{}, keepFiles: map[string]bool{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}, start: time.Now()}
-	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, time.Now().UTC(), savedCampaigns(cfg.OutDir, time.Now()))
+	pruneCampaigns(cfg.OutDir, keepCampaigns, campaignMaxAge, campaignsMaxBytes, time.Now().UTC(), savedCampaigns(cfg.OutDir, time.Now()))
 	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
 		return nil, nil, err
 	}
