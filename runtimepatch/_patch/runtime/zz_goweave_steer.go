@@ -123,6 +123,7 @@ func goweaveSpawnID(parent, child *g) {
 			child.goweave.s.lhas, child.goweave.s.lnode = true, goweaveSchedNodeTest
 			if goweaveSchedOn {
 				goweaveNodeG[goweaveSchedNodeTest].set(child)
+				goweaveOrderFromTestStart()
 			}
 		}
 		return
@@ -139,6 +140,24 @@ func goweaveSpawnID(parent, child *g) {
 	if cs.lnode != 0 && goweaveSchedOn {
 		goweaveNodeG[cs.lnode].set(child)
 	}
+	if test {
+		goweaveOrderFromTestStart()
+	}
+}
+
+// goweaveOrderFromTestStart starts the order's first window when the test
+// goroutine is spawned, not at process start: on a loaded machine the
+// binary's start-up alone outlasted a window and diverged the order before
+// its first operation could come.
+func goweaveOrderFromTestStart() {
+	if !goweaveOrderOn.Load() {
+		return
+	}
+	lock(&goweaveSteerMu)
+	if goweaveOrderOn.Load() && goweaveHead == 0 {
+		goweaveLastAdmit = nanotime()
+	}
+	unlock(&goweaveSteerMu)
 }
 
 // goweaveIsTestEntry reports whether a goroutine starting at pc runs
@@ -373,15 +392,38 @@ func goweaveOrderDeadline() int64 {
 // goroutine is still busy gets at most this many more windows.
 const goweaveMaxExtends = 3
 
-// goweaveHeadBusy reports whether the goroutine the head names exists and
-// is making progress towards it: running, runnable, in a system call or
-// sleeping (not parked by the schedule, not blocked on a primitive).
+// goweaveHeadBusy reports whether the goroutine the head names is making
+// progress towards it (goweaveBusy), or does not exist yet while the
+// program is still on its way to it.
 // goweaveSteerMu is held.
 func goweaveHeadBusy() bool {
 	w := goweaveNodeG[goweaveSchedOps[goweaveHead].node].ptr()
 	if w == nil {
-		return false
+		// Not spawned yet (an ended one diverged the order at its end): on a
+		// loaded machine its spawner may still be on the way to it.
+		return goweaveSpawnerBusy()
 	}
+	return goweaveBusy(w)
+}
+
+// goweaveSpawnerBusy reports whether the head's goroutine can still come:
+// the test has not started yet, or some goroutine of the schedule is busy.
+// goweaveSteerMu is held.
+func goweaveSpawnerBusy() bool {
+	if goweaveTestGoid.Load() == 0 {
+		return true
+	}
+	for i := range goweaveNodeG {
+		if w := goweaveNodeG[i].ptr(); w != nil && goweaveBusy(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// goweaveBusy: w is running, runnable, in a system call or sleeping in user
+// code, not parked by the schedule or blocked on a primitive.
+func goweaveBusy(w *g) bool {
 	switch readgstatus(w) &^ _Gscan {
 	case _Grunning, _Grunnable, _Gsyscall:
 		return true
