@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/fuzzer"
@@ -70,6 +71,13 @@ func TestFuzzCommandReportsFlakyPanic(t *testing.T) {
 	f := rep.Findings[0]
 	if p := f.Positions[0]; f.Kind != "flaky-panic" || filepath.Base(p.File) != "hang_test.go" || p.Line != 59 || f.HappenedIn == 0 || f.HappenedIn >= f.OfRuns {
 		t.Fatalf("finding %s at %s:%d in %d of %d runs, want flaky-panic at hang_test.go:59 in some runs", f.Kind, filepath.Base(p.File), p.Line, f.HappenedIn, f.OfRuns)
+	}
+	// Where the traces show it: the worker's Lock ran before the test's, the other order
+	// when the test passed (only known when a passing run came before the first panic).
+	for _, p := range f.Positions[1:] {
+		if strings.HasPrefix(p.Role, "ran ") && p.Line != 58 && p.Line != 63 {
+			t.Errorf("order difference at line %d (%s), want the Locks at 58 and 63", p.Line, p.Role)
+		}
 	}
 	reproduced := 0
 	for range 10 {

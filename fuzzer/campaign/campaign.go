@@ -67,6 +67,7 @@ type testState struct {
 	steered       int
 	found         []*Finding
 	seen          map[string]*seenRuns // by fingerprint: the runs that showed the finding
+	passingOrder  lineOrder            // the operations' order in its first passing run (orderdiff.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -420,12 +421,18 @@ func (c *campaign) finish(res jobResult) {
 				continue
 			}
 			if stored, isNew := c.merge(t, f); stored != nil {
+				if isNew {
+					t.noteOrderDifferences(stored, ar)
+				}
 				c.noteRecipe(t, ar, stored, isNew)
 				if isNew {
 					entry.New = append(entry.New, *stored)
 				}
 			}
 		}
+	}
+	if ar.Status == run.StatusPass && t.passingOrder == nil && ar.Recorded != nil {
+		t.passingOrder = orderOf(ar.Recorded)
 	}
 	if !c.keepTraces && c.traceRefs[ar.Trace] == 0 && ar.Trace != "" {
 		os.Remove(ar.Trace)
