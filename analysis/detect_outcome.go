@@ -10,8 +10,9 @@ var FlakyPanic = &Detector{
 	Doc: `A test that panics in some runs and passes in others: the panic depends on the schedule.
 
 Reported at the panicking line (the innermost frame of the panicking goroutine in your
-module), with its callers as related positions, the panic message, and how many runs
-panicked. Typical causes: an order violation (a goroutine uses a field before another
+module), with its callers as related positions, the panic message, how many runs panicked,
+and, where the traces show it, the operations that ran in another order than in a passing
+run (a Lock that overtook another, or one that had not run yet when it panicked). Typical causes: an order violation (a goroutine uses a field before another
 initialises it, a nil dereference), an index out of range on a slice another goroutine
 shrinks, a send on a channel closed early. When a detector names the cause (send-on-closed,
 negative-waitgroup, ...), the panic is reported as part of that finding instead. The
@@ -26,7 +27,8 @@ var FlakyFailure = &Detector{
 	Doc: `A test that fails (t.Error, t.Fatal) in some runs and passes in others: its result depends on the schedule.
 
 Reported at the last line the test logged before it failed (t.Fatal's, or the last
-t.Error's), with the message and how many runs failed. The usual cause is an assertion on
+t.Error's), with the message, how many runs failed, and the operations that ran in another
+order than in a passing run, where the traces show them. The usual cause is an assertion on
 state that concurrent goroutines have not finished updating (a missing wait), or on an
 order the program does not guarantee. The replay recipe reruns the schedule of a run that
 failed. Fix the test's synchronisation, or the program's, so that the asserted state holds
