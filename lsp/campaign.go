@@ -50,9 +50,13 @@ type campaigns struct {
 	// its buffer of one coalesces requests made while one is in flight.
 	lensWake      chan struct{}
 	refresherOnce sync.Once
+	// lensAsked is signalled by each textDocument/codeLens request (buffer of one).
+	lensAsked chan struct{}
 }
 
-func newCampaigns(s *Server) *campaigns { return &campaigns{s: s, lensWake: make(chan struct{}, 1)} }
+func newCampaigns(s *Server) *campaigns {
+	return &campaigns{s: s, lensWake: make(chan struct{}, 1), lensAsked: make(chan struct{}, 1)}
+}
 
 // background schedules a campaign over the package in dir when background fuzzing is
 // on, the package is selected by the packages setting, and it is not being fuzzed.
@@ -315,7 +319,7 @@ func (c *campaigns) reportOutcome(cp *campaign, prog *progress, report *fuzzer.R
 
 // refreshLenses asks the client to ask for code lenses again, so that the lenses show the
 // campaigns' state as it is now: called with every progress report, so the lens above a
-// test counts the same runs as the status bar. The request goes out from refreshLoop, never
+// test counts the runs the status bar counts. The request goes out from refreshLoop, never
 // blocking the campaign, and requests made meanwhile collapse into one.
 func (c *campaigns) refreshLenses() {
 	s := c.s
@@ -332,6 +336,22 @@ func (c *campaigns) refreshLenses() {
 	}
 }
 
+// lensRequested notes a textDocument/codeLens request, the client's answer to a refresh.
+func (c *campaigns) lensRequested() {
+	select {
+	case c.lensAsked <- struct{}{}:
+	default:
+	}
+}
+
+// lensAnswerWait bounds the wait for the client to ask for lenses after a refresh: a client
+// showing no Go file never asks.
+const lensAnswerWait = 5 * time.Second
+
+// refreshLoop sends the refreshes, each only after the client asked for lenses following the
+// previous one. VS Code debounces lens requests and restarts the debounce on every refresh,
+// so refreshes faster than its debounce (which grows on a loaded machine) would keep the lens
+// from ever updating while a campaign reports progress.
 func (c *campaigns) refreshLoop() {
 	s := c.s
 	for {
@@ -340,9 +360,22 @@ func (c *campaigns) refreshLoop() {
 			return
 		case <-c.lensWake:
 		}
+		select { // a request from before this refresh is no answer to it
+		case <-c.lensAsked:
+		default:
+		}
 		if err := s.client.CodeLensRefresh(s.ctx); err != nil {
 			s.log.Debug("workspace/codeLens/refresh failed", "err", err)
 		}
+		wait := time.NewTimer(lensAnswerWait)
+		select {
+		case <-s.ctx.Done():
+			wait.Stop()
+			return
+		case <-c.lensAsked:
+		case <-wait.C:
+		}
+		wait.Stop()
 	}
 }
 

@@ -24,6 +24,7 @@ var testFuncName = regexp.MustCompile(`^Test([^a-z]|$)`)
 // keystroke, so only this file is parsed (syntax only) and errors are logged, never
 // returned.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	s.campaigns.lensRequested()
 	docURI := params.TextDocument.URI
 	if !docURI.IsFile() {
 		return []protocol.CodeLens{}, nil

@@ -164,9 +164,10 @@ func TestCodeLensesShowRunningCampaign(t *testing.T) {
 	se.shutdown()
 }
 
-// TestLensFollowsProgress: every progress report of a campaign is followed by a code lens
-// refresh, so the lens above the test shows the runs the status bar shows (it lagged by
-// up to a second of reports, as a refresh was sent at most once a second).
+// TestLensFollowsProgress: a progress report of a campaign is followed by a code lens
+// refresh once the client has asked for the lenses of the previous one, so the lens above
+// the test shows the runs the status bar shows (it lagged, as a refresh was sent at most
+// once a second, and VS Code restarts its lens debounce on every refresh).
 func TestLensFollowsProgress(t *testing.T) {
 	dir, testFile := buggyPackage(t)
 	next := make(chan struct{})
@@ -182,6 +183,16 @@ func TestLensFollowsProgress(t *testing.T) {
 	}}
 	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir, initOptions: map[string]any{"backgroundFuzzing": false}})
 	se.open(testFile)
+	// Like VS Code, the client asks for the lenses of the open file after each refresh (the
+	// server sends its next refresh only then).
+	lensesOfFile := func() ([]protocol.CodeLens, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		return se.remote.CodeLens(ctx, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}})
+	}
+	se.client.mu.Lock()
+	se.client.onRefresh = func() { _, _ = lensesOfFile() }
+	se.client.mu.Unlock()
 	if _, err := se.execute("goweave.fuzz_test", FuzzTestArgs{URI: uri.File(testFile), Test: "TestSend"}); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +211,7 @@ func TestLensFollowsProgress(t *testing.T) {
 	time.Sleep(250 * time.Millisecond)
 	close(next)
 	reportThenRefresh("9 runs")
-	lenses, err := se.remote.CodeLens(se.ctx(), &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}})
+	lenses, err := lensesOfFile()
 	if err != nil {
 		t.Fatal(err)
 	}

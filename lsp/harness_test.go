@@ -37,6 +37,9 @@ type testClient struct {
 	// order records "report: <message>" for $/progress reports and "refresh" for
 	// workspace/codeLens/refresh, in the order the client handled them.
 	order []string
+	// onRefresh, when set, runs (on its own goroutine) for each workspace/codeLens/refresh,
+	// as an editor asks for the lenses of its open files then.
+	onRefresh func()
 }
 
 type progressEvent struct {
@@ -100,6 +103,9 @@ func (c *testClient) CodeLensRefresh(ctx context.Context) error {
 	defer c.mu.Unlock()
 	c.refreshes++
 	c.order = append(c.order, "refresh")
+	if c.onRefresh != nil {
+		go c.onRefresh()
+	}
 	return nil
 }
 
