@@ -75,10 +75,11 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   before=$failed
   step "vscode: npm ci" npm --prefix "$vscode" ci --no-audit --no-fund
   if [ "$failed" -eq "$before" ]; then
-    step "vscode: tsc" npm --prefix "$vscode" run --silent compile
+    step "vscode: tsc, esbuild bundle" bash -c "npm --prefix '$vscode' run --silent compile && npm --prefix '$vscode' run --silent bundle"
     step "vscode: unit tests (node --test)" timeout 120 node --test "$vscode/out/test/unit/"
     step "vscode: protocol e2e against goweave serve" timeout 300 node --test "$vscode/out/test/e2e/"
-    step "vscode: vsce package" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && npx --no-install vsce ls | grep -qx 'out/src/extension.js'"
+    # The .vsix holds the bundle and the manifest files only (no node_modules, no sources).
+    step "vscode: vsce package (bundled)" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && diff <(npx --no-install vsce ls | sort) <(printf '%s\n' LICENSE README.md dist/extension.js package.json)"
     # --- VS Code in a real editor (GOWEAVE_VSCODE_REAL=1, set by .ci/run): code-server in
     # headless Chromium with the .vsix just packaged, installed as users install it, and
     # goweave.path pointing at the plain binary. Installs (cached under ~/.cache/goweave-ci)

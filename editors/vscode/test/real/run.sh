@@ -9,8 +9,9 @@
 #
 # Env: GOWEAVE_CI_CACHE (installs, see install.sh), GOWEAVE_ARTIFACTS (where the screenshot
 # directory goes; default $GOWEAVE_CI_CACHE/artifacts), COLD=1 (fresh Go build cache and
-# goweave cache for the server: cold timings), KEEP=1 (keep the work dir), DRIVE_TIMEOUT
-# (seconds, default 600).
+# goweave cache for the server: cold timings), ONLY_FIRST_DIAGNOSTIC=1 (stop at the first
+# diagnostic: BENCHMARKS.md's measurement), TIMEOUT_SCALE (multiplies drive.js's waits),
+# KEEP=1 (keep the work dir), DRIVE_TIMEOUT (seconds, default 900).
 # Prints "screenshots: DIR" first and "timings: {...}" (JSON) at the end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

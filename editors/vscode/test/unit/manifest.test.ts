@@ -50,7 +50,11 @@ test('every contributed command is registered by the extension, and only those',
 
 test('activation, entry point and engine', () => {
   assert.deepEqual(pkg.activationEvents, ['onLanguage:go']);
-  assert.equal(pkg.main, './out/src/extension.js');
+  // One bundled file (esbuild, vscode external) ships; vsce adds no node_modules.
+  assert.equal(pkg.main, './dist/extension.js');
+  assert.match(pkg.scripts.bundle, /^esbuild src\/extension\.ts --bundle .*--external:vscode .*--outfile=dist\/extension\.js$/);
+  assert.match(pkg.scripts['vscode:prepublish'], /npm run bundle/);
+  assert.equal(pkg.vsce?.dependencies, false);
   assert.ok(fs.existsSync(path.join(pkgRoot, 'src', 'extension.ts')));
   assert.equal(pkg.engines.vscode, '^1.91.0');
   assert.equal(pkg.devDependencies['@types/vscode'], '~1.91.0', '@types/vscode must not be newer than engines.vscode');
