@@ -403,6 +403,11 @@ async function steps(page, context) {
   const status = (await goweaveStatus(page)).text;
   check('the lens ran a campaign; the status bar shows its findings', /finding/.test(status), status);
   await shot(page, 'lens-campaign-done');
+  // The lens keeps up with the status bar: at each sample it counts at least the runs the
+  // status bar counted at the sample before (one sample, about a second, of slack).
+  const pairs = summary.lensVsStatus.filter((x) => x.lens !== undefined && x.status !== undefined);
+  const behind = pairs.filter((x, i) => i > 0 && Number(x.lens) < Number(pairs[i - 1].status));
+  check('the lens counts the runs the status bar counts', pairs.length >= 2 && behind.length === 0, summary.lensVsStatus);
 
   // 5. No error notification anywhere (the notification center keeps them all).
   await collectErrorToasts(page);

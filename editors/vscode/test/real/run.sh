@@ -52,6 +52,7 @@ cat > "$ud/User/settings.json" <<JSON
   "goweave.path": "$bin",
   "goweave.trace.server": "messages",
   "goweave.budgetPerTest": "10s",
+  "goweave.runsPerTest": 0,
   "security.workspace.trust.enabled": false,
   "workbench.startupEditor": "none",
   "workbench.tips.enabled": false,
