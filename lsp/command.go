@@ -87,7 +87,7 @@ var commandTable = []commandSpec{
 		"Forget the findings (and diagnostics) of the package containing `uri`, or of every package when `uri` is omitted.",
 		(*Server).commandClear),
 	defineCommand("goweave.show_timeline", "Show timeline",
-		"Write an HTML timeline of the run that found the finding `id` (one lane per goroutine) and ask the editor to open it.",
+		"Write an HTML timeline of the run that found the finding `id` (one lane per goroutine); returns `{\"path\", \"uri\", \"opened\"}`. A client that declares the initialize capability `experimental.goweave.openTimeline: true` opens the page itself; others are asked to with `window/showDocument` (`opened` says whether they did).",
 		(*Server).commandShowTimeline),
 }
 
