@@ -16,31 +16,57 @@ type mutexState struct {
 	writerEv   int32
 	readers    []heldRead
 	lastUnlock int32
-	lastAcq    []int32   // per goroutine: latest acquisition (any mode); nil until used
-	lastAcqOf  []acqInfo // per goroutine: epoch, kind and position of lastAcq (scans read them here, not per event)
-	lastWrite  []int32   // per goroutine: latest write request
-	recursive  []int32   // recursive RLocks, for writers that come later
-	outer      []int32   // the read lock each of them already held
+	lastAcq    byGoroutine[acqInfo] // per goroutine that acquired it: its latest acquisition (any mode)
+	lastWrite  byGoroutine[int32]   // per goroutine that requested it for writing: its latest request
+	recursive  []int32              // recursive RLocks, for writers that come later
+	outer      []int32              // the read lock each of them already held
 	pairHits   int
 }
 
 type heldRead struct{ g, ev int32 }
 
+// acqInfo is an acquisition, with its epoch, kind and position (scans read them here,
+// not from the event).
 type acqInfo struct {
+	ev   int32
 	ep   uint32
 	kind trace.Kind
 	pos  uint32 // of the acquisition, for pair keys
 }
 
-func (e *engine) perG(s *[]int32) []int32 {
-	if *s == nil {
-		e.extra += 4 * int64(e.ng)
-		*s = make([]int32, e.ng)
-		for i := range *s {
-			(*s)[i] = -1
-		}
+// byGoroutine maps the goroutines that used an object to a value, sorted by goroutine:
+// memory follows those goroutines (not all of the trace's), and scans visit them in
+// goroutine order.
+type byGoroutine[T any] struct {
+	gs   []int32
+	vals []T
+}
+
+func (b *byGoroutine[T]) index(g int32) (int, bool) {
+	if n := len(b.gs); n == 0 || b.gs[n-1] < g {
+		return n, false
 	}
-	return *s
+	return slices.BinarySearch(b.gs, g)
+}
+
+func (b *byGoroutine[T]) get(g int32) (T, bool) {
+	if i, ok := b.index(g); ok {
+		return b.vals[i], true
+	}
+	var zero T
+	return zero, false
+}
+
+// set sets g's value to v and reports whether g is new.
+func (b *byGoroutine[T]) set(g int32, v T) bool {
+	i, ok := b.index(g)
+	if ok {
+		b.vals[i] = v
+		return false
+	}
+	b.gs = slices.Insert(b.gs, i, g)
+	b.vals = slices.Insert(b.vals, i, v)
+	return true
 }
 
 // Rule Lock (write): the acquisition happens after the last Unlock and after every RUnlock
@@ -141,12 +167,9 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 	} else {
 		m.writer, m.writerEv = g, i
 	}
-	e.perG(&m.lastAcq)[g] = i
-	if m.lastAcqOf == nil {
-		e.extra += int64(unsafe.Sizeof(acqInfo{})) * int64(e.ng)
-		m.lastAcqOf = make([]acqInfo, e.ng)
+	if m.lastAcq.set(g, acqInfo{ev: i, ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}) {
+		e.extra += 4 + int64(unsafe.Sizeof(acqInfo{}))
 	}
-	m.lastAcqOf[g] = acqInfo{ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}
 	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
 }
 
@@ -169,13 +192,13 @@ func (e *engine) release(i, g, holder, acq, x int32, read bool) {
 // that are weakly concurrent with it could have come after it.
 func (e *engine) tryFailed(i, g, x int32) {
 	m := &e.mutexes[x]
-	if m.lastAcq == nil || m.pairHits >= maxHitsPerObject {
+	if m.pairHits >= maxHitsPerObject {
 		return
 	}
-	for h, a := range m.lastAcq {
-		if a >= 0 && int32(h) != g && m.lastAcqOf[h].ep > e.wvc[g].get(int32(h)) {
+	for k, h := range m.lastAcq.gs {
+		if a := m.lastAcq.vals[k]; h != g && a.ep > e.wvc[g].get(h) {
 			m.pairHits++
-			e.f.pair(e.t, PairTryLock, a, i)
+			e.f.pair(e.t, PairTryLock, a.ev, i)
 		}
 	}
 }
@@ -204,11 +227,9 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 			}
 		}
 		if outer >= 0 {
-			if m.lastWrite != nil {
-				for h, w := range m.lastWrite {
-					if w >= 0 && int32(h) != g && !e.hbAt(w, g, true) {
-						f.rw(e.t, rwFact{inner: i, outer: outer, writer: w})
-					}
+			for k, h := range m.lastWrite.gs {
+				if w := m.lastWrite.vals[k]; h != g && !e.hbAt(w, g, true) {
+					f.rw(e.t, rwFact{inner: i, outer: outer, writer: w})
 				}
 			}
 			if len(m.recursive) < 64 {
@@ -217,25 +238,27 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 			}
 		}
 	} else {
-		e.perG(&m.lastWrite)[g] = i
+		if m.lastWrite.set(g, i) {
+			e.extra += 8
+		}
 		for k, r := range m.recursive {
 			if gr := e.r.gOf[r]; gr != g && !e.hbAt(r, g, true) {
 				f.rw(e.t, rwFact{inner: r, outer: m.outer[k], writer: i})
 			}
 		}
 	}
-	if completed && m.lastAcq != nil && m.pairHits < maxHitsPerObject {
-		for h, a := range m.lastAcq {
-			if a < 0 || int32(h) == g {
+	if completed && m.pairHits < maxHitsPerObject {
+		for k, h := range m.lastAcq.gs {
+			if h == g {
 				continue
 			}
-			info := m.lastAcqOf[h]
+			info := m.lastAcq.vals[k]
 			if read && info.kind != trace.KindLock && info.kind != trace.KindTryLock {
 				continue
 			}
-			if info.ep > e.wvc[g].get(int32(h)) { // a does not happen before i (weak clock)
+			if info.ep > e.wvc[g].get(h) { // a does not happen before i (weak clock)
 				m.pairHits++
-				f.pairAt(PairLock, a, info.pos, i, e.t.Events[i].Pos)
+				f.pairAt(PairLock, info.ev, info.pos, i, e.t.Events[i].Pos)
 			}
 		}
 	}
@@ -259,17 +282,15 @@ func (e *engine) mixedCheck(o, g, p int32) {
 	}
 	for _, hl := range held {
 		m := &e.mutexes[hl.mutex]
-		if m.lastAcq == nil {
+		info, ok := m.lastAcq.get(gp)
+		if !ok || m.writer == gp {
 			continue
 		}
-		lh := m.lastAcq[gp]
-		if lh < 0 || m.writer == gp {
-			continue
-		}
-		if hl.read && m.lastAcqOf[gp].kind == trace.KindRLock {
+		lh := info.ev
+		if hl.read && info.kind == trace.KindRLock {
 			continue // two readers do not exclude each other
 		}
-		if m.lastAcqOf[gp].ep > e.wvc[g].get(gp) { // lh does not happen before (weak clock)
+		if info.ep > e.wvc[g].get(gp) { // lh does not happen before (weak clock)
 			k := pairKey{0, e.t.Events[o].Pos, e.t.Events[lh].Pos}
 			if !e.f.mixedSeen[k] {
 				e.f.mixedSeen[k] = true

@@ -75,6 +75,23 @@ func waves(n int) *trace.Trace {
 	return b.Trace()
 }
 
+// lockers: main spawns n goroutines that each lock and unlock a mutex of their own (a
+// per-request struct's), then block once on a shared channel.
+func lockers(n int) *trace.Trace {
+	b := tracetest.New()
+	m := b.Main()
+	c := m.MakeChan(0, "main.go:5")
+	for range n {
+		w := m.Go("main.go:6")
+		mu := b.Mutex()
+		w.Lock(mu, "req.go:10")
+		w.Unlock(mu, "req.go:11")
+		w.Pending().Recv(c, "main.go:7")
+	}
+	m.End()
+	return b.Trace()
+}
+
 var scaleCache = map[string]*trace.Trace{}
 
 // benchScale analyzes the trace gen(n) and reports, besides time and allocations, the
@@ -158,3 +175,4 @@ func BenchmarkScaleBlockers1K(b *testing.B)   { benchScale(b, "blockers", blocke
 func BenchmarkScaleBlockers100K(b *testing.B) { benchScale(b, "blockers", blockers, 100_000) }
 func BenchmarkScaleSpawns60K(b *testing.B)    { benchScale(b, "spawns", spawns, 60_000) }
 func BenchmarkScaleWaves100K(b *testing.B)    { benchScale(b, "waves", waves, 100_000) }
+func BenchmarkScaleLockers20K(b *testing.B)   { benchScale(b, "lockers", lockers, 20_000) }
