@@ -46,28 +46,30 @@ type campaign struct {
 }
 
 type testState struct {
-	bin           *build.TestBinary
-	name          string
-	strategy      Strategy
-	queue         []*RunRequest
-	turn          string        // latest strategy other than the favoured one run from the queue
-	favouredLast  bool          // the latest queued request run was the favoured strategy's
-	confirm       []*RunRequest // confirmation runs of predicted findings, before the queue
-	confirmations int           // predicted findings whose confirmation was queued
-	started       int           // runs started; the next run's index is started+1
-	inflight      int
-	first         time.Time          // when the first run started
-	ctx           context.Context    // of the test's runs, ended with its time budget (runContext)
-	cancel        context.CancelFunc // releases ctx
-	last          time.Time          // when the latest run finished
-	worst         run.Status
-	runs          int
-	signatures    map[string]bool
-	statuses      map[string]int
-	steered       int
-	found         []*Finding
-	seen          map[string]*seenRuns // by fingerprint: the runs that showed the finding
-	passingOrder  lineOrder            // the operations' order in its first passing run (orderdiff.go)
+	bin            *build.TestBinary
+	name           string
+	strategy       Strategy
+	queue          []*RunRequest
+	turn           string        // latest strategy other than the favoured one run from the queue
+	favouredLast   bool          // the latest queued request run was the favoured strategy's
+	confirm        []*RunRequest // confirmation runs of predicted findings, before the queue
+	confirmations  int           // predicted findings whose confirmation was queued
+	started        int           // runs started; the next run's index is started+1
+	inflight       int
+	first          time.Time             // when the first run started
+	overBudget     *analysis.BudgetError // the first run whose analysis passed its memory budget
+	overBudgetRuns int                   // runs whose analysis did
+	ctx            context.Context       // of the test's runs, ended with its time budget (runContext)
+	cancel         context.CancelFunc    // releases ctx
+	last           time.Time             // when the latest run finished
+	worst          run.Status
+	runs           int
+	signatures     map[string]bool
+	statuses       map[string]int
+	steered        int
+	found          []*Finding
+	seen           map[string]*seenRuns // by fingerprint: the runs that showed the finding
+	passingOrder   lineOrder            // the operations' order in its first passing run (orderdiff.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -289,7 +291,7 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	// (which finishes unseen, on its own copy of the run).
 	rc := *r
 	inspected := make(chan *AnalyzedRun, 1)
-	go func() { inspected <- Inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze) }()
+	go func() { inspected <- Inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory) }()
 	select {
 	case ar := <-inspected:
 		return jobResult{job: j, run: ar}
@@ -302,8 +304,10 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 var errCutShort = errors.New("the time budget ended during the analysis of this run")
 
 // Inspect reads and, if analyze, analyzes the trace of run r, the index-th run of test
-// (made under req, nil for a free run).
-func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool) *AnalyzedRun {
+// (made under req, nil for a free run), within the analysis memory budget memory (0: the
+// default, negative: none; see Config.AnalysisMemory). Past the budget, TraceErr is the
+// *analysis.BudgetError and the run has no analysis.
+func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64) *AnalyzedRun {
 	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
 	strategy := "record"
 	if req != nil {
@@ -327,6 +331,13 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
 		return ar
 	}
+	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory}
+	if analyze {
+		if err := tooLargeToRead(r.Trace, opts); err != nil {
+			ar.TraceErr = err
+			return ar
+		}
+	}
 	tr, err := trace.ReadFile(r.Trace)
 	if err != nil {
 		ar.TraceErr = err
@@ -334,18 +345,21 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	}
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
-	ar.Signature = signature(tr)
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if analyze {
-		res, err := analyzeTrace(tr)
+		res, err := analyzeTrace(tr, opts)
 		if err != nil {
-			ar.TraceErr = fmt.Errorf("analyzing %s: %v", r.Trace, err)
-			return ar
+			if _, ok := errors.AsType[*analysis.BudgetError](err); !ok {
+				err = fmt.Errorf("analyzing %s: %w", r.Trace, err)
+			}
+			ar.TraceErr = err
+		} else {
+			ar.Analysis = res
+			found(res.Findings)
 		}
-		ar.Analysis = res
-		found(res.Findings)
 	}
+	ar.Signature = signature(tr) // after the findings: on a large run it takes seconds too
 	return ar
 }
 
@@ -400,6 +414,9 @@ func (c *campaign) finish(res jobResult) {
 	t.statuses[string(ar.Status)]++
 	t.noteSeen(ar.Findings, ar.Index)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
+	if be, ok := errors.AsType[*analysis.BudgetError](ar.TraceErr); ok {
+		c.overBudget(t, be)
+	}
 	if ar.Signature != "" {
 		entry.NewSignature = !t.signatures[ar.Signature] && !t.seenBefore[ar.Signature]
 		t.signatures[ar.Signature] = true
@@ -460,6 +477,15 @@ func (c *campaign) finish(res jobResult) {
 		t.done = true
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})
+}
+
+// overBudget notes a run of t whose analysis passed its memory budget: the first one is
+// reported, the others counted.
+func (c *campaign) overBudget(t *testState, be *analysis.BudgetError) {
+	if t.overBudget == nil {
+		t.overBudget = be
+	}
+	t.overBudgetRuns++
 }
 
 // log completes entry with the run's identity and passes it to Config.Log.
@@ -603,6 +629,15 @@ func (c *campaign) report(p Progress) {
 // position, tests by package and name.
 func (c *campaign) result() *Report {
 	rep := &Report{Findings: []Finding{}, Tests: []TestResult{}}
+	for _, t := range c.tests {
+		if t.overBudget != nil {
+			w := t.overBudget.Error()
+			if t.overBudgetRuns > 1 {
+				w += fmt.Sprintf(" (so were %d more runs of %s)", t.overBudgetRuns-1, t.name)
+			}
+			rep.Warnings = append(rep.Warnings, w)
+		}
+	}
 	for _, f := range c.findings {
 		rep.Findings = append(rep.Findings, *f)
 	}

@@ -21,7 +21,7 @@ import (
 // finding, standing in for the real analysis.
 func fakeAnalysis(t *testing.T) {
 	old := analyzeTrace
-	analyzeTrace = func(tr *trace.Trace) (*analysis.Result, error) {
+	analyzeTrace = func(tr *trace.Trace, _ analysis.Options) (*analysis.Result, error) {
 		res := &analysis.Result{Trace: tr}
 		if fp := tr.Meta["finding"]; fp != "" {
 			res.Findings = []analysis.Finding{{Kind: "fake", Fingerprint: fp, Message: "found " + fp,
@@ -211,6 +211,29 @@ func TestFuzzTimeBudget(t *testing.T) {
 	// last run ends within its RunTimeout. How many runs fit depends on the machine's load.
 	if tr := rep.Tests[0]; tr.Runs < 1 || tr.Seconds > 0.4+10 {
 		t.Errorf("%+v", tr)
+	}
+}
+
+// A run whose analysis would pass the memory budget is not analyzed, and the campaign goes
+// on: it makes its runs, reports the runs it could analyze, says which run it could not
+// and saves its state.
+func TestAnalysisMemoryBudgetKeepsTheCampaignGoing(t *testing.T) {
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.RunsPerTest, cfg.Strategy = "Always", 3, "record"
+	cfg.AnalysisMemory = 1
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := rep.Tests[0]; tr.Runs != 3 || len(rep.Findings) != 0 {
+		t.Errorf("%+v, %d findings: want 3 runs, none analyzed", tr, len(rep.Findings))
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "TestAlways run ") ||
+		!strings.Contains(rep.Warnings[0], "memory budget") || !strings.Contains(rep.Warnings[0], "2 more runs") {
+		t.Errorf("warnings %q", rep.Warnings)
+	}
+	if states, _ := filepath.Glob(filepath.Join(cfg.OutDir, "state", "*.json")); len(states) != 1 {
+		t.Errorf("saved states %v", states)
 	}
 }
 

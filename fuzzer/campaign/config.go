@@ -43,6 +43,10 @@ type Config struct {
 	// binary in OutDir (coverage, schedules run and queued, findings) is ignored, and
 	// replaced when this campaign ends.
 	Fresh bool
+	// AnalysisMemory is the memory budget of the analysis of one run, in bytes (0:
+	// analysis.DefaultMemoryBudget(), a quarter of the machine's; negative: none). A run
+	// past it is not analyzed and the campaign goes on: Report.Warnings names the run.
+	AnalysisMemory int64
 	// StateBytes is the byte budget of the state saved for each test (see Fresh); default
 	// DefaultStateBytes. Past it the least useful entries are dropped first: the queued
 	// schedules, latest first, then interleavings seen and keys of schedules run.

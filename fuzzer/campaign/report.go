@@ -93,7 +93,8 @@ type Finding struct {
 type Report struct {
 	Findings []Finding    `json:"findings"` // one per bug (see group.go), sorted by file and line
 	Tests    []TestResult `json:"tests"`    // one per selected test, sorted by package and test
-	// Warnings are problems that cost nothing of this campaign's results (the campaign
-	// state could not be saved, ...).
+	// Warnings are problems the campaign went on despite: the campaign state could not be
+	// saved, a run's analysis passed its memory budget (that run was not analyzed; the
+	// first such run of each test is named), ...
 	Warnings []string `json:"warnings,omitempty"`
 }

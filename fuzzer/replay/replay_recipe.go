@@ -86,7 +86,7 @@ func ReplayRecipe(ctx context.Context, rec *campaign.Recipe, opts Options) (*Res
 		if err != nil {
 			return nil, err
 		}
-		ar := campaign.Inspect(bin, rec.Test, k+1, req, r, true)
+		ar := campaign.Inspect(bin, rec.Test, k+1, req, r, true, 0)
 		res.Runs++
 		res.Run = r
 		res.Blocked = blockedGoroutines(ar.Recorded, bin.Dir)

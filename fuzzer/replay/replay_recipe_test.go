@@ -53,7 +53,7 @@ func runUnder(t *testing.T, bin *build.TestBinary, test string, sched *schedule.
 	if err != nil {
 		t.Fatal(err)
 	}
-	ar := campaign.Inspect(bin, test, 1, req, r, true)
+	ar := campaign.Inspect(bin, test, 1, req, r, true, 0)
 	if ar.Recorded == nil {
 		t.Fatalf("%s: no trace: %v\n%s", test, ar.TraceErr, r.Output)
 	}
