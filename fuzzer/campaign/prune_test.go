@@ -82,10 +82,7 @@ func TestPruneCampaignsBySize(t *testing.T) {
 	pinned, running := mk(5*time.Minute, dead), mk(4*time.Minute, os.Getpid())
 	oldest, old, newer, newest := mk(3*time.Minute, dead), mk(2*time.Minute, dead), mk(time.Minute, dead), mk(0, dead)
 	pruneCampaigns(dir, 20, 24*time.Hour, 3500, now, map[string]bool{pinned: true})
-	var left []string
-	for _, name := range campaignDirs(dir) {
-		left = append(left, name)
-	}
+	left := campaignDirs(dir)
 	if want := []string{pinned, running, newest}; !slices.Equal(left, want) {
 		t.Errorf("left %v\nwant %v (gone: %v %v %v)", left, want, oldest, old, newer)
 	}
