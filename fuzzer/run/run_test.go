@@ -22,6 +22,7 @@ import (
 
 var statuses struct {
 	once sync.Once
+	dir  string // removed by TestMain
 	bin  *build.TestBinary
 	err  error
 }
@@ -35,6 +36,7 @@ func statusesBinary(t testing.TB) *build.TestBinary {
 			statuses.err = err
 			return
 		}
+		statuses.dir = dir
 		overlay, err := build.Overlay(context.Background(), "testdata/statuses")
 		if err != nil {
 			statuses.err = err
@@ -287,7 +289,11 @@ func TestMain(m *testing.M) {
 		Test(context.Background(), b, "TestHangWithChild", Options{Timeout: time.Hour, Env: []string{"STATUSES_STARTED_FILE=" + f[2], f[3]}})
 		os.Exit(3)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if statuses.dir != "" {
+		os.RemoveAll(statuses.dir)
+	}
+	os.Exit(code)
 }
 
 // When goweave is killed (SIGKILL: no cleanup of its own), nothing the test started
