@@ -52,6 +52,7 @@ type leak struct {
 	ev        int32
 	related   []op
 	proven    bool // the GC's leak detection found what it waits on unreachable
+	ticker    int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
 	abandoned bool // a Lock cut short by the exit, on a mutex whose holder has ended
 }
 
@@ -170,7 +171,11 @@ func (r *Result) findLeaks() []leak {
 		}
 		out = append(out, leak{kind: kind, ev: i, related: r.partners(i), abandoned: abandoned})
 	}
-	return out
+	reported := make(map[int32]bool, len(out))
+	for _, l := range out {
+		reported[l.ev] = true
+	}
+	return append(out, r.tickerLeaks(reported)...)
 }
 
 // abandonedMutex reports whether blocked operation i is a Lock or RLock that can never
@@ -364,7 +369,10 @@ func leakDetector(kind, summary, why string) *Detector {
 				continue
 			}
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
-			if len(l.related) > 0 {
+			if l.ticker > 0 {
+				msg = fmt.Sprintf("%s loops forever in the select at %s: only the timer made at %s woke it (%d times), and its other cases wait on the channel made at %s, which nothing closed and nothing can any more (the test returned)",
+					r.spawnedAt(l.ev), r.at(l.ev), r.at(l.related[0].ev), l.ticker, r.at(l.related[1].ev))
+			} else if len(l.related) > 0 {
 				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
 			}
 			if l.proven {
@@ -395,8 +403,12 @@ var LeakSelect = leakDetector("leak-select",
 	"A goroutine blocked forever in a select.",
 	`None of the select's cases will ever become ready: the goroutine leaks. Typically the
 stop/done channel it waits on is never closed on some path (an early return in Stop, a
-forgotten cancel). Fix it by closing the stop channel (or cancelling the context) on every
-path that abandons the goroutine.`)
+forgotten cancel). Also reported: a goroutine that loops forever in a select woken only by
+a timer or ticker while its other cases wait on a context's Done channel that nothing
+cancelled before the test returned (the ticker keeps it alive, so it is never blocked for
+good; the trace shows every wake-up came from the timer). Fix it by closing the stop
+channel (or cancelling the context, e.g. defer cancel()) on every path that abandons the
+goroutine.`)
 
 var LeakMutex = leakDetector("leak-mutex",
 	"A goroutine blocked forever in Lock or RLock.",

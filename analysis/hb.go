@@ -23,7 +23,7 @@ import (
 //
 // There is one rule per event kind, registered in the table below and documented beside its
 // code: rules_chan.go (spawn, channels, close), rules_select.go, rules_mutex.go, rules_once.go,
-// rules_waitgroup.go, rules_cond.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
+// rules_waitgroup.go, rules_cond.go, rules_atomic.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
 // dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
 // event: memory is O(events) for epochs plus the clocks, which share what they have in
 // common (vclock.go): a clock costs what its goroutine or object learned that the clock it
@@ -56,6 +56,9 @@ func init() {
 		trace.KindCondWait:      (*engine).condWait,
 		trace.KindCondSignal:    (*engine).condSignal,
 		trace.KindCondBroadcast: (*engine).condSignal,
+		trace.KindAtomicLoad:    (*engine).atomicOp,
+		trace.KindAtomicStore:   (*engine).atomicOp,
+		trace.KindAtomicRMW:     (*engine).atomicOp,
 	} {
 		rules[k] = r
 	}
@@ -84,6 +87,7 @@ type engine struct {
 	onces       []onceState
 	wgs         []wgState
 	conds       []condState
+	atomics     map[uint64]*atomicState // by address (rules_atomic.go)
 
 	done []bool // event already processed (the partner of an unbuffered transfer)
 
@@ -328,6 +332,7 @@ func (e *engine) prepass() {
 			switch ev.Kind {
 			case trace.KindChanMake:
 				e.chans[x].made = int32(i)
+				e.chans[x].lib = ev.Flags.Has(trace.FlagInternal)
 				e.chans[x].capacity = int(min(ev.A, 1<<31))
 			case trace.KindChanSend, trace.KindChanRecv:
 				ch := &e.chans[x]

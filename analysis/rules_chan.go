@@ -7,6 +7,7 @@ type chanState struct {
 	obj       uint64
 	capacity  int
 	made      int32   // ChanMake event; -1: made outside recorded code
+	lib       bool    // made by a recorded library for the user (a context's Done, a timer's channel)
 	sendBySeq []int32 // event of the k-th completed send, at k-1 (-1: unknown)
 	recvBySeq []int32 // event of the k-th completed value receive
 
@@ -26,6 +27,10 @@ type chanState struct {
 	pending  []pendingCase    // select cases not yet known to have a partner
 	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
 }
+
+// foreign reports whether the channel is not the user's own: made outside the recorded code,
+// or by a library on the user's behalf (its partner is the library's, not in the user's code).
+func (c *chanState) foreign() bool { return c.made < 0 || c.lib }
 
 // Operation classes of chanUser.
 const (

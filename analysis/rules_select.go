@@ -17,7 +17,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 	if ev.Flags.Has(trace.FlagSuccess) && ev.A < uint64(len(ev.Cases)) {
 		// taken by an event outside the recorded code (a context's cancellation, a timer)?
 		if c := ev.Cases[ev.A]; c.Obj != 0 {
-			if x, ok := e.chanIndex(c.Obj); !ok || e.chans[x].made < 0 {
+			if x, ok := e.chanIndex(c.Obj); !ok || e.chans[x].foreign() {
 				site := selectKey{pos: ev.Pos, cas: -1}
 				if ev.Pos == 0 {
 					site.g = g
@@ -47,7 +47,7 @@ func (e *engine) selectCases(i, g int32, ev *trace.Event) {
 			e.cacheSelectCase(key, sc)
 		}
 		sc.Select, sc.Chan = int(i), c.Obj
-		sc.Known = sc.Known && ch.made >= 0
+		sc.Known = sc.Known && !ch.foreign()
 		sc.Default = sc.Default || ev.Flags.Has(trace.FlagNonBlocking)
 		chosen := ev.Flags.Has(trace.FlagSuccess) && uint64(ci) == ev.A
 		if chosen {

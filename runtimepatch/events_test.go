@@ -434,3 +434,41 @@ func TestEmptySelectEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestLibEvents: operations the standard library performs for the user
+// (docs/stdlib-hb.md) are recorded at the user's call, with the internal
+// flag; testing's own synchronisation is not recorded.
+func TestLibEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestLibContext", nil).tr
+	m := markers(t)
+	recv := one(t, tr, trace.KindChanRecv, "lib.done")
+	closes := at(t, tr, trace.KindChanClose, "lib.cancel")
+	if len(closes) != 1 || closes[0].Obj != recv.Obj || !closes[0].Flags.Has(trace.FlagInternal) {
+		t.Fatalf("cancel(): closes %v, want one internal close of the Done channel %d\n%s", closes, recv.Obj, dump(tr))
+	}
+	if recv.Flags.Has(trace.FlagInternal) || !recv.Flags.Has(trace.FlagClosed) {
+		t.Errorf("<-ctx.Done(): flags %s, want the user's own receive, released by the close", recv.Flags)
+	}
+	if mk := one(t, tr, trace.KindChanMake, "lib.make"); mk.Obj != recv.Obj || !mk.Flags.Has(trace.FlagInternal) {
+		t.Errorf("ctx.Done(): make of %d flags %s, want the internal make of the Done channel %d", mk.Obj, mk.Flags, recv.Obj)
+	}
+	for _, e := range tr.Events {
+		if p := tr.Position(e.Pos); e.Pos != 0 && !strings.HasSuffix(p.File, "_test.go") {
+			t.Errorf("%s attributed to %s:%d, outside the user's files", e.Kind, p.File, p.Line)
+		}
+	}
+
+	tr = record(t, buildEvents(t, false), "TestLibPipe", nil).tr
+	var write, read int
+	for _, e := range tr.Events {
+		switch p := tr.Position(e.Pos); {
+		case e.Flags.Has(trace.FlagInternal) && p.String() == m["lib.write"]:
+			write++
+		case e.Flags.Has(trace.FlagInternal) && p.String() == m["lib.read"]:
+			read++
+		}
+	}
+	if write == 0 || read == 0 {
+		t.Errorf("io.Pipe: %d internal operations at the Write, %d at the Read; want both\n%s", write, read, dump(tr))
+	}
+}

@@ -5,7 +5,7 @@ package runtimepatch
 // that move lines keep working: the same anchors hold from go1.25.0 to
 // go1.27.4 (TestSitesInEveryRelease). Each replacement keeps the hook on the original line, so
 // tracebacks stay true. All logic lives in the added files under _patch/.
-var siteTable = []site{
+var siteTable = append([]site{
 	// runtime2.go: per-goroutine recorder state.
 	{"runtime/runtime2.go", "type g", "", "\tvalgrindStackID uintptr", "\tvalgrindStackID uintptr; goweave goweaveG"},
 
@@ -143,4 +143,4 @@ var siteTable = []site{
 		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
 	{"sync/cond.go", "(*Cond).Broadcast", "", "\truntime_notifyListNotifyAll(&c.notify)",
 		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
-}
+}, atomicSiteTable...) // sites_atomic.go

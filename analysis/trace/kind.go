@@ -27,7 +27,10 @@ const (
 	KindCondWait        Kind = 40
 	KindCondSignal      Kind = 41
 	KindCondBroadcast   Kind = 42
-	kindNamesUpperBound      = 43
+	KindAtomicLoad      Kind = 50
+	KindAtomicStore     Kind = 51
+	KindAtomicRMW       Kind = 52
+	kindNamesUpperBound      = 53
 )
 
 var kindNames = [kindNamesUpperBound]string{
@@ -52,9 +55,12 @@ var kindNames = [kindNamesUpperBound]string{
 	KindCondWait:      "CondWait",
 	KindCondSignal:    "CondSignal",
 	KindCondBroadcast: "CondBroadcast",
+	KindAtomicLoad:    "AtomicLoad",
+	KindAtomicStore:   "AtomicStore",
+	KindAtomicRMW:     "AtomicRMW",
 }
 
-// Known reports whether k is a kind of format version 1.
+// Known reports whether k is a kind of format version 1 (kinds are only ever added).
 func (k Kind) Known() bool { return k < kindNamesUpperBound && kindNames[k] != "" }
 
 func (k Kind) String() string {

@@ -157,3 +157,46 @@ func checkToolchain(t *testing.T, bin, dir, v string) {
 	}
 	t.Logf("%s", out)
 }
+
+// TestStdlibExamples runs goweave over the programs of testdata/examples (issue 14: the
+// standard library and dependencies in the happens-before) and matches the findings against
+// their `// want` annotations: a poller left looping on its ticker after its context's only
+// cancel was dropped is a leak-select at its select; the same poller with `defer cancel()`,
+// a value published through an atomic flag and a send that errgroup.Wait orders before the
+// close report nothing. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
+func TestStdlibExamples(t *testing.T) {
+	if os.Getenv("GOWEAVE_ACCEPTANCE") == "" {
+		t.Skip("set GOWEAVE_ACCEPTANCE to run the standard-library examples")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "goweave")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building goweave: %v\n%s", err, out)
+	}
+	reports := runForReports(t, bin, dir, []string{"fuzz", "-json", "-o", t.TempDir(), "-runs", "10", "./..."})
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range entries {
+		if !d.IsDir() {
+			continue
+		}
+		t.Run(d.Name(), func(t *testing.T) {
+			a, err := wants.ParseDir(filepath.Join(dir, d.Name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := a.Match(reports)
+			for _, u := range res.Unexpected {
+				t.Errorf("unexpected %s at %s:%d", u.Kind, filepath.Base(u.File), u.Line)
+			}
+			for _, m := range res.Missing {
+				t.Errorf("missing %s", m)
+			}
+		})
+	}
+}

@@ -190,6 +190,19 @@ func (g *G) MakeChan(capacity int, pos string) Chan {
 	return Chan(id)
 }
 
+// MakeLibChan makes a channel the way a recorded library does for the user (a context's
+// Done channel, a timer's channel): a ChanMake with the internal flag.
+func (g *G) MakeLibChan(capacity int, pos string) Chan {
+	id := g.b.obj()
+	g.b.chans[id] = &chanState{cap: capacity}
+	g.op(trace.KindChanMake, pos, trace.Event{Obj: id, A: uint64(capacity), Flags: trace.FlagInternal}, nil)
+	return Chan(id)
+}
+
+// SendForeign sends on c from code that is not recorded (the runtime firing a timer): the
+// next receive gets the value, and no event is written.
+func (b *Builder) SendForeign(c Chan) { b.ch(c).sends++ }
+
 // ForeignChan returns a channel made outside user code (no ChanMake event), like
 // a context's Done channel.
 func (b *Builder) ForeignChan(capacity int) Chan {
@@ -329,6 +342,17 @@ func (g *G) Select(pos string, chosen int, cases ...trace.Case) *Op {
 		}
 		e.B = tmp.A
 	})
+}
+
+// AtomicLoad, AtomicStore and AtomicRMW are operations on the typed atomic value at addr.
+func (g *G) AtomicLoad(addr uint64, pos string) *Op {
+	return g.op(trace.KindAtomicLoad, pos, trace.Event{A: addr}, nil)
+}
+func (g *G) AtomicStore(addr uint64, pos string) *Op {
+	return g.op(trace.KindAtomicStore, pos, trace.Event{A: addr}, nil)
+}
+func (g *G) AtomicRMW(addr uint64, pos string) *Op {
+	return g.op(trace.KindAtomicRMW, pos, trace.Event{A: addr}, nil)
 }
 
 // Mutex is a sync.Mutex or sync.RWMutex object.

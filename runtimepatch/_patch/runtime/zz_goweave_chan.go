@@ -125,6 +125,10 @@ func goweaveSelectOpen(gp *g, pos uint32, cas0 *scase, nsends, n int, block bool
 	e.g = gp.goid
 	e.a = goweaveNone
 	e.pre = pre
+	if gp.goweave.lib {
+		e.flags |= goweaveFInternal
+		gp.goweave.lib = false
+	}
 	if n > 0 {
 		cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:n:n]
 		for i := range cases {
@@ -206,6 +210,10 @@ func goweaveSelectNBOpen(gp *g, pos uint32, c *hchan, recv, valueUsed bool) uint
 	e.kind = goweaveKSelect
 	e.aux = 1
 	e.flags = goweaveFNonBlocking
+	if gp.goweave.lib {
+		e.flags |= goweaveFInternal
+		gp.goweave.lib = false
+	}
 	e.pos = pos
 	e.g = gp.goid
 	e.a = goweaveNone

@@ -13,13 +13,26 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 		return
 	}
 	goweaveSpawnID(parent, child)
-	pos := goweavePosOf(pc)
+	var pos uint32
+	if parent == getg().m.curg {
+		pos = goweavePosOf(pc)
+	} else if v := goweaveLookup(pc); v < goweaveFirstClass {
+		// Started from the scheduler (a timer's AfterFunc): no user
+		// goroutine's stack to attribute a library spawn to.
+		pos = v
+	}
 	if via := parent.goweave.spawnPC; via != 0 {
 		// Spawned by the standard library on behalf of a user call
 		// (WaitGroup.Go): attribute the spawn, and the child's Done, to it.
 		parent.goweave.spawnPC = 0
 		pos = goweavePosOf(via)
 		child.goweave.attrPC, child.goweave.attrBits = via, goweaveAttrWgDone
+	}
+	// The child's library operations without a user frame are attributed
+	// to its spawn (or, spawned by a library goroutine, to that one's).
+	child.goweave.spawnPos = pos
+	if pos == 0 {
+		child.goweave.spawnPos = parent.goweave.spawnPos
 	}
 	goweaveCountOnly(parent, pos)
 	h := goweaveOpen(parent, goweaveKGoSpawn, 0, pos, 0)

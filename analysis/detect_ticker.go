@@ -1,0 +1,98 @@
+package analysis
+
+import "github.com/goweave/goweave/analysis/trace"
+
+// tickerLeaks finds goroutines that loop forever in a select woken only by a timer: a
+// poller that selects on a ticker and on a context's Done channel, after the only path that
+// cancelled the context was skipped. Its ticker keeps every channel of the select reachable,
+// so neither the runtime nor the GC's leak detection sees it blocked for good; the trace
+// does: at the end of a normally ended run the goroutine is still in (or between executions
+// of) that select, every execution the run recorded was woken by a timer case, and its other
+// cases are on channels a library made for it (a context's Done) that nothing ever closed or
+// sent on. With `defer cancel()` the context is cancelled, the goroutine returns, and
+// nothing is reported. A select with a case on a channel of the user's own (a stop channel
+// a finalizer may still close) is not judged: whether something can still signal it is not
+// in the trace.
+func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
+	evs := r.Trace.Events
+	last := make(map[int32]int32) // goroutine -> its newest event
+	for i := range evs {
+		if g := r.gOf[i]; g >= 0 {
+			last[g] = int32(i)
+		}
+	}
+	var out []leak
+	for g, i := range last {
+		info := r.Goroutines[g]
+		ev := &evs[i]
+		if !info.Alive || info.Ended || ev.Kind != trace.KindSelect || reported[i] || ev.Pos == 0 {
+			continue
+		}
+		timer, waits := r.tickerSelect(ev)
+		if timer < 0 || waits < 0 {
+			continue
+		}
+		wakes := 0
+		woken := true
+		for j := range evs {
+			x := &evs[j]
+			if x.Kind != trace.KindSelect || x.Pos != ev.Pos || r.gOf[j] != g || x.Post == 0 {
+				continue
+			}
+			if !x.Flags.Has(trace.FlagSuccess) || x.A >= uint64(len(x.Cases)) || !r.isTimerChan(x.Cases[x.A].Obj) {
+				woken = false
+				break
+			}
+			wakes++
+		}
+		if !woken || wakes == 0 {
+			continue
+		}
+		related := []op{{"timer", timer}, {"never closed", waits}}
+		out = append(out, leak{kind: "leak-select", ev: i, related: related, ticker: wakes})
+	}
+	return out
+}
+
+// tickerSelect reports, for a select, the make of one of its timer channels and of one of
+// its other channels, when every other case is on a library-made channel nothing closed or
+// sent on (a context's Done that was never cancelled); -1 when the select is not of that
+// shape.
+func (r *Result) tickerSelect(ev *trace.Event) (timer, waits int32) {
+	timer, waits = -1, -1
+	for _, c := range ev.Cases {
+		x, ok := r.eng.chanIdx[c.Obj]
+		if c.Obj == 0 || !ok || c.Send {
+			return -1, -1
+		}
+		ch := &r.eng.chans[x]
+		switch {
+		case r.isTimerChan(c.Obj):
+			timer = ch.made
+		case ch.lib && ch.closeEv < 0 && len(ch.sendBySeq) == 0:
+			waits = ch.made
+		default:
+			return -1, -1
+		}
+	}
+	return timer, waits
+}
+
+// isTimerChan reports whether a channel is a timer's or ticker's: made by a library for the
+// user, and received values that no recorded operation sent (the runtime sends on it).
+func (r *Result) isTimerChan(obj uint64) bool {
+	x, ok := r.eng.chanIdx[obj]
+	if !ok {
+		return false
+	}
+	ch := &r.eng.chans[x]
+	if !ch.lib || ch.closeEv >= 0 {
+		return false
+	}
+	for k := range ch.recvBySeq {
+		if bySeq(ch.sendBySeq, uint64(k+1)) < 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave atomic hooks: the methods of sync/atomic's typed values (Bool,
+// Int32, Int64, Uint32, Uint64, Uintptr, Pointer) called from the module
+// under test are release (Store), acquire (Load) or both (Swap,
+// CompareAndSwap, Add, And, Or) on their address (docs/stdlib-hb.md). A
+// Load is stamped after it read and the others before they write, so a Load
+// that observed a value is stamped after the write of that value. Atomics
+// inside libraries are their implementation details and are not recorded.
+
+package runtime
+
+import (
+	"internal/runtime/sys"
+	"unsafe"
+)
+
+// Event kinds (FORMAT.md).
+const (
+	goweaveKAtomicLoad  = 50
+	goweaveKAtomicStore = 51
+	goweaveKAtomicRMW   = 52
+)
+
+//go:linkname goweaveAtomicLoad sync/atomic.goweaveAtomicLoad
+func goweaveAtomicLoad(p unsafe.Pointer) {
+	if goweaveOn {
+		goweaveAtomicRec(goweaveKAtomicLoad, p, sys.GetCallerPC())
+	}
+}
+
+//go:linkname goweaveAtomicStore sync/atomic.goweaveAtomicStore
+func goweaveAtomicStore(p unsafe.Pointer) {
+	if goweaveOn {
+		goweaveAtomicRec(goweaveKAtomicStore, p, sys.GetCallerPC())
+	}
+}
+
+//go:linkname goweaveAtomicRMW sync/atomic.goweaveAtomicRMW
+func goweaveAtomicRMW(p unsafe.Pointer) {
+	if goweaveOn {
+		goweaveAtomicRec(goweaveKAtomicRMW, p, sys.GetCallerPC())
+	}
+}
+
+// goweaveAtomicRec records an atomic operation on p whose hook returns to
+// pc, when the method was called from user code: a = the address.
+func goweaveAtomicRec(kind uint8, p unsafe.Pointer, pc uintptr) {
+	gp := getg()
+	if gp != gp.m.curg {
+		return
+	}
+	pos := goweaveLookupBy(pc, goweaveClassifyAtomic)
+	if pos == goweaveWrapper {
+		pos = goweaveAtomicCaller(pc)
+	}
+	if pos >= goweaveFirstClass || pos == 0 {
+		return
+	}
+	goweaveBefore(gp, kind, pos)
+	h := goweaveOpen(gp, kind, 0, pos, 0)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.a = uint64(uintptr(p))
+	e.post = e.pre
+}
+
+// goweaveClassifyAtomic classifies the return address of an atomic hook: the
+// frame that called the sync/atomic method, found in the inline tree when
+// the method was inlined into its caller (the usual case); goweaveWrapper
+// (look further up the stack) when it was not.
+func goweaveClassifyAtomic(pc uintptr) uint32 {
+	f := findfunc(pc)
+	if !f.valid() {
+		return goweaveNotUser
+	}
+	u, uf := newInlineUnwinder(f, pc-1)
+	for ; uf.valid(); uf = u.next(uf) {
+		file, line := u.fileLine(uf)
+		if goweaveInAtomic(file) {
+			continue
+		}
+		if !goweaveIsUserFile(file) {
+			return goweaveNotUser
+		}
+		return goweaveNewPos(file, u.srcFunc(uf).name(), line)
+	}
+	return goweaveWrapper
+}
+
+// goweaveAtomicCaller classifies the caller of a sync/atomic method that was
+// not inlined (called through an interface, or built with -l): the stack
+// frame right above the method's, whose hook returns to pc. Not cached: the
+// caller varies.
+func goweaveAtomicCaller(pc uintptr) uint32 {
+	var pcs [8]uintptr
+	n := callers(1, pcs[:])
+	for i := 0; i+1 < n; i++ {
+		if pcs[i] == pc {
+			if v := goweaveLookup(pcs[i+1]); v < goweaveFirstClass {
+				return v
+			}
+			return goweaveNotUser
+		}
+	}
+	return goweaveNotUser
+}
+
+// goweaveInAtomic reports whether file is one of package sync/atomic's.
+func goweaveInAtomic(file string) bool {
+	std, ok := goweaveStdPath(file)
+	return ok && goweaveHasPrefix(std, "sync/atomic/")
+}

@@ -1,0 +1,18 @@
+// Copyright goweave authors. Added to package sync/atomic by the goweave overlay.
+
+// goweave hooks of the typed atomic values (type.go). The runtime implements
+// them (push linknames from runtime/zz_goweave_atomic.go); they take the
+// address only, so the methods calling them stay inlinable.
+
+package atomic
+
+import "unsafe"
+
+//go:noescape
+func goweaveAtomicLoad(p unsafe.Pointer)
+
+//go:noescape
+func goweaveAtomicStore(p unsafe.Pointer)
+
+//go:noescape
+func goweaveAtomicRMW(p unsafe.Pointer)
