@@ -54,12 +54,8 @@ func runFuzz(args []string) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	patterns, runPattern, err := packageArgs(fs.Args(), *run)
-	if err == nil {
-		err = checkModule(".")
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "goweave fuzz: %v\n", err)
+	patterns, runPattern, ok := testArgs("fuzz", fs.Args(), *run)
+	if !ok {
 		return 2
 	}
 	set := map[string]bool{}

@@ -16,6 +16,21 @@ import (
 	"unicode/utf8"
 )
 
+// testArgs resolves the package arguments and -run of fuzz and record (see packageArgs)
+// and checks that the current directory is in a module; it prints what is wrong as an
+// error of goweave cmd, and ok is false then.
+func testArgs(cmd string, args []string, run string) (patterns []string, runPattern string, ok bool) {
+	patterns, runPattern, err := packageArgs(args, run)
+	if err == nil {
+		err = checkModule(".")
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave %s: %v\n", cmd, err)
+		return nil, "", false
+	}
+	return patterns, runPattern, true
+}
+
 // packageArgs turns the package arguments of fuzz and record into what go list resolves,
 // accepting what go test accepts. Import paths, relative directories and patterns pass
 // through. Go files (go test x_test.go) name the package of their directory, and the

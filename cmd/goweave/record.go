@@ -32,12 +32,8 @@ func runRecord(args []string) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	patterns, runPattern, err := packageArgs(fs.Args(), *run)
-	if err == nil {
-		err = checkModule(".")
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "goweave record: %v\n", err)
+	patterns, runPattern, ok := testArgs("record", fs.Args(), *run)
+	if !ok {
 		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -45,7 +41,7 @@ func runRecord(args []string) int {
 
 	cfg := fuzzer.Config{Packages: patterns, Run: runPattern, OutDir: *out, RunTimeout: *timeout, Race: *race, Parallel: *parallel}
 	missing, recorded := 0, 0
-	err = fuzzer.Record(ctx, cfg, func(r *fuzzer.AnalyzedRun) {
+	err := fuzzer.Record(ctx, cfg, func(r *fuzzer.AnalyzedRun) {
 		recorded++
 		name := r.Package + "." + r.Test
 		if r.TraceErr != nil {
