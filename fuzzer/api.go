@@ -21,29 +21,20 @@ type (
 	TestEnded   = campaign.TestEnded
 	Related     = campaign.Related
 	RunLog      = campaign.RunLog
-	RunRequest  = campaign.RunRequest
-	Strategy    = campaign.Strategy
 	AnalyzedRun = campaign.AnalyzedRun
-	Verdict     = campaign.Verdict
 
 	Cleaned            = campaign.Cleaned
 	Recipe             = campaign.Recipe
-	LineHash           = campaign.LineHash
 	SourceChangedError = campaign.SourceChangedError
 	ReplayResult       = replay.Result
 	ReplayOptions      = replay.Options
 
 	BuildError = build.Error
-	TestBinary = build.TestBinary
 	Status     = run.Status
-	Run        = run.Run
-	RunOptions = run.Options
 )
 
 // How one run of a test ended (run.Status).
 const (
-	StatusPass     = run.StatusPass
-	StatusSkip     = run.StatusSkip
 	StatusFail     = run.StatusFail
 	StatusPanic    = run.StatusPanic
 	StatusDeadlock = run.StatusDeadlock
@@ -51,14 +42,9 @@ const (
 	StatusCrash    = run.StatusCrash
 )
 
-// Outcomes of a replay or confirmation run (Verdict.Outcome).
-const (
-	OutcomeConfirmed = campaign.OutcomeConfirmed
-	OutcomePassed    = campaign.OutcomePassed
-	OutcomeDiverged  = campaign.OutcomeDiverged
-	OutcomeOther     = campaign.OutcomeOther
-	OutcomeNoTrace   = campaign.OutcomeNoTrace
-)
+// OutcomeConfirmed is the outcome (campaign.Verdict.Outcome) of a replay or confirmation
+// run in which the bug happened at the expected positions.
+const OutcomeConfirmed = campaign.OutcomeConfirmed
 
 // Strategies lists the valid values of Config.Strategy.
 var Strategies = campaign.Strategies
