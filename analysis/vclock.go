@@ -94,38 +94,26 @@ func (a *clockArena) clock(own int32) vclock { return vclock{shift: a.shift, own
 
 const nodeChunk = 64
 
-func (a *clockArena) newLeaf() *leaf {
-	if n := len(a.freeLeaves); n > 0 {
-		l := a.freeLeaves[n-1]
-		a.freeLeaves = a.freeLeaves[:n-1]
-		l.refs = 1
-		return l
-	}
-	if len(a.leafChunk) == 0 {
-		a.leafChunk = make([]leaf, nodeChunk)
-		a.bytes += nodeChunk * int64(unsafe.Sizeof(leaf{}))
-	}
-	l := &a.leafChunk[0]
-	a.leafChunk = a.leafChunk[1:]
-	l.refs = 1
-	return l
-}
+func (a *clockArena) newLeaf() *leaf   { return newNode(&a.freeLeaves, &a.leafChunk, &a.bytes) }
+func (a *clockArena) newInner() *inner { return newNode(&a.freeInners, &a.innerChunk, &a.bytes) }
 
-func (a *clockArena) newInner() *inner {
-	if n := len(a.freeInners); n > 0 {
-		m := a.freeInners[n-1]
-		a.freeInners = a.freeInners[:n-1]
-		m.refs = 1
-		return m
+// newNode takes a recycled node from free, or the next of chunk (a new chunk when it is
+// used up, counted in bytes), and gives it its first reference.
+func newNode[N leaf | inner](free *[]*N, chunk *[]N, bytes *int64) *N {
+	var n *N
+	if k := len(*free); k > 0 {
+		n = (*free)[k-1]
+		*free = (*free)[:k-1]
+	} else {
+		if len(*chunk) == 0 {
+			*chunk = make([]N, nodeChunk)
+			*bytes += nodeChunk * int64(unsafe.Sizeof((*chunk)[0]))
+		}
+		n = &(*chunk)[0]
+		*chunk = (*chunk)[1:]
 	}
-	if len(a.innerChunk) == 0 {
-		a.innerChunk = make([]inner, nodeChunk)
-		a.bytes += nodeChunk * int64(unsafe.Sizeof(inner{}))
-	}
-	m := &a.innerChunk[0]
-	a.innerChunk = a.innerChunk[1:]
-	m.refs = 1
-	return m
+	*(*int32)(unsafe.Pointer(n)) = 1 // refs, the first field of both node types (as retain)
+	return n
 }
 
 func retain(p unsafe.Pointer) {
