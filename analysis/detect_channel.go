@@ -11,10 +11,15 @@ only survived because of timing: another schedule runs the close first. The usua
 a closer that does not know all senders are done (closing after a sleep, a timeout, or
 from a receiver). Fix it by letting only the sender side close (the last sender, after a
 WaitGroup of all senders), or by signalling shutdown on a separate done channel that
-senders select on instead of closing the data channel.`,
+senders select on instead of closing the data channel. A send in a function that defers a
+recover() is not reported: the panic is caught there by design (a Submit that returns
+ErrStopped once the pool is closed).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.sendOnClosed {
+			if r.recovered(p.a) {
+				continue
+			}
 			ch := r.operand(p.a, "the channel")
 			msg := fmt.Sprintf("send on %s at %s panicked: the channel was already closed", ch, r.at(p.a))
 			if p.b >= 0 {
@@ -23,7 +28,7 @@ senders select on instead of closing the data channel.`,
 			out = append(out, r.newFinding("send-on-closed", Actual, msg, op{"send", p.a}, op{"close", p.b}))
 		}
 		for _, c := range r.facts.closeRaces {
-			if !c.send {
+			if !c.send || r.recovered(c.op) {
 				continue
 			}
 			ch := r.operand(c.op, "the channel")
@@ -75,10 +80,14 @@ var CloseOfClosed = &Detector{
 Closing a closed channel panics. It typically happens when two shutdown paths (Close and
 Shutdown, a deferred close and an explicit one, two goroutines that both see an error)
 each close the same channel. Fix it by closing in exactly one place, or guard the close
-with a sync.Once.`,
+with a sync.Once. A close in a function that defers a recover() is not reported (caught by
+design).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.closeOfClosed {
+			if r.recovered(p.a) {
+				continue
+			}
 			ch := r.operand(p.a, "the channel")
 			msg := fmt.Sprintf("close(%s) at %s panicked: the channel was already closed", ch, r.at(p.a))
 			if p.b >= 0 {
@@ -113,13 +122,18 @@ var ConcurrentRecv = &Detector{
 
 Which receiver gets which value depends on the schedule: a caller can take another
 caller's reply. Only plain value receives count: range loops and comma-ok receives (the
-worker pool pattern, where any worker may take any job) and select cases are not reported.
+worker pool pattern, where any worker may take any job) and select cases are not reported,
+nor is one receive statement inside a loop run by goroutines started at one go statement
+(identical workers taking the next task: task = <-queue in a for loop).
 Fix it by giving each requester its own reply channel (send the reply channel with the
 request) or by serializing the request/reply pairs.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.concRecvs {
 			a, b := int32(p.First), int32(p.Second)
+			if r.symmetricConsumers(a, b) {
+				continue
+			}
 			ch := r.operand(b, "the channel")
 			msg := fmt.Sprintf("receives from %s at %s and %s run in different goroutines and are not ordered: which receiver gets which value depends on the schedule",
 				ch, r.at(b), r.at(a))
@@ -175,4 +189,31 @@ such a case is unexercised by the test, not dead.`,
 		}
 		return out
 	},
+}
+
+// recovered reports whether the operation at event i is in a function that defers a
+// recover(): a panic it raises is caught on purpose.
+func (r *Result) recovered(i int32) bool {
+	p := r.Trace.Position(r.Trace.Events[i].Pos)
+	return sourceShape(p.File, p.Line).recovers
+}
+
+// symmetricConsumers reports whether receives a and b are one receive statement inside a
+// loop, run by two goroutines started at the same go statement: identical workers
+// consuming a queue, where any of them may take any value by design.
+func (r *Result) symmetricConsumers(a, b int32) bool {
+	ea, eb := &r.Trace.Events[a], &r.Trace.Events[b]
+	if ea.Pos != eb.Pos || ea.Pos == 0 {
+		return false
+	}
+	ga, gb := r.gOf[a], r.gOf[b]
+	if ga < 0 || gb < 0 || int(ga) >= len(r.Goroutines) || int(gb) >= len(r.Goroutines) {
+		return false
+	}
+	sa, sb := r.Goroutines[ga].Spawn, r.Goroutines[gb].Spawn
+	if sa < 0 || sb < 0 || r.Trace.Events[sa].Pos != r.Trace.Events[sb].Pos {
+		return false
+	}
+	p := r.Trace.Position(ea.Pos)
+	return sourceShape(p.File, p.Line).inLoop
 }
