@@ -192,7 +192,16 @@ func replaySchedule(t testing.TB, tr *trace.Trace, windowMS int) *schedText {
 			lin = append(lin, i)
 		}
 	}
-	sort.SliceStable(lin, func(a, b int) bool { return tr.Events[lin[a]].Post < tr.Events[lin[b]].Post })
+	// Ordered by when each took effect: its completion, except for the Once.Do that ran f,
+	// which took the Once when it started (a Do that found the Once done while f still ran
+	// completes before it; admitted first, it would run f). The fuzzer orders the same way.
+	effect := func(e *trace.Event) uint64 {
+		if e.Kind == trace.KindOnceDo && e.Flags.Has(trace.FlagSuccess) {
+			return e.Pre
+		}
+		return e.Post
+	}
+	sort.SliceStable(lin, func(a, b int) bool { return effect(&tr.Events[lin[a]]) < effect(&tr.Events[lin[b]]) })
 	s := &schedText{window: windowMS}
 	for _, i := range lin {
 		gid, rest, _ := strings.Cut(names[i], " ")
