@@ -29,8 +29,11 @@ const (
 	goweaveWaitSettle      = 3
 	goweaveWaitDelaySettle = 4 // released, sleeping until its until op took effect (not on the waiter list)
 
-	// goweaveSettleNs bounds how long the head waits for the previous
-	// admitted operation of another goroutine to take effect.
+	// goweaveSettleNs is how often the head waiting for the previous
+	// admitted operation of another goroutine to take effect looks again
+	// whether that goroutine still runs or waits for a CPU (it may block
+	// in its operation instead of reaching its next hook: nothing wakes
+	// the head then). It waits at most one order window.
 	goweaveSettleNs = 100_000
 	// goweavePollNs is how long a goroutine waiting for another one's
 	// operation to take effect sleeps between looks (a released delay,
@@ -52,7 +55,8 @@ type goweaveSteerG struct {
 	wtimeout  bool         // its delay ended by the window
 	wdelay    uint32       // delay index+1 it waits for
 	wop       goweaveOpKey // the operation it waits to perform
-	wdeadline int64        // delay waits: when the window ends
+	wdeadline int64        // delay waits: when the window ends; settle waits: when to look again
+	wsettled  int64        // settle waits: when to give up waiting (a goroutine spinning without hooks)
 	wnext     guintptr     // waiter list / ready list link
 
 	// Released by the schedule and its held operation has not yet taken
@@ -231,12 +235,14 @@ func goweaveOrderWait(gp *g, op goweaveOpKey, canPark bool) {
 		if op.k != 0 && head == op {
 			if canPark && !settled && goweaveUnsettled(gp) {
 				// Let the previous admitted operation, which another
-				// goroutine is still executing, take effect first (for
-				// at most goweaveSettleNs): admitted operations on the
-				// same object then reach it in the order admitted.
+				// goroutine is still executing, take effect first (until
+				// that goroutine reaches its next hook, blocks or ends, or
+				// the order ends): admitted operations on the same object
+				// then reach it in the order admitted.
 				settled = true
 				s.wstate, s.wop, s.released = goweaveWaitSettle, op, false
 				s.wdeadline = nanotime() + goweaveSettleNs
+				s.wsettled = nanotime() + goweaveSchedWindow
 				s.wnext = goweaveWaiters
 				goweaveWaiters.set(gp)
 				goweaveSettleG.Store(uintptr(unsafe.Pointer(gp)))
@@ -402,6 +408,10 @@ func goweaveHeadBusy() bool {
 		// Not spawned yet (an ended one diverged the order at its end): on a
 		// loaded machine its spawner may still be on the way to it.
 		return goweaveSpawnerBusy()
+	}
+	if w.goweave.s.wstate == goweaveWaitSettle {
+		// Arrived, and waiting for the previous admission to take effect.
+		return goweaveUnsettled(w)
 	}
 	return goweaveBusy(w)
 }
@@ -637,8 +647,14 @@ func goweaveWatchFired(arg any, seq uintptr, delay int64) {
 	for w := goweaveWaiters.ptr(); w != nil; {
 		next := w.goweave.s.wnext.ptr()
 		if ws := &w.goweave.s; (ws.wstate == goweaveWaitDelay || ws.wstate == goweaveWaitSettle) && now >= ws.wdeadline {
-			ws.wtimeout = ws.wstate == goweaveWaitDelay
-			goweaveWake(w)
+			if ws.wstate == goweaveWaitSettle && now < ws.wsettled && goweaveUnsettled(w) {
+				// Still running or waiting for a CPU (a loaded machine):
+				// admitting the head now could let it overtake.
+				ws.wdeadline = now + goweaveSettleNs
+			} else {
+				ws.wtimeout = ws.wstate == goweaveWaitDelay
+				goweaveWake(w)
+			}
 		}
 		w = next
 	}
