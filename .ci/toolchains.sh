@@ -23,6 +23,15 @@ jobs=${TOOLCHAIN_JOBS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# bash .ci/toolchains.sh download: only download the toolchains (.ci/run starts this first, in
+# the background).
+if [ "${1:-}" = download ]; then
+  for v in $versions; do
+    GOTOOLCHAIN=$v go version
+  done
+  exit 0
+fi
+
 if [ "${1:-}" = bench ]; then
   newest=$(printf '%s\n' $tested | sort -t. -k2,2n -k3,3n | awk -F. '{last[$2]=$0} END {for (m in last) print last[m]}' | sort -t. -k2,2n)
   go test -c -o "$work/runtimepatch.test" ./runtimepatch
