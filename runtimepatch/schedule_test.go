@@ -436,20 +436,25 @@ func TestScheduleRace(t *testing.T) {
 }
 
 // TestScheduleAdaptiveWindow: an overdue head whose goroutine is still
-// computing gets more windows (at most 3 more): a 50 ms window does not
-// diverge on a goroutine that computes for 120 ms first, but does when the
-// goroutine is blocked on a channel for that time.
+// computing gets more windows (at most 3 more): a 200 ms window does not
+// diverge on a goroutine that computes for 500 ms first, but does when the
+// goroutine is blocked on a channel for that time. The margins are wide
+// because the window is wall time: the busy head needs the watchdog to fire
+// less than 300 ms late and arrives 300 ms before the last extension ends;
+// the blocked head would arrive within the extensions had it been given them.
 func TestScheduleAdaptiveWindow(t *testing.T) {
 	m := markersIn(t, "replay")
-	s := &schedText{window: 50}
+	s := &schedText{window: 200}
 	s.op("1.1", trace.KindLock, m["slow.lock"], 1)
 	r := runSchedule(t, "TestSlowHead", s.String())
 	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 0 || x < 1 || x > 3 {
 		t.Errorf("busy head: diverged %d after %d extensions, want 0 after 1-3", d, x)
 	}
 	r = runSchedule(t, "TestSlowHead", s.String(), "GOWEAVE_TEST_BLOCKED=1")
-	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 1 || x != 0 {
-		t.Errorf("blocked head: diverged %d after %d extensions, want 1 after 0", d, x)
+	// Before the test goroutine starts the head counts as busy (its spawner is on the way),
+	// so a loaded machine may give the blocked head one extension; it must still diverge.
+	if d, x := metaInt(r, "schedule.diverged"), metaInt(r, "schedule.window.extensions"); d != 1 || x > 1 {
+		t.Errorf("blocked head: diverged %d after %d extensions, want 1 after 0 or 1", d, x)
 	}
 }
 

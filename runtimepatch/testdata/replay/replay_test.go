@@ -243,8 +243,9 @@ const pingPongRounds = 2000
 // TestNothing performs no recorded operation (schedule parser conformance).
 func TestNothing(t *testing.T) {}
 
-// TestSlowHead: goroutine 1.1 computes for 120 ms before it locks (with
-// GOWEAVE_TEST_BLOCKED set, it waits for a value nobody sends instead).
+// TestSlowHead: goroutine 1.1 computes for 500 ms before it locks (with
+// GOWEAVE_TEST_BLOCKED set, it waits as long for a value nobody sends
+// instead).
 func TestSlowHead(t *testing.T) {
 	var mu sync.Mutex
 	done := make(chan bool)
@@ -253,10 +254,10 @@ func TestSlowHead(t *testing.T) {
 		if os.Getenv("GOWEAVE_TEST_BLOCKED") != "" {
 			select {
 			case <-never:
-			case <-time.After(120 * time.Millisecond):
+			case <-time.After(500 * time.Millisecond):
 			}
 		} else {
-			for start := time.Now(); time.Since(start) < 120*time.Millisecond; {
+			for start := time.Now(); time.Since(start) < 500*time.Millisecond; {
 			}
 		}
 		mu.Lock() // @slow.lock
