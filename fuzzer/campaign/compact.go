@@ -1,6 +1,9 @@
 package campaign
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // Compact storage of the queued schedules in a saved state. The schedules a strategy
 // proposes from one run share most of their lines: each replays a prefix of that run (the
@@ -55,6 +58,13 @@ func (c *compactor) add(recipe string) (base int, edits []lineEdit) {
 func (c *compactor) diff(b int, lines []string) []lineEdit {
 	base, index := c.lines[b], c.index[b]
 	var out []lineEdit
+	var text strings.Builder // the inserted lines since the last copy (appending to a string was quadratic: a 777 KB schedule took minutes)
+	flush := func() {
+		if text.Len() > 0 {
+			out = append(out, lineEdit{Text: text.String()})
+			text.Reset()
+		}
+	}
 	next := -1 // base line the current copy continues with
 	for _, l := range lines {
 		if next >= 0 && next < len(base) && base[next] == l {
@@ -63,31 +73,27 @@ func (c *compactor) diff(b int, lines []string) []lineEdit {
 			continue
 		}
 		if at, ok := firstAfter(index[l], next); ok {
+			flush()
 			out = append(out, lineEdit{From: at, N: 1})
 			next = at + 1
 			continue
 		}
-		if n := len(out); n > 0 && out[n-1].N == 0 {
-			out[n-1].Text += l
-		} else {
-			out = append(out, lineEdit{Text: l})
-		}
+		text.WriteString(l)
 		next = -1
 	}
+	flush()
 	return out
 }
 
 // firstAfter returns the first of the increasing positions after pos, or the first at all.
 func firstAfter(positions []int, pos int) (int, bool) {
-	for _, p := range positions {
-		if p > pos {
-			return p, true
-		}
+	if len(positions) == 0 {
+		return 0, false
 	}
-	if len(positions) > 0 {
-		return positions[0], true
+	if i := sort.SearchInts(positions, pos+1); i < len(positions) {
+		return positions[i], true
 	}
-	return 0, false
+	return positions[0], true
 }
 
 // editsSize approximates the saved size of edits.
