@@ -183,14 +183,14 @@ such a case is unexercised by the test, not dead.`,
 				}
 			}
 			s := int32(c.Select)
-			what := fmt.Sprintf("case %d (%s the channel made at %s)", c.Case+1, dir, r.at(made))
-			sp := r.Trace.Position(r.Trace.Events[s].Pos)
-			if n, line, text, ok := SourceCase(sp.File, sp.Line, c.Case, len(r.Trace.Events[s].Cases)); ok {
-				what = fmt.Sprintf("case %d (line %d: %s, %s the channel made at %s)", n, line, text, dir, r.at(made))
+			name, clause := r.selectCase(s, c.Case)
+			msg := fmt.Sprintf("%s of the select at %s, a %s the channel made at %s, never had a possible partner: no operation in another goroutine could have served it",
+				name, r.at(s), dir, r.at(made))
+			f := r.newFinding("select-case-without-partner", Actual, msg, op{"select", s}, op{"channel made", made})
+			if clause != nil && f.Kind != "" {
+				f.Positions = append(f.Positions, *clause) // after the fingerprint: it names the select and the channel
 			}
-			msg := fmt.Sprintf("%s of the select at %s never had a possible partner: no operation in another goroutine could have served it",
-				what, r.at(s))
-			out = append(out, r.newFinding("select-case-without-partner", Actual, msg, op{"select", s}, op{"channel made", made}))
+			out = append(out, f)
 		}
 		return out
 	},

@@ -70,7 +70,7 @@ func (r *Result) ConcurrentPairs() []Pair { return r.facts.pairs }
 // over all executions of the select.
 type SelectCase struct {
 	Select  int    // an execution of the select (event index): the latest one checked
-	Case    int    // case index in source order
+	Case    int    // case index in the trace's order, send cases first (see analysis/selectcase)
 	Chan    uint64 // the case's channel in that execution
 	Send    bool
 	Chosen  bool // some execution took this case
@@ -103,7 +103,7 @@ func (r *Result) SelectPartners() []SelectCase {
 	return out
 }
 
-// SelectPartnersByEvent maps every executed select (event index) to the source-order
+// SelectPartnersByEvent maps every executed select (event index) to the trace's
 // indexes of its cases that were not chosen in that execution but have a possible partner
 // in the run (as SelectPartners computes per select statement and channel). This is the
 // form GFuzz-style select fuzzing consumes.

@@ -79,7 +79,7 @@ func TestSelectCaseWithoutPartnerNamesSourceCase(t *testing.T) {
 	w.End()
 	r := analyze(t, b)
 	f := want(t, r, "select-case-without-partner", Actual, "m.go:"+strconv.Itoa(lines["select"]))
-	if !strings.Contains(f.Message, "case 1 (line "+strconv.Itoa(lines["stopcase"])+": case <-stop:") {
+	if !strings.HasPrefix(f.Message, "case 1 (`<-stop`, line "+strconv.Itoa(lines["stopcase"])+") of the select") {
 		t.Errorf("message %q should name source case 1, case <-stop:", f.Message)
 	}
 }

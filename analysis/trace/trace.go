@@ -17,7 +17,7 @@ type Event struct {
 	A     uint64 // kind-specific, see FORMAT.md
 	B     uint64
 	C     uint64
-	Cases []Case // Select only, in source order
+	Cases []Case // Select only, in the runtime's order: send cases first (FORMAT.md, "Select case order")
 }
 
 // Completed reports whether the operation finished before the trace was written.
@@ -29,7 +29,7 @@ const SelectDefault = ^uint64(0)
 
 // Case is one case of a select.
 type Case struct {
-	Index     int    // case index in source order
+	Index     int    // case index in the runtime's order (package analysis/selectcase maps it to the source)
 	Obj       uint64 // channel (0 = nil channel)
 	Send      bool   // a send case; otherwise a receive
 	ValueUsed bool   // a receive case whose value is stored

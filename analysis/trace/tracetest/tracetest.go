@@ -315,7 +315,7 @@ func RecvValueCase(c Chan) trace.Case { return trace.Case{Obj: uint64(c), ValueU
 // Default is the chosen index of a select that takes its default case.
 const Default = -1
 
-// Select records a select over cases (in source order) that chose case chosen
+// Select records a select over cases (in the runtime's order: sends first) that chose case chosen
 // (Default: the default case; the select then has one).
 func (g *G) Select(pos string, chosen int, cases ...trace.Case) *Op {
 	cs := make([]trace.Case, len(cases))
