@@ -118,7 +118,12 @@ func TestRecordCommandBuildError(t *testing.T) {
 
 // goweave record over the whole acceptance corpus (../shared/corpus beside the checkout):
 // every kernel's test leaves a readable trace, the ones that panic included, and the status
-// matches the corpus table (kernels whose plain run fails panic, the others pass).
+// is the one the process had (the trace's META exit agrees with it). A kernel whose outcome
+// does not depend on the schedule has the corpus table's status: a correct kernel passes,
+// an "actual (fails)" one panics. Every other kernel holds a bug that its sleeps make
+// unlikely, not impossible: its plain run passes on a quiet machine, and under load the
+// bad schedule comes now and then (concurrent_recv's second caller, staggered by 10 ms,
+// overtakes the first and the replies swap: status fail), so there either status is right.
 func TestRecordCorpusCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds every corpus kernel")
@@ -150,14 +155,11 @@ func TestRecordCorpusCommand(t *testing.T) {
 			t.Errorf("%s: not in the corpus table", kernel)
 			continue
 		}
-		want := "pass"
-		for _, how := range k.FoundBy {
-			if strings.HasPrefix(how, "actual (fails)") {
-				want = "panic"
-			}
-		}
-		if f[0] != want {
-			t.Errorf("%s: status %s, want %s", kernel, f[0], want)
+		status := f[0]
+		if want, fixed := plainRunStatus(k); fixed && status != want {
+			t.Errorf("%s: status %s, want %s", kernel, status, want)
+		} else if !fixed && status != "pass" {
+			t.Logf("%s: status %s: the kernel's bug showed in its plain run", kernel, status)
 		}
 		if n, err := strconv.Atoi(f[2]); err != nil || n == 0 {
 			t.Errorf("%s: %s events", kernel, f[2])
@@ -165,11 +167,41 @@ func TestRecordCorpusCommand(t *testing.T) {
 		tr, err := trace.ReadFile(f[4])
 		if err != nil {
 			t.Errorf("%s: %v", kernel, err)
-		} else if tr.Meta["exit"] != map[string]string{"pass": "exit", "panic": "panic"}[want] {
-			t.Errorf("%s: trace META exit=%s", kernel, tr.Meta["exit"])
+		} else if exit, code := exitOfStatus(status); tr.Meta["exit"] != exit || code != "" && tr.Meta["exitcode"] != code {
+			t.Errorf("%s: status %s, trace META exit=%s exitcode=%s; want exit=%s exitcode=%s", kernel, status, tr.Meta["exit"], tr.Meta["exitcode"], exit, code)
 		}
 	}
 	if len(seen) != len(kernels) {
 		t.Errorf("recorded %d kernels, the corpus table has %d", len(seen), len(kernels))
 	}
+}
+
+// plainRunStatus is the status every plain run of kernel k ends with, when that does not
+// depend on the schedule: "panic" for a kernel that fails in every run ("actual (fails)"),
+// "pass" for a correct kernel (no expected kinds). fixed is false for the other kernels.
+func plainRunStatus(k wants.Kernel) (status string, fixed bool) {
+	for _, how := range k.FoundBy {
+		if strings.HasPrefix(how, "actual (fails)") {
+			return "panic", true
+		}
+	}
+	return "pass", len(k.FoundBy) == 0
+}
+
+// exitOfStatus is how the recorder must have seen a process with that status end: its
+// META exit and, for a normal exit, the exit code ("" when any).
+func exitOfStatus(status string) (exit, code string) {
+	switch status {
+	case "pass", "skip":
+		return "exit", "0"
+	case "fail":
+		return "exit", "1"
+	case "panic":
+		return "panic", ""
+	case "deadlock":
+		return "deadlock", ""
+	case "timeout":
+		return "signal", ""
+	}
+	return "fatal", ""
 }
