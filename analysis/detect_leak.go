@@ -54,6 +54,7 @@ type leak struct {
 	proven    bool // the GC's leak detection found what it waits on unreachable
 	ticker    int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
 	abandoned bool // a Lock cut short by the exit, on a mutex whose holder has ended
+	timeLimit bool // proven when the run was stopped at its time limit (detect_timelimit.go)
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -115,7 +116,7 @@ func (r *Result) leaks() []leak {
 
 func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
-		return nil
+		return r.timeLimitLeaks()
 	}
 	evs := r.Trace.Events
 	users := r.objectUsers(r.facts.blocked, true) // object -> goroutines that used it
@@ -375,7 +376,9 @@ func leakDetector(kind, summary, why string) *Detector {
 			} else if len(l.related) > 0 {
 				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
 			}
-			if l.proven {
+			if l.timeLimit {
+				msg += "; the test did not finish: proven when the run was stopped at its time limit, no live goroutine or global can reach what it waits on"
+			} else if l.proven {
 				msg += "; proven: no live goroutine or global can reach what it waits on"
 			} else if !r.gcVerdict() {
 				msg += r.traceAloneNote()
@@ -439,7 +442,11 @@ var Deadlock = &Detector{
 
 A run killed at its time limit while the test goroutine was not blocked, or was waiting
 (directly or through blocked goroutines) for one that was still running, sleeping or in a
-system call, was slow, not stuck: it is not reported.
+system call, was slow, not stuck: it is not reported as a whole. Goroutines of such a run
+blocked in a lock cycle (each Lock waits for a mutex the next one holds, the last for the
+first's) are still reported: only a holder unlocks, so they could never have proceeded;
+and goroutines the GC's leak detection, run at the time limit (Go 1.26 and later), proved
+blocked for good are reported as the leak they are (leak-chan, leak-select, ...).
 
 Each blocked operation is reported, with the other blocked operations as related
 positions; together they show the wait-for cycle. When the runtime names the test goroutine
@@ -451,16 +458,11 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		if r.end() != endStuck {
 			return nil
 		}
-		var blocked []int32 // what the goroutines are stuck in
-		for _, i := range r.facts.blocked {
-			if leakKind(&r.Trace.Events[i]) != "" {
-				blocked = append(blocked, i)
-			}
-		}
+		blocked := r.blockedForever() // what the goroutines are stuck in
 		test, testKnown := r.testGoroutine()
 		waits := r.waitGraph(blocked)
 		if testKnown && r.slowNotStuck(test, blocked, waits) {
-			return nil
+			return r.timeLimitDeadlocks(blocked)
 		}
 		var out []Finding
 		stuck := r.stuckWithTest(test, testKnown, blocked, waits)

@@ -35,7 +35,19 @@ const (
 	// that does not parse ends the process at start-up with exit status 2
 	// and "goweave: schedule <path>: line N: ..." on stderr.
 	EnvSchedule = "GOWEAVE_SCHEDULE"
+	// EnvTimeLimit arms the time limit's leak check of a recording process:
+	// its value is the number of the signal (TimeLimitSignal) the supervisor
+	// sends at the time limit, before SIGQUIT. The process then runs the GC's
+	// goroutine leak detection (Go 1.26 and later), so that the trace's
+	// GOROUTINES say which blocked goroutines nothing can ever wake, and ends
+	// itself with SIGQUIT (trace META timelimit=1). A process that does not
+	// answer within a grace period gets SIGQUIT as before.
+	EnvTimeLimit = "GOWEAVE_TIMELIMIT"
 )
+
+// TimeLimitSignal is the signal EnvTimeLimit names: Linux's SIGRTMAX-2, which
+// Go programs ignore unless they ask for it with os/signal.
+const TimeLimitSignal = 62
 
 // Overlay is a generated overlay for one toolchain, and how to run that
 // toolchain's go command with it.

@@ -77,6 +77,8 @@ var siteTable = append([]site{
 	{"runtime/panic.go", "fatal", "", "func fatal(s string) {", "func fatal(s string) { goweaveNoteFatal(s)"},
 	{"runtime/panic.go", "fatalpanic", "", "func fatalpanic(msgs *_panic) {", "func fatalpanic(msgs *_panic) { goweaveNotePanic(msgs)"},
 	{"runtime/debuglog.go", "printDebugLog", "", "func printDebugLog() {", "func printDebugLog() { goweaveFlush()"},
+	{"runtime/signal_unix.go", "sighandler", "", "\tif sig == _SIGUSR1 && testSigusr1 != nil && testSigusr1(gp) {",
+		"\tif goweaveTimeLimitSignal(sig) { return }; if sig == _SIGUSR1 && testSigusr1 != nil && testSigusr1(gp) {"},
 	{"runtime/signal_unix.go", "sighandler", "", "\tmp.throwing = throwTypeRuntime", "\tgoweaveNoteSignal(sig); mp.throwing = throwTypeRuntime"},
 	{"runtime/signal_unix.go", "dieFromSignal", "", "func dieFromSignal(sig uint32) {", "func dieFromSignal(sig uint32) { goweaveDie(sig)"},
 

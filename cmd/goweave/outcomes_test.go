@@ -22,7 +22,9 @@ func fuzzOutcomes(t *testing.T, args ...string) (*fuzzer.Report, string, int) {
 }
 
 // A test waiting forever while a sleeper keeps the process alive, and a test spinning
-// forever, are hangs: exit 1, a finding at the blocked receive and one in the loop.
+// forever, are hangs: exit 1, a finding at the blocked receive and one in the loop. The
+// receive is explained where the toolchain has the GC's leak detection (Go 1.26 and later,
+// run at the time limit): a proven leak-chan, the hang grouped with it.
 func TestFuzzCommandReportsHangs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs tests until their time limit")
@@ -35,7 +37,11 @@ func TestFuzzCommandReportsHangs(t *testing.T) {
 	for _, f := range rep.Findings {
 		want, ok := lines[f.Test]
 		p := f.Positions[0]
-		if f.Kind != "hang" || !ok || filepath.Base(p.File) != "hang_test.go" || p.Line < want[0] || p.Line > want[1] || f.HappenedIn != 2 {
+		kind := f.Kind
+		if kind == "leak-chan" && f.Test == "TestWaitsForever" && len(f.Related) == 1 && f.Related[0].Kind == "hang" {
+			kind = "hang"
+		}
+		if kind != "hang" || !ok || filepath.Base(p.File) != "hang_test.go" || p.Line < want[0] || p.Line > want[1] || f.HappenedIn != 2 {
 			t.Errorf("%s: %s at %s:%d in %d runs, want a hang at hang_test.go:%d-%d in 2 runs", f.Test, f.Kind, filepath.Base(p.File), p.Line, f.HappenedIn, want[0], want[1])
 		}
 	}

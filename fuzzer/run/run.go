@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,8 @@ const (
 	envTrace    = runtimepatch.EnvTrace  // where the process writes its trace
 	envModule   = runtimepatch.EnvModule // module root: operations in files below it are user code
 	envSchedule = schedule.Env           // the schedule file to enforce
+	// envTimeLimit arms the runtime's leak check at the time limit (askLeakCheck).
+	envTimeLimit = runtimepatch.EnvTimeLimit
 	// envRun marks a test process and everything it starts (inherited) with goweave's pid
 	// and the run's number, so that what escapes the process group can be found (sweep).
 	envRun = "GOWEAVE_RUN"
@@ -41,11 +44,14 @@ type Options struct {
 	Trace string
 	// Schedule, when not empty, is the path of a schedule recipe for the runtime to enforce.
 	Schedule string
-	// Timeout is the time limit of the process (default 10s). On expiry the process group
+	// Timeout is the time limit of the process (default 10s). On expiry a recording
+	// process is first asked to check which of its goroutines are blocked for good
+	// (askLeakCheck), which ends it as SIGQUIT does, within Grace; then the process group
 	// gets SIGQUIT, which the patched runtime catches to flush the trace, and SIGKILL after
 	// Grace.
 	Timeout time.Duration
-	// Grace is how long a process may take to exit after SIGQUIT (default 2s).
+	// Grace is how long a process may take to exit after each of the time limit's
+	// signals (default 2s).
 	Grace time.Duration
 	// MaxOutput is how many bytes of output are kept at each end (default 64 KiB).
 	MaxOutput int
@@ -92,7 +98,7 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			return nil, err
 		}
 		os.Remove(opts.Trace) // a stale trace must not pass for this run's
-		env = append(env, envTrace+"="+opts.Trace)
+		env = append(env, envTrace+"="+opts.Trace, envTimeLimit+"="+strconv.Itoa(runtimepatch.TimeLimitSignal))
 	}
 	if opts.Schedule != "" {
 		env = append(env, envSchedule+"="+opts.Schedule)
@@ -160,12 +166,11 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			signalGroup(pgid, false)
 			return
 		}
+		if opts.Trace != "" && askLeakCheck(pgid) && exitsWithin(exited, opts.Grace) {
+			return
+		}
 		signalGroup(pgid, true)
-		grace := time.NewTimer(opts.Grace)
-		defer grace.Stop()
-		select {
-		case <-exited:
-		case <-grace.C:
+		if !exitsWithin(exited, opts.Grace) {
 			signalGroup(pgid, false)
 		}
 	}()
@@ -203,6 +208,18 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
 	r.Canceled = cancelled
 	return r, nil
+}
+
+// exitsWithin reports whether exited is closed within d.
+func exitsWithin(exited <-chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-exited:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // raceOptions is the GORACE setting of a test process: the user's options, and no sleep at

@@ -301,6 +301,7 @@ func goweaveBuildMeta() {
 	if goweaveLeakGCRan {
 		goweaveMetaKV("leakgc", "1")
 	}
+	goweaveTimeLimitMeta()
 	kind := goweaveExitKind.Load()
 	switch kind {
 	case goweaveExitNormal:

@@ -1,0 +1,170 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Why a run stopped at its time limit hangs. A run killed at its time limit while some
+// goroutine was still busy (sleeping, computing, in a system call) is slow, as far as the
+// wait-for graph can tell (slowNotStuck), and the deadlock detector stays silent. Two
+// proofs still show goroutines that could never have proceeded however long the run had
+// gone on:
+//
+//   - The GC's leak detection, which goweave's supervisor asks the process to run at the
+//     time limit (META timelimit=1 with leakgc=1, Go 1.26 and later): a goroutine it marked
+//     leaked waits on something no live goroutine or global can reach. Reported as the leak
+//     kind of its operation (leak-chan, leak-select, ...).
+//   - A lock cycle in the trace, on every Go release: goroutines blocked in Lock, each on a
+//     mutex write-held by the next, the last by the first (a goroutine locking a mutex it
+//     holds is a cycle of one), and those blocked on a mutex held by one of them. Only a
+//     holder unlocks its mutex, so none of them can proceed. Reported as deadlock, with the
+//     operations the GC proved leaked (a Wait for the cycle's goroutines): one stuck state,
+//     each operation with the others as related positions (grouping rule 2 makes it one).
+//
+// A goroutine blocked on a channel that a busy goroutine may still hold is not reported
+// from the trace alone: the busy goroutine could still send (a slow sender is not a leak).
+
+// timeLimitLeaks returns the goroutines the GC's leak detection proved leaked when a
+// slow run was stopped at its time limit: nothing when the run is stuck (the deadlock
+// detector reports every blocked operation then) or hangs in a lock cycle (reported as one
+// stuck state with these: timeLimitDeadlocks).
+func (r *Result) timeLimitLeaks() []leak {
+	if r.Trace.Meta["timelimit"] != "1" || !r.gcVerdict() || r.end() != endStuck {
+		return nil
+	}
+	blocked := r.blockedForever()
+	test, ok := r.testGoroutine()
+	if !ok || !r.slowNotStuck(test, blocked, r.waitGraph(blocked)) {
+		return nil
+	}
+	if c := r.heldLockCycles(blocked); len(c.stuck) > 0 {
+		return nil
+	}
+	var out []leak
+	for _, i := range r.gcLeakedAtTimeLimit(blocked) {
+		out = append(out, leak{kind: leakKind(&r.Trace.Events[i]), ev: i, related: r.partners(i), proven: true, timeLimit: true})
+	}
+	return out
+}
+
+// gcLeakedAtTimeLimit returns the blocked operations whose goroutines the GC's leak
+// detection, run at the time limit, marked leaked.
+func (r *Result) gcLeakedAtTimeLimit(blocked []int32) []int32 {
+	if r.Trace.Meta["timelimit"] != "1" || !r.gcVerdict() {
+		return nil
+	}
+	var out []int32
+	for _, i := range blocked {
+		if g := r.Goroutines[r.gOf[i]]; g.Alive && g.Status == statusLeaked {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// blockedForever returns the blocked operations a goroutine can be stuck in.
+func (r *Result) blockedForever() []int32 {
+	var blocked []int32
+	for _, i := range r.facts.blocked {
+		if leakKind(&r.Trace.Events[i]) != "" {
+			blocked = append(blocked, i)
+		}
+	}
+	return blocked
+}
+
+// heldCycles is the lock cycles among the blocked operations of a run.
+type heldCycles struct {
+	stuck  []int32         // the blocked Locks on a cycle or waiting for one, in trace order
+	lockOf map[int32]int32 // goroutine -> its blocked Lock or RLock
+	holder map[int32]int32 // a blocked Lock of stuck -> the acquisition holding its mutex
+}
+
+// heldLockCycles finds the goroutines blocked in Lock or RLock whose mutex is write-held by a
+// goroutine itself blocked in Lock, and so on until a goroutine comes back: those on the
+// cycle and those waiting for it.
+func (r *Result) heldLockCycles(blocked []int32) heldCycles {
+	evs := r.Trace.Events
+	c := heldCycles{lockOf: map[int32]int32{}, holder: map[int32]int32{}}
+	for _, i := range blocked {
+		if k := evs[i].Kind; k == trace.KindLock || k == trace.KindRLock {
+			c.lockOf[r.gOf[i]] = i
+		}
+	}
+	next := map[int32]int32{} // goroutine -> the holder of what it requests, itself blocked
+	for g, i := range c.lockOf {
+		h, ok := r.facts.holders[evs[i].Obj]
+		if !ok || r.gOf[h] < 0 || (evs[h].Kind != trace.KindLock && evs[h].Kind != trace.KindTryLock) {
+			continue
+		}
+		if _, blockedToo := c.lockOf[r.gOf[h]]; blockedToo {
+			next[g] = r.gOf[h]
+			c.holder[i] = h
+		}
+	}
+	for g, i := range c.lockOf {
+		seen := map[int32]bool{g: true}
+		for at, ok := next[g]; ok; at, ok = next[at] {
+			if seen[at] {
+				c.stuck = append(c.stuck, i)
+				break
+			}
+			seen[at] = true
+		}
+	}
+	slices.Sort(c.stuck)
+	return c
+}
+
+// timeLimitDeadlocks reports the lock cycles among the blocked operations of a run stopped
+// at its time limit while other goroutines were still busy, as one stuck state with the
+// operations the GC's leak detection proved blocked for good at the time limit.
+func (r *Result) timeLimitDeadlocks(blocked []int32) []Finding {
+	c := r.heldLockCycles(blocked)
+	if len(c.stuck) == 0 {
+		return nil
+	}
+	stuck := slices.Clone(c.stuck)
+	for _, i := range r.gcLeakedAtTimeLimit(blocked) {
+		if !slices.Contains(stuck, i) {
+			stuck = append(stuck, i)
+		}
+	}
+	slices.Sort(stuck)
+	var out []Finding
+	for _, i := range stuck {
+		msg := fmt.Sprintf("the run hangs (stopped at its time limit): %s is blocked forever %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
+		why := "; proven: no live goroutine or global can reach what it waits on"
+		if h, ok := c.holder[i]; ok {
+			msg += fmt.Sprintf(", which %s holds since %s", r.holderName(i, h), r.at(h))
+			if j, ok := c.lockOf[r.gOf[h]]; ok && j != i {
+				msg += fmt.Sprintf(" and is itself blocked %s at %s", r.blockedIn(j), r.at(j))
+			}
+			why = ": a lock cycle, and only a holder unlocks its mutex"
+		}
+		if n := len(stuck) - 1; n > 0 {
+			msg += fmt.Sprintf(", with %d other operation(s) blocked for good", n)
+		}
+		msg += why
+		ops := []op{{"blocked", i}}
+		for _, j := range stuck {
+			if j != i && len(ops) <= maxAlsoBlocked {
+				ops = append(ops, op{"also blocked", j})
+			}
+		}
+		out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
+	}
+	return out
+}
+
+// holderName names the goroutine that made acquisition h, from the point of view of the
+// operation i blocked on it.
+func (r *Result) holderName(i, h int32) string {
+	if r.gOf[h] == r.gOf[i] {
+		return "the same goroutine"
+	}
+	return r.spawnedAt(h)
+}

@@ -1,0 +1,109 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// timeLimitRun is a run stopped at its time limit in which the test goroutine started a
+// sleeper that was still busy: slow, as far as the wait-for graph can tell. gc says
+// whether the GC's leak detection ran at the time limit (Go 1.26 and later).
+func timeLimitRun(gc bool) (*tracetest.Builder, *tracetest.G) {
+	b := tracetest.New().Meta("exit", "signal").Meta("signal", "3").Meta("testgoid", "1").Meta("timelimit", "1")
+	if gc {
+		b.Meta("leakgc", "1")
+	}
+	m := b.Main()
+	m.Go("h.go:5").State(4, "sleep")
+	return b, m
+}
+
+// The test goroutine waits on a channel nothing can reach: with the GC's verdict at the
+// time limit it is a proven leak-chan at the receive; without it (Go 1.25) the trace alone
+// cannot tell a missing sender from a slow one, and nothing is reported.
+func TestTimeLimitProvenLeak(t *testing.T) {
+	for _, gc := range []bool{true, false} {
+		b, m := timeLimitRun(gc)
+		jobs := m.MakeChan(0, "h.go:8")
+		m.State(10, "chan receive").Pending().Recv(jobs, "h.go:9")
+		r := analyze(t, b)
+		if !gc {
+			wantNo(t, r)
+			continue
+		}
+		f := want(t, r, "leak-chan", Actual, "h.go:9")
+		if !strings.Contains(f.Message, "time limit") || !strings.Contains(f.Message, "proven") {
+			t.Errorf("message does not say it was proven at the time limit: %s", f.Message)
+		}
+		wantNo(t, r, "deadlock")
+	}
+}
+
+// A blocked goroutine the GC did not mark leaked (what it waits on is still reachable: the
+// sleeper may send) is no finding.
+func TestTimeLimitReachableIsNoLeak(t *testing.T) {
+	b, m := timeLimitRun(true)
+	jobs := m.MakeChan(0, "h.go:8")
+	m.State(4, "chan receive").Pending().Recv(jobs, "h.go:9")
+	wantNo(t, analyze(t, b))
+}
+
+// Two goroutines each hold the mutex the other requests, while a sleeper keeps the run
+// busy: a deadlock at both Locks, proven by the trace alone on every release, with the
+// test's Wait for them (proven leaked by the GC where it ran) in the same stuck state.
+func TestTimeLimitLockCycle(t *testing.T) {
+	for _, gc := range []bool{true, false} {
+		b, m := timeLimitRun(gc)
+		wg := b.WaitGroup()
+		a, c := b.Mutex(), b.Mutex()
+		m.Add(wg, 2, "h.go:20")
+		g1, g2 := m.Go("h.go:21"), m.Go("h.go:22")
+		g1.Lock(a, "h.go:30")
+		g2.Lock(c, "h.go:31")
+		g1.State(4, "sync.Mutex.Lock").Pending().Lock(c, "h.go:32")
+		g2.State(4, "sync.Mutex.Lock").Pending().Lock(a, "h.go:33")
+		status := uint32(4)
+		if gc {
+			status = 10
+		}
+		m.State(status, "sync.WaitGroup.Wait").Pending().Wait(wg, "h.go:25")
+		r := analyze(t, b)
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind == "deadlock" {
+				n++
+				if !strings.Contains(f.Message, "time limit") {
+					t.Errorf("message does not say the run was stopped at its time limit: %s", f.Message)
+				}
+			}
+		}
+		want(t, r, "deadlock", Actual, "h.go:32", "also blocked=h.go:33")
+		want(t, r, "deadlock", Actual, "h.go:33", "also blocked=h.go:32")
+		if gc {
+			want(t, r, "deadlock", Actual, "h.go:25", "also blocked=h.go:32", "also blocked=h.go:33")
+		}
+		if wantN := map[bool]int{true: 3, false: 2}[gc]; n != wantN {
+			t.Errorf("gc=%v: %d deadlock findings, want %d: %v", gc, n, wantN, summaries(r))
+		}
+		wantNo(t, r, "leak-mutex", "leak-waitgroup")
+		if bugs := Group(r.Findings); len(bugs) != 1 {
+			t.Errorf("gc=%v: %d bugs, want the cycle as one: %v", gc, len(bugs), summaries(r))
+		}
+	}
+}
+
+// Goroutines blocked on mutexes held by a goroutine that is not blocked (it may still
+// unlock) are not a cycle: a slow run stays unreported.
+func TestTimeLimitHeldByBusyIsNoDeadlock(t *testing.T) {
+	b, m := timeLimitRun(false)
+	a := b.Mutex()
+	holder := m.Go("h.go:40")
+	holder.Lock(a, "h.go:41")
+	holder.State(4, "sleep")
+	w := m.Go("h.go:42")
+	w.State(4, "sync.Mutex.Lock").Pending().Lock(a, "h.go:43")
+	m.Pending().Lock(a, "h.go:44")
+	wantNo(t, analyze(t, b), "deadlock")
+}

@@ -1,0 +1,3 @@
+module timelimit
+
+go 1.25
