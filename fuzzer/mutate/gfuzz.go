@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -48,6 +47,7 @@ type selectExec struct {
 	chosen   int   // case index, schedule.CaseDefault, or schedule.CaseFree (not completed)
 	options  []int // cases that could be preferred instead of chosen
 	partners map[int]bool
+	sends    []bool // directions of the cases (true = send), for notes
 }
 
 // ExtractGFuzz computes the features of run r (Prepare is called).
@@ -137,7 +137,7 @@ func ExtractGFuzz(r *Run) *GFuzzFeatures {
 	for _, i := range sels {
 		e := &t.Events[i]
 		p := t.Position(e.Pos)
-		x := selectExec{event: i, pos: schedule.Pos{File: p.File, Line: p.Line}, chosen: schedule.CaseFree, partners: map[int]bool{}}
+		x := selectExec{event: i, pos: schedule.Pos{File: p.File, Line: p.Line}, chosen: schedule.CaseFree, partners: map[int]bool{}, sends: caseDirections(e)}
 		if e.Completed() {
 			x.chosen = schedule.CaseDefault
 			if c, ok := chosenCase(e); ok {
@@ -397,8 +397,8 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) (*schedule.
 		c := x.chosen
 		if flip[i] {
 			c = pickCase(g.Rand, x.options, x.partners)
-			flips = append(flips, fmt.Sprintf("select %s:%d execution %d: case %s instead of %s",
-				filepath.Base(x.pos.File), x.pos.Line, len(lists[x.pos])+1, caseName(c), caseName(x.chosen)))
+			flips = append(flips, fmt.Sprintf("select %s:%d execution %d: %s instead of %s",
+				filepath.Base(x.pos.File), x.pos.Line, len(lists[x.pos])+1, caseNote(x.pos, x.sends, c), caseNote(x.pos, x.sends, x.chosen)))
 		}
 		if _, ok := lists[x.pos]; !ok {
 			order = append(order, x.pos)
@@ -423,16 +423,6 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) (*schedule.
 		flips = append(flips[:3], fmt.Sprintf("and %d more", len(flips)-3))
 	}
 	return s, strings.Join(flips, "; ")
-}
-
-func caseName(c int) string {
-	switch c {
-	case schedule.CaseDefault:
-		return "default"
-	case schedule.CaseFree:
-		return "none"
-	}
-	return strconv.Itoa(c)
 }
 
 func (g *GFuzz) window() time.Duration {

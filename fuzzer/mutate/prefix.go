@@ -125,8 +125,11 @@ func decisionNote(r *Run, lin []int, d Decision) string {
 	head := fmt.Sprintf("replay %d operations, then ", d.Prefix)
 	switch {
 	case d.What == "select":
-		return head + fmt.Sprintf("%s takes case %s instead of %s", shortOp(r.Names.Ops[d.Select]), caseName(d.Case),
-			caseName(recordedCase(&r.Trace.Events[d.Select])))
+		e := &r.Trace.Events[d.Select]
+		p := r.Trace.Position(e.Pos)
+		pos, sends := schedule.Pos{File: p.File, Line: p.Line}, caseDirections(e)
+		return head + fmt.Sprintf("%s takes %s instead of %s", shortOp(r.Names.Ops[d.Select]), caseNote(pos, sends, d.Case),
+			caseNote(pos, sends, recordedCase(e)))
 	case d.What == "order" && d.Prefix < len(lin):
 		return head + fmt.Sprintf("%s before %s", shortOp(r.Names.Ops[d.Then[0]]), shortOp(r.Names.Ops[lin[d.Prefix]]))
 	case d.What == "match" && d.Prefix < len(lin):

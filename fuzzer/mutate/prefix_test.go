@@ -112,7 +112,7 @@ func TestSelectDecisions(t *testing.T) {
 	if len(got) != 1 || got[0].Case != 0 || got[0].Select != sel || !reflect.DeepEqual(got[0].Then, []int{sel}) {
 		t.Fatalf("select decisions %+v", got)
 	}
-	if n := decisionNote(r, lin, got[0]); n != "replay "+fmt.Sprint(got[0].Prefix)+" operations, then 1 Select x_test.go:40#1 takes case 0 instead of 1" {
+	if n := decisionNote(r, lin, got[0]); n != "replay "+fmt.Sprint(got[0].Prefix)+" operations, then 1 Select x_test.go:40#1 takes case 1 in the runtime's order instead of case 2 in the runtime's order" {
 		t.Errorf("note %q", n)
 	}
 	// The schedule replays up to the select and prefers case 0 (<-a) on its first execution.
