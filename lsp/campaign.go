@@ -52,6 +52,7 @@ type campaigns struct {
 	refresherOnce sync.Once
 	// lensAsked is signalled by each textDocument/codeLens request (buffer of one).
 	lensAsked chan struct{}
+	warned    warningsShown // campaign warnings shown to the user (warnings.go)
 }
 
 func newCampaigns(s *Server) *campaigns {
@@ -245,6 +246,7 @@ func (c *campaigns) run(cp *campaign) {
 		return
 	}
 	c.publishReport(cp, cfg, report)
+	c.showWarnings(cp, report)
 	if err == nil {
 		c.reportOutcome(cp, prog, report, final)
 	}
@@ -313,7 +315,7 @@ func (c *campaigns) reportOutcome(cp *campaign, prog *progress, report *fuzzer.R
 	case len(report.Tests) == 0:
 		prog.end(protocol.MessageTypeWarning, fmt.Sprintf("no tests to fuzz in %s", relDir(s, cp.req.dir)))
 	default:
-		prog.end(protocol.MessageTypeInfo, fmt.Sprintf("completed: %s, %s", plural(runs, "run"), plural(len(report.Findings), "finding")))
+		prog.end(protocol.MessageTypeInfo, fmt.Sprintf("completed: %s, %s%s", plural(runs, "run"), plural(len(report.Findings), "finding"), warningCount(report)))
 	}
 }
 

@@ -1,0 +1,61 @@
+package lsp
+
+import (
+	"regexp"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// Campaign warnings: problems a campaign went on despite (a run not analyzed because its
+// analysis needed more than the memory budget, state that could not be saved). goweave
+// fuzz prints them; the editor user sees each kind once per session (window/showMessage,
+// a warning notification) and every one in the log (window/logMessage), and the
+// campaign's progress end counts them. Background fuzzing reruns a package's campaign on
+// every save, so the same warning with other run numbers or figures is not shown again.
+
+// warningsShown remembers the warnings already shown to the user, by their text without
+// numbers.
+type warningsShown struct {
+	mu   sync.Mutex
+	seen map[string]bool
+}
+
+var warningNumbers = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// first reports whether a warning like w is new to the user, and notes it.
+func (ws *warningsShown) first(w string) bool {
+	key := warningNumbers.ReplaceAllString(w, "#")
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.seen[key] {
+		return false
+	}
+	if ws.seen == nil {
+		ws.seen = map[string]bool{}
+	}
+	ws.seen[key] = true
+	return true
+}
+
+// showWarnings tells the user about the warnings of a campaign's report.
+func (c *campaigns) showWarnings(cp *campaign, report *fuzzer.Report) {
+	s := c.s
+	for _, w := range report.Warnings {
+		if c.warned.first(w) {
+			s.tell(protocol.MessageTypeWarning, "fuzzing %s: %s", relDir(s, cp.req.dir), w)
+		} else {
+			s.logf(protocol.MessageTypeWarning, "fuzzing %s: %s", relDir(s, cp.req.dir), w)
+		}
+	}
+}
+
+// warningCount is ", N warning(s)" for a progress end message, or "".
+func warningCount(report *fuzzer.Report) string {
+	if len(report.Warnings) == 0 {
+		return ""
+	}
+	return ", " + plural(len(report.Warnings), "warning")
+}

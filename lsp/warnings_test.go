@@ -1,0 +1,85 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+func (c *testClient) loggedMessages() []protocol.LogMessageParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]protocol.LogMessageParams(nil), c.logged...)
+}
+
+// endMessages returns the messages of the progress ends so far.
+func (se *session) endMessages() []string {
+	var out []string
+	for _, ev := range se.client.progressEvents() {
+		if ev.kind == "end" {
+			msg, _ := ev.value["message"].(string)
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// A campaign's warnings reach the editor user: each kind once as a warning notification
+// (the next campaign's run over the memory budget, with other run numbers and figures, is
+// not shown again), every one in the log, and the progress end counts them.
+func TestCampaignWarningsShown(t *testing.T) {
+	dir, testFile := buggyPackage(t)
+	overBudget := func(run, held int) string {
+		return fmt.Sprintf("analysis of run %d of example.com/buggy.TestSend stopped: it needs more than its memory budget of 512 MB (%d MB held, 4000000 events); this run is not analyzed, the others are", run, held)
+	}
+	stateLost := "the next campaign will start over: saving the campaign state: no space left on device"
+	warnings := [][]string{{overBudget(3, 530), stateLost}, {overBudget(7, 541)}}
+	var calls atomic.Int32
+	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
+		n := int(calls.Add(1)) - 1
+		progress(fuzzer.Progress{Package: "example.com/buggy", TestsDone: 1, TestsTotal: 1, Runs: 10, Done: true})
+		return &fuzzer.Report{Tests: []fuzzer.TestResult{{Package: "example.com/buggy", Test: "TestSend", Runs: 10, Status: "pass"}},
+			Warnings: warnings[min(n, len(warnings)-1)]}, nil
+	}}
+	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir})
+	se.open(testFile)
+	waitFor(t, "the first campaign's end", func() bool { return len(se.endMessages()) == 1 })
+	if msg := se.endMessages()[0]; !strings.Contains(msg, "2 warnings") {
+		t.Errorf("progress end %q does not count the 2 warnings", msg)
+	}
+	if err := se.remote.DidSave(se.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second campaign's end", func() bool { return len(se.endMessages()) == 2 })
+	if msg := se.endMessages()[1]; !strings.Contains(msg, "1 warning") {
+		t.Errorf("progress end %q does not count the warning", msg)
+	}
+
+	var shown []string
+	for _, m := range se.client.shownMessages() {
+		if m.Type == protocol.MessageTypeWarning {
+			shown = append(shown, m.Message)
+		}
+	}
+	if len(shown) != 2 || !strings.Contains(shown[0], "run 3") || !strings.Contains(shown[1], "start over") {
+		t.Errorf("warnings shown: %q; want the memory budget's (run 3) and the lost state's, once each", shown)
+	}
+	logged := 0
+	for _, m := range se.client.loggedMessages() {
+		for _, w := range []string{overBudget(3, 530), stateLost, overBudget(7, 541)} {
+			if m.Type == protocol.MessageTypeWarning && strings.HasSuffix(m.Message, w) {
+				logged++
+			}
+		}
+	}
+	if logged != 3 {
+		t.Errorf("%d warnings logged, want all 3", logged)
+	}
+}
