@@ -173,7 +173,7 @@ func TestScheduleNamingAGoroutineThatNeverStarts(t *testing.T) {
 	bin := buildForReplay(t, "testdata/replay")
 	file, _ := filepath.Abs("testdata/replay/replay_test.go")
 	sched := &schedule.Schedule{Order: &schedule.Order{Window: 100 * time.Millisecond, Ops: []schedule.OpID{
-		{G: "1.9", Kind: trace.KindLock, Pos: schedule.Pos{File: file, Line: 36}, N: 1},
+		{G: "1.9", Kind: trace.KindLock, Pos: schedule.Pos{File: file, Line: 38}, N: 1},
 	}}}
 	ar := runUnder(t, bin, "TestFlow", sched)
 	if o := schedule.ReadOutcome(ar.Recorded.Meta); o.Diverged != 1 || o.Admitted != 0 {

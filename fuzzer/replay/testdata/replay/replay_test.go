@@ -12,15 +12,17 @@ import (
 
 // The send normally runs first; nothing orders it with the close.
 func TestCloseRace(t *testing.T) {
-	results := make(chan int, 1)
+	results, sent := make(chan int, 1), make(chan bool)
 	go func() {
 		results <- 42
+		sent <- true
 	}()
 	time.Sleep(5 * time.Millisecond)
 	close(results)
 	for r := range results {
 		t.Log(r)
 	}
+	<-sent // a send after the close panics: the test must not return and exit before it
 }
 
 // With REPLAY_FLOW=other the worker takes no lock: a schedule recorded without it names
