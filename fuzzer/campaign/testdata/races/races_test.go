@@ -20,7 +20,7 @@ func TestSendCloseRace(t *testing.T) {
 	c := make(chan int, 1)
 	done := make(chan bool)
 	go func() {
-		defer func() { recover(); done <- true }()
+		defer recoverAndSignal(done)
 		c <- 1 // the send
 	}()
 	close(c) // the close
