@@ -252,3 +252,32 @@ func (p *parsed) text(n ast.Node) string {
 	}
 	return t
 }
+
+// ClauseLines returns the lines of the clauses, default included, of every select that a
+// recording at file:line can be (any number of cases): the lines whose order a preference
+// for that select's case numbers depends on. nil when the source cannot be read.
+func ClauseLines(file string, line int) []int {
+	p, err := parse(file)
+	if err != nil {
+		return nil
+	}
+	var lines []int
+	ast.Inspect(p.file, func(n ast.Node) bool {
+		st, ok := n.(*ast.SelectStmt)
+		if !ok {
+			return true
+		}
+		s := p.describe(st)
+		if !s.at(line, len(s.Cases)) {
+			return true
+		}
+		for _, c := range s.Cases {
+			lines = append(lines, c.Line)
+		}
+		if s.Default != 0 {
+			lines = append(lines, s.Default)
+		}
+		return true
+	})
+	return lines
+}

@@ -3,6 +3,7 @@ package selectcase
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,18 @@ func TestFindCount(t *testing.T) {
 	}
 	if _, err := FindCount(file, 4, 2); err == nil {
 		t.Error("a recording with 2 cases matched a select with 3")
+	}
+}
+
+func TestClauseLines(t *testing.T) {
+	file := writeSource(t)
+	for _, tc := range []struct {
+		line int
+		want []int
+	}{{4, []int{5, 7, 8, 9}}, {13, []int{13, 14}}, {11, []int{11, 11}}, {6, nil}} {
+		if got := ClauseLines(file, tc.line); !slices.Equal(got, tc.want) {
+			t.Errorf("ClauseLines(%d) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/selectcase"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -170,6 +171,11 @@ func (r *Recipe) namedPositions() []schedule.Pos {
 		}
 		for _, sp := range s.Selects {
 			set[sp.Pos] = true
+			// the preference numbers the cases as the runtime orders them: reordered
+			// clauses would make it prefer another case
+			for _, l := range selectcase.ClauseLines(sp.Pos.File, sp.Pos.Line) {
+				set[schedule.Pos{File: sp.Pos.File, Line: l}] = true
+			}
 		}
 		for _, d := range s.Delays {
 			set[d.Op.Pos], set[d.Until.Pos] = true, true
