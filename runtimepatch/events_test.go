@@ -139,6 +139,19 @@ func TestSelectEvents(t *testing.T) {
 	}
 }
 
+// A receive of a struct{} is recorded without FlagValueUsed, in a select case too: the
+// zero value of a closed chan struct{} is the only value it ever carries.
+func TestChanZeroSizeEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestChanZeroSize", nil).tr
+	if recv := one(t, tr, trace.KindChanRecv, "zerosize.recv"); recv.Flags.Has(trace.FlagValueUsed) {
+		t.Errorf("receive of a struct{}: flags %s, want no valueused", recv.Flags)
+	}
+	sel := one(t, tr, trace.KindSelect, "zerosize.select")
+	if len(sel.Cases) != 2 || sel.Cases[0].ValueUsed {
+		t.Errorf("select case receiving a struct{}: %+v, want no ValueUsed", sel.Cases)
+	}
+}
+
 func TestSelectParkedEvents(t *testing.T) {
 	tr := record(t, buildEvents(t, false), "TestSelectParked", nil).tr
 	sel := one(t, tr, trace.KindSelect, "parked.select")

@@ -59,7 +59,7 @@ func goweaveChanPre(c *hchan, recv, valueUsed, commaOK bool, pc uintptr) {
 	kind, fam, flags := uint8(goweaveKChanSend), uint8(goweaveFamSend), uint8(0)
 	if recv {
 		kind, fam = goweaveKChanRecv, goweaveFamRecv
-		if valueUsed {
+		if valueUsed && (c == nil || c.elemsize != 0) { // a struct{} value tells nothing: a signal
 			flags |= goweaveFValueUsed
 		}
 		if commaOK {
@@ -146,7 +146,7 @@ func goweaveSelectOpen(gp *g, pos uint32, cas0 *scase, nsends, n int, block bool
 			if c := cases[i].c; c != nil {
 				ce.obj = c.goweave.id
 			}
-			if dir == 2 && cases[i].elem != nil {
+			if dir == 2 && cases[i].elem != nil && (cases[i].c == nil || cases[i].c.elemsize != 0) {
 				ce.flags = goweaveFValueUsed
 			}
 		}
@@ -227,7 +227,7 @@ func goweaveSelectNBOpen(gp *g, pos uint32, c *hchan, recv, valueUsed bool) uint
 	fam := uint8(goweaveFamSend)
 	if recv {
 		ce.a, fam = 2, goweaveFamRecv
-		if valueUsed {
+		if valueUsed && (c == nil || c.elemsize != 0) {
 			ce.flags = goweaveFValueUsed
 		}
 	}

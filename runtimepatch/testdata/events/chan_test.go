@@ -183,3 +183,18 @@ func TestEmptySelectLeak(t *testing.T) {
 	}()
 	waitBlocked(t, "select (no cases)", "events.TestEmptySelectLeak.func1")
 }
+
+// A received struct{} carries no value: the receive is a signal, not a value use.
+func TestChanZeroSize(t *testing.T) {
+	s := make(chan struct{}, 2)
+	s <- struct{}{}
+	s <- struct{}{}
+	v := <-s // @zerosize.recv
+	var never chan struct{}
+	select { // @zerosize.select
+	case w := <-s:
+		v = w
+	case <-never:
+	}
+	_ = v
+}
