@@ -35,6 +35,9 @@ type goroutineStack struct {
 	frames []stackFrame // innermost first
 }
 
+// raceFailed is how the testing package fails a test in which the race detector reported.
+const raceFailed = "race detected during execution of test"
+
 var (
 	// goroutine 7 [chan receive]:   goroutine 7 gp=0x... m=nil [chan receive, 2 minutes]:
 	goroutineHeader = regexp.MustCompile(`^goroutine (\d+)(?: [^\[]*)? \[([^\],]+)[^\]]*\]:$`)
@@ -141,7 +144,9 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 
 // failureFinding locates a test failure at the last line the test logged before its
 // "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
-// instead: the output does not tell them apart).
+// instead: the output does not tell them apart). A test failed by the race detector
+// (testing's "race detected during execution of test", logged last) gets none: the race's
+// own findings (race.go) say where, and the log line before it is not the failure.
 func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
 	lines := strings.Split(r.Output, "\n")
 	end := len(lines)
@@ -155,6 +160,9 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		m := logLine.FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
+		}
+		if m[3] == raceFailed {
+			return analysis.Finding{}
 		}
 		file := m[1]
 		if !filepath.IsAbs(file) {

@@ -65,6 +65,16 @@ func TestOutcomeFailure(t *testing.T) {
 	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusPass, Output: out}); len(fs) != 0 {
 		t.Errorf("a passing run: %+v", fs)
 	}
+	// Failed by the race detector after a t.Log: the race's findings tell, not the log line.
+	raced := "=== RUN   TestX\n" +
+		"==================\nWARNING: DATA RACE\n==================\n" +
+		"    w_test.go:9: session: <nil>\n" +
+		"    testing.go:1712: race detected during execution of test\n" +
+		"--- FAIL: TestX (0.01s)\n" +
+		"FAIL\n"
+	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusFail, Output: raced}); len(fs) != 0 {
+		t.Errorf("a test failed by the race detector: %+v, want no flaky-failure", fs)
+	}
 }
 
 // The goroutine dump of a run stopped at its time limit: the test goroutine's place (not
