@@ -73,19 +73,26 @@ func Find(file string, line int, sends []bool) (*Select, error) {
 // FindCount is Find for a caller that knows only the number of recorded cases, not their
 // directions: the select's own clauses give the order.
 func FindCount(file string, line, ncases int) (*Select, error) {
-	return find(file, line, ncases, func(s *Select) bool {
-		nsend := 0
-		for _, c := range s.Cases {
-			if c.Send {
-				nsend++
-			}
+	return find(file, line, ncases, func(s *Select) bool { return len(s.Cases) == ncases && s.ownOrder() })
+}
+
+// At is Find for a caller that knows only where the select was recorded (a schedule's
+// preference): the select's own clauses give the number of cases and their order.
+func At(file string, line int) (*Select, error) {
+	return find(file, line, -1, (*Select).ownOrder)
+}
+
+// ownOrder sets the runtime's order from the clauses' own directions.
+func (s *Select) ownOrder() bool {
+	sends := make([]bool, len(s.Cases))
+	nsend := 0
+	for _, c := range s.Cases {
+		if c.Send {
+			sends[nsend] = true
+			nsend++
 		}
-		sends := make([]bool, ncases)
-		for i := range min(nsend, ncases) {
-			sends[i] = true
-		}
-		return s.matches(sends, nsend)
-	})
+	}
+	return s.matches(sends, nsend)
 }
 
 func find(file string, line, ncases int, matches func(*Select) bool) (*Select, error) {
@@ -121,12 +128,12 @@ func find(file string, line, ncases int, matches func(*Select) bool) (*Select, e
 	return found, nil
 }
 
-// at reports whether a select recorded at line with n cases can be this one.
+// at reports whether a select recorded at line with n cases (-1: unknown) can be this one.
 func (s *Select) at(line, n int) bool {
 	if s.Line == line {
 		return true
 	}
-	return n == 1 && len(s.Cases) == 1 && s.Default != 0 && s.Cases[0].Line == line
+	return n <= 1 && len(s.Cases) == 1 && s.Default != 0 && s.Cases[0].Line == line
 }
 
 // matches reports whether the clauses have the recorded directions, and sets the order.
@@ -268,7 +275,7 @@ func ClauseLines(file string, line int) []int {
 			return true
 		}
 		s := p.describe(st)
-		if !s.at(line, len(s.Cases)) {
+		if !s.at(line, -1) {
 			return true
 		}
 		for _, c := range s.Cases {

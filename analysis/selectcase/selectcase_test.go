@@ -87,6 +87,23 @@ func TestFindCount(t *testing.T) {
 	}
 }
 
+func TestAt(t *testing.T) {
+	file := writeSource(t)
+	s, err := At(file, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Name(0); got != "case 2 (`out <- v`, line 7)" {
+		t.Errorf("Name(0) = %q", got)
+	}
+	if s, err := At(file, 13); err != nil || s.Name(0) != "case 1 (`out <- v`, line 13)" {
+		t.Errorf("one case and default, at its case line: %v", err)
+	}
+	if _, err := At(file, 5); err == nil {
+		t.Error("a line without a select")
+	}
+}
+
 func TestClauseLines(t *testing.T) {
 	file := writeSource(t)
 	for _, tc := range []struct {

@@ -148,6 +148,9 @@ func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput) {
 		where = positionString(f.Positions[0], cwd)
 	}
 	fmt.Fprintf(w, "%s: %s (%s) at %s in %s.%s\n", f.ID, f.Kind, f.Confidence, where, rec.Package, rec.Test)
+	for _, l := range selectSteering(rec) {
+		fmt.Fprintln(w, l)
+	}
 	verdict := "not reproduced"
 	if o.Reproduced {
 		verdict = "reproduced"

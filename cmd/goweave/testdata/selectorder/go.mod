@@ -1,0 +1,3 @@
+module selectorder
+
+go 1.25
