@@ -44,6 +44,7 @@ func TestAnchorRanges(t *testing.T) {
 		{"close(c)", 0, "close", "close-of-closed", "close(", 0},
 		{"select {", 0, "", "leak-select", "select", 0},
 		{"case d <- v", 0, "send", "", "<-", 0},
+		{"case d <- v", 2, "case", "select-case-without-partner", "<-", 0}, // a select case's clause: its communication
 		{"mu.Lock()", 0, "held lock", "cyclic-deadlock", ".Lock()", 0},
 		{"wg.Done()", 0, "done", "negative-waitgroup", ".Done()", 0},
 		{"once.Do(", 0, "", "close-of-closed", "close(", 0},
