@@ -22,6 +22,7 @@ type Settings struct {
 	Race              bool
 	Packages          []string
 	MaxCampaigns      int
+	AnalysisMemory    int // MB; 0: the fuzzer's default
 }
 
 // A setting is one row of the settings table: the only place a setting's name, type,
@@ -130,6 +131,13 @@ var settingsTable = []setting{
 			return nil
 		},
 	},
+	{
+		Name: "analysisMemory", Type: "integer", Default: `0`,
+		Doc: "Memory budget of the analysis of one run, in MB (goweave fuzz -analysis-memory); a run whose analysis needs more is not analyzed, the campaign goes on and says so in a warning. 0: a quarter of the machine's memory.",
+		apply: func(s *Settings, raw json.RawMessage) error {
+			return unmarshalNonNegative(raw, &s.AnalysisMemory)
+		},
+	},
 }
 
 func unmarshalNonNegative(raw json.RawMessage, dst *int) error {
@@ -221,6 +229,8 @@ func (s Settings) fuzzConfig(dir, run string) fuzzer.Config {
 		Strategy:    s.Strategy,
 		Parallel:    parallel,
 		Race:        s.Race,
+		// MB to bytes
+		AnalysisMemory: int64(s.AnalysisMemory) << 20,
 	}
 }
 

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"regexp"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -44,6 +45,7 @@ func (ws *warningsShown) first(w string) bool {
 func (c *campaigns) showWarnings(cp *campaign, report *fuzzer.Report) {
 	s := c.s
 	for _, w := range report.Warnings {
+		w = strings.ReplaceAll(w, "(-analysis-memory)", "(setting analysisMemory, in MB)")
 		if c.warned.first(w) {
 			s.tell(protocol.MessageTypeWarning, "fuzzing %s: %s", relDir(s, cp.req.dir), w)
 		} else {

@@ -33,11 +33,12 @@ func (se *session) endMessages() []string {
 
 // A campaign's warnings reach the editor user: each kind once as a warning notification
 // (the next campaign's run over the memory budget, with other run numbers and figures, is
-// not shown again), every one in the log, and the progress end counts them.
+// not shown again), every one in the log, and the progress end counts them. The budget's
+// warning names the editor's setting, which reaches the campaigns.
 func TestCampaignWarningsShown(t *testing.T) {
 	dir, testFile := buggyPackage(t)
 	overBudget := func(run, held int) string {
-		return fmt.Sprintf("analysis of run %d of example.com/buggy.TestSend stopped: it needs more than its memory budget of 512 MB (%d MB held, 4000000 events); this run is not analyzed, the others are", run, held)
+		return fmt.Sprintf("analysis of run %d of example.com/buggy.TestSend stopped: it needs more than its memory budget of 512 MB (%d MB held, 4000000 events); this run is not analyzed, the others are; raise the budget (-analysis-memory) or make the test smaller", run, held)
 	}
 	stateLost := "the next campaign will start over: saving the campaign state: no space left on device"
 	warnings := [][]string{{overBudget(3, 530), stateLost}, {overBudget(7, 541)}}
@@ -48,7 +49,7 @@ func TestCampaignWarningsShown(t *testing.T) {
 		return &fuzzer.Report{Tests: []fuzzer.TestResult{{Package: "example.com/buggy", Test: "TestSend", Runs: 10, Status: "pass"}},
 			Warnings: warnings[min(n, len(warnings)-1)]}, nil
 	}}
-	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir})
+	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir, initOptions: map[string]any{"analysisMemory": 2048}})
 	se.open(testFile)
 	waitFor(t, "the first campaign's end", func() bool { return len(se.endMessages()) == 1 })
 	if msg := se.endMessages()[0]; !strings.Contains(msg, "2 warnings") {
@@ -69,11 +70,22 @@ func TestCampaignWarningsShown(t *testing.T) {
 		}
 	}
 	if len(shown) != 2 || !strings.Contains(shown[0], "run 3") || !strings.Contains(shown[1], "start over") {
-		t.Errorf("warnings shown: %q; want the memory budget's (run 3) and the lost state's, once each", shown)
+		t.Fatalf("warnings shown: %q; want the memory budget's (run 3) and the lost state's, once each", shown)
 	}
+	if !strings.Contains(shown[0], "(setting analysisMemory, in MB)") || strings.Contains(shown[0], "-analysis-memory") {
+		t.Errorf("the budget's warning names goweave fuzz's flag, not the editor's setting: %s", shown[0])
+	}
+	engine.mu.Lock()
+	for _, cfg := range engine.configs {
+		if cfg.AnalysisMemory != 2048<<20 {
+			t.Errorf("campaign analysis memory %d bytes, want the setting's 2048 MB", cfg.AnalysisMemory)
+		}
+	}
+	engine.mu.Unlock()
 	logged := 0
 	for _, m := range se.client.loggedMessages() {
 		for _, w := range []string{overBudget(3, 530), stateLost, overBudget(7, 541)} {
+			w = strings.ReplaceAll(w, "(-analysis-memory)", "(setting analysisMemory, in MB)")
 			if m.Type == protocol.MessageTypeWarning && strings.HasSuffix(m.Message, w) {
 				logged++
 			}

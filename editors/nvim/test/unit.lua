@@ -31,7 +31,7 @@ local timeline = require("goweave.timeline")
 test("server defaults are the server contract", function()
   eq(config.server_defaults, {
     backgroundFuzzing = true, budgetPerTest = "20s", runsPerTest = 100, strategy = "auto",
-    parallel = 0, race = false, packages = { "./..." }, maxCampaigns = 1,
+    parallel = 0, race = false, packages = { "./..." }, maxCampaigns = 1, analysisMemory = 0,
   })
 end)
 
@@ -49,10 +49,11 @@ end)
 test("server_settings rejects bad values and unknown names", function()
   local s, problems = config.server_settings({
     budgetPerTest = "20 seconds", strategy = "random", maxCampaigns = 0, parallel = -1, packages = {}, budget = "1s",
+    analysisMemory = -1,
   })
   eq(s, config.server_defaults)
-  eq(#problems, 6)
-  assert(problems[1]:match('budgetPerTest = "20 seconds"'), problems[1])
+  eq(#problems, 7)
+  assert(table.concat(problems, "\n"):match('budgetPerTest = "20 seconds"'), problems[1])
   assert(table.concat(problems, "\n"):match('unknown goweave setting "budget"'))
 end)
 

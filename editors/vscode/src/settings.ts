@@ -13,6 +13,7 @@ export interface ServerSettings {
   race: boolean;
   packages: string[];
   maxCampaigns: number;
+  analysisMemory: number;
 }
 
 export const defaultSettings: Readonly<ServerSettings> = Object.freeze({
@@ -24,6 +25,7 @@ export const defaultSettings: Readonly<ServerSettings> = Object.freeze({
   race: false,
   packages: ['./...'],
   maxCampaigns: 1,
+  analysisMemory: 0,
 });
 
 /** Values of the strategy setting, as the fuzzer accepts them. */
@@ -65,6 +67,7 @@ const checks: { [K in keyof ServerSettings]: { valid: Check; expect: string } } 
     expect: 'a non-empty list of package patterns such as ["./..."]',
   },
   maxCampaigns: { valid: (v) => isNonNegativeInt(v) && (v as number) >= 1, expect: 'an integer >= 1' },
+  analysisMemory: { valid: isNonNegativeInt, expect: "an integer >= 0 (MB; 0: a quarter of the machine's memory)" },
 };
 
 /**

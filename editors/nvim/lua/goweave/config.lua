@@ -14,6 +14,7 @@ M.server_defaults = {
   race = false,
   packages = { "./..." },
   maxCampaigns = 1,
+  analysisMemory = 0,
 }
 
 M.strategies = { "auto", "gfuzz", "gopie", "flow", "prefix", "record" }
@@ -67,6 +68,7 @@ local checks = {
     expect = 'a non-empty list of package patterns such as {"./..."}',
   },
   maxCampaigns = { valid = function(v) return non_negative_int(v) and v >= 1 end, expect = "an integer >= 1" },
+  analysisMemory = { valid = non_negative_int, expect = "an integer >= 0 (MB; 0: a quarter of the machine's memory)" },
 }
 
 -- server_settings merges user over the defaults. Unknown names and invalid values are

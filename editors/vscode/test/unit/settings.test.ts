@@ -3,7 +3,7 @@ import { test } from 'node:test';
 
 import { defaultSettings, didChangeConfigurationParams, isGoDuration, readServerSettings, ServerSettings } from '../../src/settings';
 
-const serverNames = ['backgroundFuzzing', 'budgetPerTest', 'runsPerTest', 'strategy', 'parallel', 'race', 'packages', 'maxCampaigns'];
+const serverNames = ['backgroundFuzzing', 'budgetPerTest', 'runsPerTest', 'strategy', 'parallel', 'race', 'packages', 'maxCampaigns', 'analysisMemory'];
 
 test('defaults are the server contract', () => {
   assert.deepEqual(defaultSettings, {
@@ -15,6 +15,7 @@ test('defaults are the server contract', () => {
     race: false,
     packages: ['./...'],
     maxCampaigns: 1,
+    analysisMemory: 0,
   });
 });
 
@@ -35,6 +36,7 @@ test('user values are passed through unchanged', () => {
     race: true,
     packages: ['./internal/...', './cmd/x'],
     maxCampaigns: 2,
+    analysisMemory: 2048,
   };
   const r = readServerSettings((name) => user[name]);
   assert.deepEqual(r.settings, user);
@@ -51,6 +53,7 @@ test('invalid values fall back to the default with an explanation', () => {
     race: 1,
     packages: [],
     maxCampaigns: 0,
+    analysisMemory: -1,
   };
   const r = readServerSettings((name) => bad[name]);
   assert.deepEqual(r.settings, defaultSettings);
