@@ -44,8 +44,12 @@ Reported at the test goroutine's position in the goroutine dump taken at the tim
 (where it waited or spun), with the other goroutines of your module as related positions.
 The runtime's deadlock check misses these: a goroutine that still runs or sleeps (a
 ticker, a retry loop, a background worker) keeps the process alive while the test waits
-forever, and a loop that never exits never blocks at all. When a run's trace shows the
-deadlock (the deadlock kind), the hang is reported as part of it. If the test is only slow,
-raise -timeout; a test that finishes in some runs is not reported as a hang.`,
+forever, and a loop that never exits never blocks at all. At the time limit goweave has the
+process run the GC's leak detection (Go 1.26 and later) before it ends: goroutines blocked
+on something no live goroutine or global can reach are reported as the leak they are
+(leak-chan, ...), and goroutines blocked in a lock cycle as a deadlock, with the hang as
+part of that finding; so is a hang whose trace shows the whole run stuck (deadlock). A hang
+alone means no goroutine could be proven stuck: something may still wake it. If the test is
+only slow, raise -timeout; a test that finishes in some runs is not reported as a hang.`,
 	Run: func(r *Result) []Finding { return nil },
 }
