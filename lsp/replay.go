@@ -7,6 +7,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/goweave/goweave/fuzzer/replay"
 )
 
 // ReplayResponse is the result of goweave.replay.
@@ -59,6 +61,9 @@ func (s *Server) commandReplay(ctx context.Context, args *ReplayArgs) (any, erro
 		} else {
 			typ = protocol.MessageTypeWarning
 			fmt.Fprintf(&msg, "not reproduced: the replayed run of %s ended with status %q without %s", sf.Test, res.Status, sf.Kind)
+		}
+		if steer := replay.Steering(sf.Finding); len(steer) > 0 {
+			fmt.Fprintf(&msg, "; steered: %s", strings.Join(steer, "; "))
 		}
 		if res.Panic != "" {
 			fmt.Fprintf(&msg, "; panic: %s", res.Panic)

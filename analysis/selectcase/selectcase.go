@@ -51,7 +51,7 @@ func (s *Select) Runtime(i int) int {
 
 // ErrChanged: the source has no select at the recorded line with the recorded cases (the
 // file changed since the run, or the position is not a select's).
-var ErrChanged = errors.New("no select with the recorded cases (the source may have changed since the run)")
+var ErrChanged = errors.New("no select with the recorded cases; the source may have changed since the run")
 
 // Find returns the select statement recorded at file:line whose cases, in the runtime's
 // order, have the directions sends (true = send). line is the `select` keyword's, or for a

@@ -15,6 +15,7 @@ import (
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer"
+	"github.com/goweave/goweave/fuzzer/replay"
 )
 
 func init() {
@@ -148,7 +149,11 @@ func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput) {
 		where = positionString(f.Positions[0], cwd)
 	}
 	fmt.Fprintf(w, "%s: %s (%s) at %s in %s.%s\n", f.ID, f.Kind, f.Confidence, where, rec.Package, rec.Test)
-	for _, l := range selectSteering(rec) {
+	schedules := []string{rec.Schedule}
+	if rec.Finding.Confidence == analysis.Predicted && len(rec.Confirm) > 0 {
+		schedules = rec.Confirm // what ReplayRecipe runs
+	}
+	for _, l := range replay.SelectSteering(schedules...) {
 		fmt.Fprintln(w, l)
 	}
 	verdict := "not reproduced"

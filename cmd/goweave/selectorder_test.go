@@ -98,14 +98,3 @@ func TestSelectCasesNamedAsWritten(t *testing.T) {
 		t.Errorf("replay of swapped clauses: exit %d, stderr %s", code, stderr)
 	}
 }
-
-func TestExecutions(t *testing.T) {
-	for _, tc := range []struct {
-		ns   []int
-		want string
-	}{{[]int{2}, "execution 2"}, {[]int{1, 2, 3}, "executions 1-3"}, {[]int{1, 2, 4, 6, 7}, "executions 1-2, 4, 6-7"}} {
-		if got := executions(tc.ns); got != tc.want {
-			t.Errorf("executions(%v) = %q, want %q", tc.ns, got, tc.want)
-		}
-	}
-}

@@ -1,29 +1,27 @@
-package main
+package replay
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/selectcase"
-	"github.com/goweave/goweave/fuzzer"
+	"github.com/goweave/goweave/fuzzer/campaign"
 	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
 // A replay's schedule numbers select cases as the runtime does, send cases first
-// (fuzzer/schedule/FORMAT.md); the replay tells people which case it steers each select
-// to as they wrote it, read from the source (package analysis/selectcase).
+// (fuzzer/schedule/FORMAT.md); goweave replay and the language server tell people which
+// case it steers each select to as they wrote it, read from the source (package
+// analysis/selectcase).
 
-// selectSteering describes the select preferences of the schedules a replay of rec runs:
-// one line per select and preferred case, "select pipe.go:20 prefers case 2 (`out <- v`,
-// line 23) in executions 1-3".
-func selectSteering(rec *fuzzer.Recipe) []string {
-	schedules := []string{rec.Schedule}
-	if rec.Finding.Confidence == analysis.Predicted && len(rec.Confirm) > 0 {
-		schedules = rec.Confirm
-	}
+// SelectSteering describes the select preferences of schedules (fuzzer/schedule format;
+// empty or undecodable ones are skipped) for people: one line per select and preferred
+// case, "select pipe.go:20 prefers case 2 (`out <- v`, line 23) in executions 1-3",
+// prefixed "rewrite k: " when there are several schedules.
+func SelectSteering(schedules ...string) []string {
 	var out []string
 	for k, text := range schedules {
 		s, err := schedule.Unmarshal([]byte(text))
@@ -39,6 +37,20 @@ func selectSteering(rec *fuzzer.Recipe) []string {
 		}
 	}
 	return out
+}
+
+// Steering describes, as SelectSteering, the select preferences of the schedule Replay
+// runs for f: the schedule of the run that found it. nil for a predicted finding that
+// Replay confirms with rewrites it builds then, and when f has no schedule.
+func Steering(f campaign.Finding) []string {
+	if campaign.Confirmable(&f) && f.Trace != "" || f.Replay == "" {
+		return nil
+	}
+	text, err := os.ReadFile(f.Replay)
+	if err != nil {
+		return nil
+	}
+	return SelectSteering(string(text))
 }
 
 // preferenceLines describes one select's preference list, one line per preferred case.
