@@ -114,7 +114,14 @@ func FromTrace(tr *trace.Trace, marks []Mark) *Timeline {
 		if hl && role != "" {
 			label = role
 		}
-		t.Events = append(t.Events, Event{Lane: lane[e.G], Label: label, Pos: shortPos(tr.Position(e.Pos)), Highlight: hl, Blocked: !e.Completed()})
+		var detail string
+		if e.Kind == trace.KindSelect {
+			var taken string
+			if taken, detail = selectTaken(tr, e); taken != "" {
+				label += ": " + taken
+			}
+		}
+		t.Events = append(t.Events, Event{Lane: lane[e.G], Label: label, Detail: detail, Pos: shortPos(tr.Position(e.Pos)), Highlight: hl, Blocked: !e.Completed()})
 	}
 	t.Edges = edges(picked)
 	return t

@@ -29,7 +29,8 @@ type Lane struct {
 // An Event is one operation on a lane.
 type Event struct {
 	Lane      int    // index into Timeline.Lanes
-	Label     string // "send", "close", "Lock"
+	Label     string // "send", "close", "Lock", "select: case 2"
+	Detail    string // shown on hover: the select case as written, "case 2 `out <- v`, line 34"
 	Pos       string // "file.go:31:5"
 	Highlight bool   // an operation of the finding
 	Blocked   bool   // never completed
@@ -72,7 +73,7 @@ type drawnLane struct {
 
 type drawnEvent struct {
 	X, Y               int
-	Label, Pos         string
+	Label, Detail, Pos string
 	Highlight, Blocked bool
 }
 
@@ -103,7 +104,7 @@ func Render(w io.Writer, t *Timeline) error {
 	for i, e := range t.Events {
 		p.DrawnEvents = append(p.DrawnEvents, drawnEvent{
 			X: labelWidth + eventWidth*i + eventWidth/2, Y: p.DrawnLanes[e.Lane].Y,
-			Label: e.Label, Pos: e.Pos, Highlight: e.Highlight, Blocked: e.Blocked,
+			Label: e.Label, Detail: e.Detail, Pos: e.Pos, Highlight: e.Highlight, Blocked: e.Blocked,
 		})
 	}
 	for _, e := range t.Edges {
@@ -133,7 +134,7 @@ svg { border: 1px solid #ddd; background: #fcfcfc; }
 <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#1e88e5"/></marker></defs>
 {{range .DrawnLanes}}<line class="lane" x1="{{$.LabelWidth}}" y1="{{.Y}}" x2="{{$.Width}}" y2="{{.Y}}"/><text class="lanelabel" x="8" y="{{.Y}}" dy="4">{{.Label}}</text>
 {{end}}{{range .DrawnEdges}}<path class="edge" d="M {{.X1}} {{.Y1}} Q {{.MX}} {{.MY}} {{.X2}} {{.Y2}}"/><text class="edgelabel" x="{{.MX}}" y="{{.MY}}">{{.Label}}</text>
-{{end}}{{range .DrawnEvents}}<g><title>{{.Label}} at {{.Pos}}</title><circle class="ev{{if .Highlight}} hl{{end}}{{if .Blocked}} blocked{{end}}" cx="{{.X}}" cy="{{.Y}}" r="{{$.Radius}}"/><text class="evlabel" x="{{.X}}" y="{{.Y}}" dy="-14">{{.Label}}</text><text class="evpos" x="{{.X}}" y="{{.Y}}" dy="22">{{.Pos}}</text></g>
+{{end}}{{range .DrawnEvents}}<g><title>{{.Label}} at {{.Pos}}{{if .Detail}}: {{.Detail}}{{end}}</title><circle class="ev{{if .Highlight}} hl{{end}}{{if .Blocked}} blocked{{end}}" cx="{{.X}}" cy="{{.Y}}" r="{{$.Radius}}"/><text class="evlabel" x="{{.X}}" y="{{.Y}}" dy="-14">{{.Label}}</text><text class="evpos" x="{{.X}}" y="{{.Y}}" dy="22">{{.Pos}}</text></g>
 {{end}}</svg>
 {{if .Note}}<p class="note">{{.Note}}</p>{{end}}
 </body></html>
