@@ -102,23 +102,18 @@ func find(file string, line, ncases int, matches func(*Select) bool) (*Select, e
 	}
 	var found *Select
 	ambiguous := false
-	ast.Inspect(p.file, func(n ast.Node) bool {
-		st, ok := n.(*ast.SelectStmt)
-		if !ok {
-			return true
-		}
-		s := p.describe(st)
+	for _, parsed := range p.selects {
+		s := *parsed // matches sets the order of this lookup's copy; the parse is shared
 		s.File = file
-		if !s.at(line, ncases) || !matches(s) {
-			return true
+		if !s.at(line, ncases) || !matches(&s) {
+			continue
 		}
 		if found != nil {
 			ambiguous = true
-			return false
+			break
 		}
-		found = s
-		return true
-	})
+		found = &s
+	}
 	if ambiguous {
 		return nil, fmt.Errorf("%s:%d has more than one select with these cases", filepath.Base(file), line)
 	}
@@ -185,11 +180,11 @@ func (s *Select) Name(k int) string {
 	return fmt.Sprintf("case %d (`%s`, line %d)", c.Index+1, c.Text, c.Line)
 }
 
-// parsed is one version of a source file.
+// parsed is one version of a source file: its select statements, in source order.
 type parsed struct {
-	fset *token.FileSet
-	file *ast.File
-	src  []byte
+	fset    *token.FileSet
+	src     []byte
+	selects []*Select // read-only once parsed: lookups copy
 }
 
 type cacheKey struct{ path, version string }
@@ -221,7 +216,13 @@ func parse(file string) (*parsed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse: %w", filepath.Base(file), err)
 	}
-	p = &parsed{fset: fset, file: f, src: src}
+	p = &parsed{fset: fset, src: src}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if st, ok := n.(*ast.SelectStmt); ok {
+			p.selects = append(p.selects, p.describe(st))
+		}
+		return true
+	})
 	cacheMu.Lock()
 	if len(cache) >= 256 {
 		clear(cache)
@@ -269,14 +270,9 @@ func ClauseLines(file string, line int) []int {
 		return nil
 	}
 	var lines []int
-	ast.Inspect(p.file, func(n ast.Node) bool {
-		st, ok := n.(*ast.SelectStmt)
-		if !ok {
-			return true
-		}
-		s := p.describe(st)
+	for _, s := range p.selects {
 		if !s.at(line, -1) {
-			return true
+			continue
 		}
 		for _, c := range s.Cases {
 			lines = append(lines, c.Line)
@@ -284,7 +280,6 @@ func ClauseLines(file string, line int) []int {
 		if s.Default != 0 {
 			lines = append(lines, s.Default)
 		}
-		return true
-	})
+	}
 	return lines
 }

@@ -185,3 +185,47 @@ func TestFindSeesEdits(t *testing.T) {
 		t.Errorf("after the edit Name(0) = %q", got)
 	}
 }
+
+// Lookups share one parse per file version; each gets its own mapping (campaigns analyze
+// runs in parallel).
+func TestFindConcurrent(t *testing.T) {
+	file := writeSource(t)
+	done := make(chan string)
+	for _, sends := range [][]bool{{true, false, false}, {false, false}} {
+		for range 4 {
+			go func() {
+				line := 4
+				if len(sends) == 2 {
+					line = 16
+				}
+				s, err := Find(file, line, sends)
+				if err != nil {
+					done <- err.Error()
+					return
+				}
+				done <- s.Name(1)
+			}()
+		}
+	}
+	count := map[string]int{}
+	for range 8 {
+		count[<-done]++
+	}
+	if count["case 1 (`x := <-in`, line 5)"] != 4 || count["case 2 (`<-done`, line 18)"] != 4 {
+		t.Errorf("names %v", count)
+	}
+}
+
+// BenchmarkFind is the cost of naming one case of a parsed file (the parse is cached).
+func BenchmarkFind(b *testing.B) {
+	file := filepath.Join(b.TempDir(), "p.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	sends := []bool{true, false, false}
+	for b.Loop() {
+		if _, err := Find(file, 4, sends); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

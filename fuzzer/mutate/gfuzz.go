@@ -393,12 +393,15 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) (*schedule.
 	lists := map[schedule.Pos][]int{}
 	var order []schedule.Pos
 	var flips []string
+	nflips := 0
 	for i, x := range f.selects {
 		c := x.chosen
 		if flip[i] {
 			c = pickCase(g.Rand, x.options, x.partners)
-			flips = append(flips, fmt.Sprintf("select %s:%d execution %d: %s instead of %s",
-				filepath.Base(x.pos.File), x.pos.Line, len(lists[x.pos])+1, caseNote(x.pos, x.sends, c), caseNote(x.pos, x.sends, x.chosen)))
+			if nflips++; nflips <= 3 { // the note names three; reading the source for more is waste
+				flips = append(flips, fmt.Sprintf("select %s:%d execution %d: %s instead of %s",
+					filepath.Base(x.pos.File), x.pos.Line, len(lists[x.pos])+1, caseNote(x.pos, x.sends, c), caseNote(x.pos, x.sends, x.chosen)))
+			}
 		}
 		if _, ok := lists[x.pos]; !ok {
 			order = append(order, x.pos)
@@ -419,8 +422,8 @@ func (g *GFuzz) mutate(f *GFuzzFeatures, flippable []int, p float64) (*schedule.
 		}
 		s.Selects = append(s.Selects, schedule.SelectPreference{Pos: pos, Window: g.window(), Cases: cases})
 	}
-	if len(flips) > 3 {
-		flips = append(flips[:3], fmt.Sprintf("and %d more", len(flips)-3))
+	if nflips > 3 {
+		flips = append(flips, fmt.Sprintf("and %d more", nflips-3))
 	}
 	return s, strings.Join(flips, "; ")
 }
