@@ -93,8 +93,8 @@ var settingsTable = []setting{
 		},
 	},
 	{
-		Name: "race", Type: "boolean", Default: `false`,
-		Doc: "Build the test binaries with -race, which also reports data races (slower).",
+		Name: "race", Type: "boolean", Default: `true`,
+		Doc: "Build the test binaries with -race, which also reports data races (about 2.3x the CPU per run); false builds without it. Where the platform has no race detector the campaign builds without it and warns.",
 		apply: func(s *Settings, raw json.RawMessage) error {
 			return json.Unmarshal(raw, &s.Race)
 		},

@@ -44,15 +44,15 @@ func TestGeneratedDocs(t *testing.T) {
 func TestDefaultSettings(t *testing.T) {
 	s := DefaultSettings()
 	if !s.BackgroundFuzzing || s.BudgetPerTest != 20*time.Second || s.RunsPerTest != 100 || s.Strategy != "auto" ||
-		s.Parallel != 0 || s.Race || len(s.Packages) != 1 || s.Packages[0] != "./..." || s.MaxCampaigns != 1 {
+		s.Parallel != 0 || !s.Race || len(s.Packages) != 1 || s.Packages[0] != "./..." || s.MaxCampaigns != 1 {
 		t.Errorf("defaults = %+v", s)
 	}
 }
 
 func TestSettingsUpdate(t *testing.T) {
 	s := DefaultSettings()
-	problems := s.Update([]byte(`{"goweave": {"budgetPerTest": "1m", "race": true, "maxCampaigns": 0, "strategy": "nope", "colour": "red", "packages": ["./a/..."]}}`))
-	if s.BudgetPerTest != time.Minute || !s.Race || s.MaxCampaigns != 1 || s.Strategy != "auto" || s.Packages[0] != "./a/..." {
+	problems := s.Update([]byte(`{"goweave": {"budgetPerTest": "1m", "race": false, "maxCampaigns": 0, "strategy": "nope", "colour": "red", "packages": ["./a/..."]}}`))
+	if s.BudgetPerTest != time.Minute || s.Race || s.MaxCampaigns != 1 || s.Strategy != "auto" || s.Packages[0] != "./a/..." {
 		t.Errorf("after update: %+v", s)
 	}
 	want := []string{

@@ -27,6 +27,7 @@ import (
 // the test runs free.
 type campaign struct {
 	cfg        Config             // defaults applied
+	warnings   []string           // problems found while setting up (no race detector), for Report.Warnings
 	dir        string             // this campaign's directory: traces/, recipes/, report.json
 	analyze    bool               // run the analysis over each trace (Record does not)
 	keepTraces bool               // keep every trace, not only those that show a finding

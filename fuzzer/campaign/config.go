@@ -24,7 +24,9 @@ type Config struct {
 	Strategy string
 	// Parallel is the number of test processes running at once; default runtime.NumCPU().
 	Parallel int
-	// Race builds the test binaries with -race.
+	// Race builds the test binaries with -race (goweave fuzz and the language server set it
+	// unless told not to). Where the toolchain cannot (no race detector for the target, cgo
+	// off) the campaign builds without it and Report.Warnings says why.
 	Race bool
 	// RunTimeout is the time limit of one test process; on expiry the process gets SIGQUIT
 	// (the patched runtime flushes its trace), then SIGKILL. Default 10s.

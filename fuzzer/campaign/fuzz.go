@@ -40,6 +40,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	c.loop(ctx)
 	c.noteJoins()
 	rep := c.result()
+	rep.Warnings = append(c.warnings, rep.Warnings...)
 	// Every distinct finding gets a recipe (the IDs of grouped findings replay too) and is
 	// saved; the report shows one finding per bug.
 	recipeErr := c.writeRecipes(rep)
@@ -98,6 +99,13 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 	overlay, err := prepareOverlay(ctx, cfg.Dir)
 	if err != nil {
 		return nil, nil, err
+	}
+	if cfg.Race {
+		// on by default: where the platform cannot, build without it and say so
+		if ok, why := build.RaceSupported(ctx, cfg.Dir, overlay); !ok {
+			cfg.Race, c.cfg.Race = false, false
+			c.warnings = append(c.warnings, "built without the race detector: "+why)
+		}
 	}
 	bins, buildErr := build.Build(ctx, build.Options{
 		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race,

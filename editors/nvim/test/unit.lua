@@ -31,17 +31,17 @@ local timeline = require("goweave.timeline")
 test("server defaults are the server contract", function()
   eq(config.server_defaults, {
     backgroundFuzzing = true, budgetPerTest = "20s", runsPerTest = 100, strategy = "auto",
-    parallel = 0, race = false, packages = { "./..." }, maxCampaigns = 1, analysisMemory = 0,
+    parallel = 0, race = true, packages = { "./..." }, maxCampaigns = 1, analysisMemory = 0,
   })
 end)
 
 test("server_settings merges valid user values", function()
-  local s, problems = config.server_settings({ budgetPerTest = "1m30s", runsPerTest = 0, packages = { "./a/..." }, race = true })
+  local s, problems = config.server_settings({ budgetPerTest = "1m30s", runsPerTest = 0, packages = { "./a/..." }, race = false })
   eq(problems, {})
   eq(s.budgetPerTest, "1m30s")
   eq(s.runsPerTest, 0)
   eq(s.packages, { "./a/..." })
-  eq(s.race, true)
+  eq(s.race, false)
   eq(s.strategy, "auto")
   eq(config.server_defaults.packages, { "./..." }, "defaults untouched")
 end)

@@ -22,7 +22,7 @@ export const defaultSettings: Readonly<ServerSettings> = Object.freeze({
   runsPerTest: 100,
   strategy: 'auto',
   parallel: 0,
-  race: false,
+  race: true,
   packages: ['./...'],
   maxCampaigns: 1,
   analysisMemory: 0,
