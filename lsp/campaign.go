@@ -214,7 +214,7 @@ func (c *campaigns) run(cp *campaign) {
 		c.mu.Lock()
 		cp.progress = p
 		c.mu.Unlock()
-		if p.Done || time.Since(lastReport) >= 200*time.Millisecond {
+		if p.Done || p.Stage != "" || time.Since(lastReport) >= 200*time.Millisecond {
 			lastReport = time.Now()
 			percent := -1
 			if p.TestsTotal > 0 {
@@ -382,6 +382,9 @@ func (c *campaigns) refreshLoop() {
 }
 
 func progressMessage(p fuzzer.Progress) string {
+	if p.Stage != "" {
+		return p.Stage
+	}
 	msg := fmt.Sprintf("%s, %s", plural(p.Runs, "run"), plural(p.Findings, "finding"))
 	if p.Test != "" && !p.Done {
 		msg += " (" + p.Test + ")"

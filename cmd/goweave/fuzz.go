@@ -359,6 +359,10 @@ func isTerminal(f *os.File) bool {
 // terminalProgress redraws one status line.
 func terminalProgress(w io.Writer) func(fuzzer.Progress) {
 	return func(p fuzzer.Progress) {
+		if p.Stage != "" {
+			fmt.Fprintf(w, "\r\033[K%s", p.Stage)
+			return
+		}
 		if p.Done {
 			fmt.Fprintf(w, "\r\033[K%d/%d tests, %d runs, %d findings in %s\n", p.TestsDone, p.TestsTotal, p.Runs, p.Findings, p.Elapsed.Round(100*time.Millisecond))
 			return

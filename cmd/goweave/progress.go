@@ -20,13 +20,17 @@ type lineProgress struct {
 	// latest is the newest progress; quiet says a line was printed since the last tick.
 	latest fuzzer.Progress
 	quiet  bool
-	done   chan struct{}
+	// stageStart is when the latest stage was reported (its Elapsed is from the
+	// campaign's start to then).
+	stageStart time.Time
+	now        func() time.Time
+	done       chan struct{}
 }
 
 // newLineProgress starts a lineProgress that beats on each receive from tick (nil: no
 // heartbeat) until the campaign is done.
 func newLineProgress(w io.Writer, tick <-chan time.Time) *lineProgress {
-	l := &lineProgress{w: w, done: make(chan struct{})}
+	l := &lineProgress{w: w, done: make(chan struct{}), now: time.Now}
 	if tick != nil {
 		go l.beat(tick)
 	}
@@ -54,7 +58,11 @@ func (l *lineProgress) heartbeat() {
 		return
 	default:
 	}
-	if !l.quiet && l.latest.TestsTotal > 0 {
+	if !l.quiet && l.latest.Stage != "" {
+		// Still building: say so, with the time since the campaign started.
+		elapsed := l.latest.Elapsed + l.now().Sub(l.stageStart)
+		fmt.Fprintf(l.w, "goweave: %s: still %s\n", elapsed.Round(time.Second), stageVerb(l.latest.Stage))
+	} else if !l.quiet && l.latest.TestsTotal > 0 {
 		p := l.latest
 		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),
 			count(p.Runs, "run"), count(p.Findings, "bug"), p.TestsDone, p.TestsTotal)
@@ -67,6 +75,12 @@ func (l *lineProgress) update(p fuzzer.Progress) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.latest = p
+	if p.Stage != "" {
+		fmt.Fprintf(l.w, "goweave: %s\n", p.Stage)
+		l.stageStart = l.now()
+		l.quiet = true
+		return
+	}
 	if p.Started {
 		fmt.Fprintf(l.w, "goweave: %s.%s: started\n", p.Package, p.Test)
 		l.quiet = true
@@ -121,4 +135,13 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// stageVerb shortens a stage for the heartbeat: "preparing the patched runtime ..." up to
+// its first parenthesis.
+func stageVerb(stage string) string {
+	if i := strings.Index(stage, " ("); i > 0 {
+		return stage[:i]
+	}
+	return stage
 }

@@ -30,6 +30,29 @@ func (s *syncBuffer) String() string {
 
 // Without a terminal: a line when a test starts and when it ends, a heartbeat on a tick
 // after which nothing was printed (none after a tick that followed a line), a last line.
+// Before the first run, the builds (minutes on a cold cache) are announced and the
+// heartbeat says they go on, so that a CI log is not silent meanwhile.
+func TestLineProgressStages(t *testing.T) {
+	var out syncBuffer
+	l := newLineProgress(&out, nil)
+	clock := time.Date(2026, 11, 26, 1, 0, 0, 0, time.UTC)
+	l.now = func() time.Time { return clock }
+	l.update(fuzzer.Progress{Stage: "preparing the patched runtime for the module's Go toolchain"})
+	l.update(fuzzer.Progress{Stage: "building the tests with the patched runtime of go1.27.4 (the first build: about a minute)", Elapsed: 2 * time.Second})
+	l.heartbeat() // a line since the last beat: none
+	clock = clock.Add(58 * time.Second)
+	l.heartbeat()
+	l.update(fuzzer.Progress{Package: "p", Test: "TestA", Started: true, TestsTotal: 1})
+	want := "goweave: preparing the patched runtime for the module's Go toolchain\n" +
+		"goweave: building the tests with the patched runtime of go1.27.4 (the first build: about a minute)\n" +
+		"goweave: 1m0s: still building the tests with the patched runtime of go1.27.4\n" +
+		"goweave: p.TestA: started\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	l.stop()
+}
+
 func TestLineProgress(t *testing.T) {
 	var out syncBuffer
 	tick := make(chan time.Time)

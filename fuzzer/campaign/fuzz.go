@@ -26,7 +26,7 @@ import (
 // alongside the error. Cancelling ctx stops all runs and returns the report so far
 // together with ctx.Err() (no report when cancelled before the builds finished).
 func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, error) {
-	c, buildErr, err := newCampaign(ctx, cfg)
+	c, buildErr, err := newCampaign(ctx, cfg, progress)
 	if err != nil {
 		return nil, errors.Join(buildErr, err)
 	}
@@ -66,7 +66,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 // that did build have run.
 func Record(ctx context.Context, cfg Config, each func(*AnalyzedRun)) error {
 	cfg.RunsPerTest, cfg.TimePerTest, cfg.Strategy = 1, 0, "record"
-	c, buildErr, err := newCampaign(ctx, cfg)
+	c, buildErr, err := newCampaign(ctx, cfg, nil)
 	if err != nil {
 		return errors.Join(buildErr, err)
 	}
@@ -78,8 +78,13 @@ func Record(ctx context.Context, cfg Config, each func(*AnalyzedRun)) error {
 }
 
 // newCampaign applies defaults, builds the binaries and selects the tests. buildErr holds
-// the packages that did not compile; err is fatal.
-func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err error) {
+// the packages that did not compile; err is fatal. progress, if not nil, hears the stages.
+func newCampaign(ctx context.Context, cfg Config, progress func(Progress)) (c *campaign, buildErr, err error) {
+	stage := func(format string, args ...any) {
+		if progress != nil {
+			progress(Progress{Stage: fmt.Sprintf(format, args...), Elapsed: time.Since(c.start)})
+		}
+	}
 	if err := applyDefaults(&cfg); err != nil {
 		return nil, nil, err
 	}
@@ -96,6 +101,7 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 	if c.dir, err = os.MkdirTemp(cfg.OutDir, fmt.Sprintf("%s-%d-*", time.Now().UTC().Format(campaignDirTime), os.Getpid())); err != nil {
 		return nil, nil, err
 	}
+	stage("preparing the patched runtime for the module's Go toolchain")
 	overlay, err := prepareOverlay(ctx, cfg.Dir)
 	if err != nil {
 		return nil, nil, err
@@ -107,6 +113,11 @@ func newCampaign(ctx context.Context, cfg Config) (c *campaign, buildErr, err er
 			c.warnings = append(c.warnings, "built without the race detector: "+why)
 		}
 	}
+	race := ""
+	if cfg.Race {
+		race = " and the race detector"
+	}
+	stage("building the tests with the patched runtime of %s%s (the first build for a toolchain recompiles the standard library: about a minute of CPU)", overlay.GoVersion, race)
 	bins, buildErr := build.Build(ctx, build.Options{
 		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race,
 		Overlay: overlay, BinDir: filepath.Join(c.dir, "bin"), Parallel: cfg.Parallel,

@@ -19,6 +19,9 @@ type Progress struct {
 	Done       bool          // the campaign has ended
 	// Started: this call announces the first run of Package.Test.
 	Started bool
+	// Stage, before the first run, says what the campaign is doing (the builds: minutes
+	// on a cold cache), so that a log without a terminal is not silent meanwhile.
+	Stage string
 	// Ended are the tests whose campaign ended since the previous call (each once; a
 	// test that never ran is not listed).
 	Ended []TestEnded

@@ -18,7 +18,7 @@ var ErrNoSuchTest = errors.New("the configuration selects no single test")
 // trace kept, in completion order; returning true ends the test. A package that does not
 // compile is an error, as is a cfg that selects no single test (ErrNoSuchTest).
 func Rerun(ctx context.Context, cfg Config, requests []*RunRequest, each func(bin *build.TestBinary, ar *AnalyzedRun) (done bool)) error {
-	c, buildErr, err := newCampaign(ctx, cfg)
+	c, buildErr, err := newCampaign(ctx, cfg, nil)
 	if err != nil || buildErr != nil {
 		return errors.Join(buildErr, err)
 	}

@@ -16,7 +16,7 @@ func TestSteeredRuns(t *testing.T) {
 		t.Skip("fuzzes an example")
 	}
 	cfg := Config{Dir: "../../examples/inventory", Strategy: "flow", RunsPerTest: 6, Parallel: 1, OutDir: t.TempDir(), RunTimeout: 10 * time.Second}
-	c, buildErr, err := newCampaign(context.Background(), cfg)
+	c, buildErr, err := newCampaign(context.Background(), cfg, nil)
 	if err != nil || buildErr != nil {
 		t.Fatal(err, buildErr)
 	}
