@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -73,6 +74,7 @@ func TestEndToEndRealEngine(t *testing.T) {
 	source, _ := os.ReadFile(testFile)
 	se := newSession(t, FuzzerEngine{}, sessionOption{caps: fullCaps(), root: dir,
 		initOptions: map[string]any{"backgroundFuzzing": false, "runsPerTest": 5, "budgetPerTest": "30s", "parallel": 2}})
+	se.requestTimeout = 10 * time.Minute
 	se.open(testFile)
 
 	lenses, err := se.remote.CodeLens(se.ctx(), &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}})
@@ -86,7 +88,7 @@ func TestEndToEndRealEngine(t *testing.T) {
 	if _, err := se.remote.ExecuteCommand(se.ctx(), &protocol.ExecuteCommandParams{Command: lens.Command, Arguments: lens.Arguments}); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a diagnostic from the real engine", func() bool {
+	waitUpTo(t, 10*time.Minute, "a diagnostic from the real engine", func() bool {
 		p, ok := se.client.diagsOf(testFile)
 		return ok && len(p.Diagnostics) > 0
 	})

@@ -138,6 +138,9 @@ type session struct {
 	remote protocol.Server
 	served chan error
 	closed bool
+	// requestTimeout bounds each request (default 20 s); the real engine builds test
+	// binaries inside requests (replay), minutes on a cold cache and a loaded machine.
+	requestTimeout time.Duration
 }
 
 type sessionOption struct {
@@ -211,7 +214,11 @@ func newSession(t testing.TB, engine Engine, o sessionOption) *session {
 }
 
 func (se *session) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	limit := se.requestTimeout
+	if limit == 0 {
+		limit = 20 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	se.t.Cleanup(cancel)
 	return ctx
 }
@@ -275,7 +282,14 @@ func (se *session) execute(name string, args any) (json.RawMessage, error) {
 // waitFor polls cond until it holds or the test times out.
 func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	waitUpTo(t, 20*time.Second, what, cond)
+}
+
+// waitUpTo is waitFor with another bound: the real engine's first campaign builds the
+// patched runtime, minutes of CPU on a cold cache and a loaded machine.
+func waitUpTo(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
