@@ -479,3 +479,23 @@ func hasKind(r *Result, kind string) bool {
 	}
 	return false
 }
+
+// A run killed at its time limit while the test goroutine was inside a select with a default
+// (held there by a schedule, or running): that select cannot block, so the goroutine was
+// busy and the run slow, not stuck (pond's TestPoolMetrics: "blocked in a select" at a
+// notify-if-anyone-waits select).
+func TestNonBlockingSelectIsNotBlocked(t *testing.T) {
+	b := tracetest.New().Meta("exit", "signal").Meta("testgoid", "1")
+	m := b.Main()
+	waiters := m.MakeChan(0, "p.go:3")
+	other := m.Go("p.go:4")
+	other.Pending().Recv(waiters, "p.go:5")
+	m.Pending().Select("p.go:9", tracetest.Default, tracetest.SendCase(waiters))
+	r := analyze(t, b)
+	if hasKind(r, "deadlock") {
+		t.Errorf("an incomplete select with a default reported as stuck: %v", summaries(r))
+	}
+	if g := r.Goroutines[0]; g.Blocked >= 0 {
+		t.Errorf("the test goroutine counts as blocked at event %d", g.Blocked)
+	}
+}

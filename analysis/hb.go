@@ -301,7 +301,9 @@ func (e *engine) prepass() {
 			}
 			prevPost = p
 			e.maxPost = max(e.maxPost, p)
-		} else if g >= 0 {
+		} else if g >= 0 && !ev.Flags.Has(trace.FlagNonBlocking) {
+			// a select with a default never blocks: one left incomplete was stopped in
+			// progress (held by a schedule, or running when the process was killed)
 			e.blocked = append(e.blocked, int32(i))
 		}
 		switch ev.Kind {
