@@ -46,9 +46,9 @@ type Options struct {
 	Schedule string
 	// Timeout is the time limit of the process (default 10s). On expiry a recording
 	// process is first asked to check which of its goroutines are blocked for good
-	// (askLeakCheck), which ends it as SIGQUIT does, within Grace; then the process group
-	// gets SIGQUIT, which the patched runtime catches to flush the trace, and SIGKILL after
-	// Grace.
+	// (askLeakCheck), which ends it as SIGQUIT does, within max(Grace, leakCheckWait);
+	// then the process group gets SIGQUIT, which the patched runtime catches to flush the
+	// trace, and SIGKILL after Grace.
 	Timeout time.Duration
 	// Grace is how long a process may take to exit after each of the time limit's
 	// signals (default 2s).
@@ -166,8 +166,18 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			signalGroup(pgid, false)
 			return
 		}
-		if opts.Trace != "" && askLeakCheck(pgid) && exitsWithin(exited, opts.Grace) {
-			return
+		if opts.Trace != "" && askLeakCheck(pgid) {
+			wait := time.NewTimer(max(opts.Grace, leakCheckWait))
+			defer wait.Stop()
+			select {
+			case <-exited:
+				return
+			case <-ctx.Done():
+				cancelled = true
+				signalGroup(pgid, false)
+				return
+			case <-wait.C:
+			}
 		}
 		signalGroup(pgid, true)
 		if !exitsWithin(exited, opts.Grace) {
@@ -209,6 +219,11 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	r.Canceled = cancelled
 	return r, nil
 }
+
+// leakCheckWait is how long a process stopped at its time limit may take to answer the
+// leak check (askLeakCheck): the GC's leak detection and writing its trace took 2 s for 100K
+// goroutines on a loaded machine; most processes answer in milliseconds.
+const leakCheckWait = 10 * time.Second
 
 // exitsWithin reports whether exited is closed within d.
 func exitsWithin(exited <-chan struct{}, d time.Duration) bool {

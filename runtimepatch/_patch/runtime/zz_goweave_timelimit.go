@@ -5,10 +5,10 @@
 // program uses by default). The signal handler only wakes a thread of ours
 // (it may run anywhere, so it does nothing else); that thread makes a parked
 // system goroutine runnable, which runs the GC's goroutine leak detection
-// (Go 1.26 and later) and then raises SIGQUIT, the usual end of a timed-out
-// run: the goroutine dump and the trace, whose GOROUTINES now say which
+// (Go 1.26 and later), writes the trace, whose GOROUTINES now say which
 // blocked goroutines nothing can ever wake (_Gleaked) and whose META says
-// timelimit=1. A process that does not answer gets SIGQUIT from goweave after
+// timelimit=1, and raises SIGQUIT, the usual end of a timed-out run (the
+// goroutine dump). A process that does not answer gets SIGQUIT from goweave after
 // a grace period, as before.
 //
 // The thread counts as a system thread and the goroutine as a system
@@ -93,6 +93,14 @@ func goweaveTimeLimitWatch() {
 	if goweaveExitKind.Load() == goweaveExitNone {
 		goweaveLeakGCRan = goweaveLeakGC()
 		goweaveTL.ran = true
+		// The trace is written before SIGQUIT's goroutine dump, which takes longer than
+		// goweave's grace period with many goroutines (100K: 30 MB, about a minute): the
+		// kill that follows would otherwise leave no trace. As at a normal exit, the
+		// write runs with preemption off.
+		goweaveNoteSignal(_SIGQUIT)
+		mp := acquirem()
+		goweaveFlush()
+		releasem(mp)
 		raise(_SIGQUIT)
 	}
 	// The process is exiting already, or a handler of the program's own took
