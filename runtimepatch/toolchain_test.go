@@ -81,19 +81,23 @@ func TestLinkedGOROOT(t *testing.T) {
 	}
 }
 
-// otherToolchain is a tested go1.26 patch release other than the one in use,
-// which the go command downloads into the module cache.
+// otherToolchain is a tested release newer than the installed Go, which the go
+// command downloads into the module cache for a go.mod that names it.
 func otherToolchain(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("downloads a toolchain and builds the standard library with the overlay")
 	}
+	// The installed toolchain, not the one GOTOOLCHAIN names (the CI's toolchain matrix
+	// runs these tests with GOTOOLCHAIN=go1.26.11): a go.mod's toolchain line only ever
+	// switches to a newer one than that.
+	t.Setenv("GOTOOLCHAIN", "auto")
 	installed, err := FindToolchain(context.Background(), "testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if installed.GOVERSION == "go1.26.11" {
-		return "go1.26.0"
+		return "go1.27.4"
 	}
 	return "go1.26.11"
 }
