@@ -117,7 +117,11 @@ func newCampaign(ctx context.Context, cfg Config, progress func(Progress)) (c *c
 	if cfg.Race {
 		race = " and the race detector"
 	}
-	stage("building the tests with the patched runtime of %s%s (the first build for a toolchain recompiles the standard library: about a minute of CPU)", overlay.GoVersion, race)
+	toolchain := "the toolchain"
+	if overlay != nil { // nil: the tests' fake overlay
+		toolchain = overlay.GoVersion
+	}
+	stage("building the tests with the patched runtime of %s%s (the first build for a toolchain recompiles the standard library: about a minute of CPU)", toolchain, race)
 	bins, buildErr := build.Build(ctx, build.Options{
 		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race,
 		Overlay: overlay, BinDir: filepath.Join(c.dir, "bin"), Parallel: cfg.Parallel,
