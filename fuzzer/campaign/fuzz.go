@@ -50,6 +50,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("the next campaign will start over: %v", err))
 		}
 	}
+	rep.Warnings = append(rep.Warnings, c.hangsLeftOut(rep.Findings)...)
 	rep.Findings = c.grouped(rep.Findings)
 	if recipeErr != nil {
 		return rep, errors.Join(buildErr, recipeErr)

@@ -195,8 +195,11 @@ func (c *campaign) noteJoins() {
 // worthReporting says whether a bug whose cause is only a symptom of how runs ended is
 // reported: a flaky panic or failure when its test passed in some run too (one that fails
 // in every run fails under go test: not the schedule's doing), a hang when its test timed
-// out in at least half of its runs (now and then may be a loaded machine). A test this
-// campaign did not run keeps what an earlier campaign found.
+// out in at least two runs and in at least half of them (now and then may be a loaded
+// machine; a test slower than the time limit on this machine times out in its only run).
+// A hang the time limit's check explained (a proven leak or deadlock) is not a symptom
+// alone: its cause is that finding. A test this campaign did not run keeps what an earlier
+// campaign found. A hang left out for having timed out once gets a note (hangsLeftOut).
 func (c *campaign) worthReporting(f Finding) bool {
 	for _, t := range c.tests {
 		if t.bin == nil || t.bin.Package != f.Package || t.name != f.Test || t.runs == 0 {
@@ -206,10 +209,35 @@ func (c *campaign) worthReporting(f Finding) bool {
 		case "flaky-panic", "flaky-failure":
 			return t.statuses[string(run.StatusPass)] > 0
 		case "hang":
-			return 2*t.statuses[string(run.StatusTimeout)] >= t.runs
+			timeouts := t.statuses[string(run.StatusTimeout)]
+			return timeouts >= 2 && 2*timeouts >= t.runs
 		}
 	}
 	return true
+}
+
+// hangsLeftOut notes the bugs of fs whose cause is a hang that worthReporting leaves out
+// because its test timed out in one run of at most two: the user may want to look again.
+// (A hang the time limit's check explained belongs to that leak or deadlock: no note.)
+func (c *campaign) hangsLeftOut(fs []Finding) []string {
+	plain := make([]analysis.Finding, len(fs))
+	for i := range fs {
+		plain[i] = fs[i].Finding
+	}
+	var notes []string
+	for _, b := range analysis.GroupWith(plain, c.sameRuns(fs)) {
+		f := fs[b.Cause]
+		if f.Kind != "hang" || c.worthReporting(f) {
+			continue
+		}
+		for _, t := range c.tests {
+			if t.bin != nil && t.bin.Package == f.Package && t.name == f.Test && t.runs <= 2 && t.statuses[string(run.StatusTimeout)] == 1 {
+				notes = append(notes, fmt.Sprintf("%s.%s did not finish within its time limit (%s) in 1 of %d runs: not reported as a hang, since a test slower than the limit on this machine looks the same; rerun with a larger -timeout or more runs to tell",
+					f.Package, f.Test, c.cfg.RunTimeout, t.runs))
+			}
+		}
+	}
+	return notes
 }
 
 // runsShowing counts the runs of this campaign that reported any of fs, those in which one

@@ -123,7 +123,8 @@ func TestWorthReporting(t *testing.T) {
 	always := &testState{bin: bin, name: "TestAlways", runs: 10, statuses: map[string]int{"panic": 10}}
 	slow := &testState{bin: bin, name: "TestSlow", runs: 10, statuses: map[string]int{"pass": 6, "timeout": 4}}
 	hung := &testState{bin: bin, name: "TestHung", runs: 4, statuses: map[string]int{"timeout": 2, "pass": 2}}
-	c := &campaign{tests: []*testState{flaky, always, slow, hung}}
+	once := &testState{bin: bin, name: "TestSlowerThanTheLimit", runs: 1, statuses: map[string]int{"timeout": 1}}
+	c := &campaign{tests: []*testState{flaky, always, slow, hung, once}}
 	for _, x := range []struct {
 		kind, test string
 		want       bool
@@ -132,6 +133,7 @@ func TestWorthReporting(t *testing.T) {
 		{"flaky-panic", "TestAlways", false},
 		{"hang", "TestSlow", false},
 		{"hang", "TestHung", true},
+		{"hang", "TestSlowerThanTheLimit", false},
 		{"send-on-closed", "TestAlways", true},
 		{"flaky-failure", "TestNotRunNow", true},
 	} {
@@ -140,5 +142,14 @@ func TestWorthReporting(t *testing.T) {
 		if got := c.worthReporting(f); got != x.want {
 			t.Errorf("%s of %s: %v, want %v", x.kind, x.test, got, x.want)
 		}
+	}
+	var hangs []Finding
+	for _, test := range []string{"TestSlow", "TestHung", "TestSlowerThanTheLimit"} {
+		f := Finding{}
+		f.Kind, f.Package, f.Test = "hang", "p", test
+		hangs = append(hangs, f)
+	}
+	if notes := c.hangsLeftOut(hangs); len(notes) != 1 || !strings.HasPrefix(notes[0], "p.TestSlowerThanTheLimit did not finish within its time limit") {
+		t.Errorf("notes %q, want one for the hang of the test that timed out in its only run", notes)
 	}
 }
