@@ -55,6 +55,7 @@ type leak struct {
 	ticker    int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
 	abandoned bool // a Lock cut short by the exit, on a mutex whose holder has ended
 	timeLimit bool // proven when the run was stopped at its time limit (detect_timelimit.go)
+	testOnly  bool // a leak of the test's own goroutines (testOnlyRule)
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -116,7 +117,9 @@ func (r *Result) leaks() []leak {
 
 func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
-		return r.timeLimitLeaks()
+		out := r.timeLimitLeaks()
+		r.markTestOnly(out)
+		return out
 	}
 	evs := r.Trace.Events
 	users := r.objectUsers(r.facts.blocked, true) // object -> goroutines that used it
@@ -176,7 +179,72 @@ func (r *Result) findLeaks() []leak {
 	for _, l := range out {
 		reported[l.ev] = true
 	}
-	return append(out, r.tickerLeaks(reported)...)
+	out = append(out, r.tickerLeaks(reported)...)
+	r.markTestOnly(out)
+	return out
+}
+
+// testOnlyRule is the rule markTestOnly applies, shown in every leak kind's doc.
+const testOnlyRule = `A leak of the test's own goroutines is reported as test-only (JSON test_only, severity
+warning, "a goroutine of the test itself: test-only" in the message): the goroutine was
+started by a go statement in a _test.go file, it is blocked at a position in a _test.go
+file, and every recorded operation on what it waits on (the channel's make, sends,
+receives and closes, the mutex's, WaitGroup's or Cond's operations, a select's every
+channel) is in a _test.go file: the package's non-test code never touched it. A goroutine
+the test starts that blocks inside the package's code, or waits on a channel the package
+made or uses, is an ordinary leak (error).`
+
+// markTestOnly sets testOnly on the leaks that follow testOnlyRule. One pass over the
+// events finds the objects non-test code used, whatever the number of leaks.
+func (r *Result) markTestOnly(leaks []leak) {
+	evs := r.Trace.Events
+	inTest := map[uint32]bool{} // position -> in a _test.go file, memoized
+	testPos := func(pos uint32) bool {
+		v, ok := inTest[pos]
+		if !ok {
+			v = pos != 0 && strings.HasSuffix(r.Trace.Position(pos).File, "_test.go")
+			inTest[pos] = v
+		}
+		return v
+	}
+	objs := map[uint64]bool{} // what candidate leaks wait on -> used by non-test code
+	var candidates []int
+	for k, l := range leaks {
+		info := r.Goroutines[r.gOf[l.ev]]
+		if info.Spawn < 0 || !testPos(evs[info.Spawn].Pos) || !testPos(evs[l.ev].Pos) {
+			continue
+		}
+		candidates = append(candidates, k)
+		for _, o := range blockedObjs(&evs[l.ev]) {
+			objs[o] = false
+		}
+	}
+	if len(candidates) == 0 {
+		return
+	}
+	use := func(o uint64, pos uint32) {
+		if used, ok := objs[o]; ok && !used && pos != 0 && !testPos(pos) {
+			objs[o] = true
+		}
+	}
+	for i := range evs {
+		if ev := &evs[i]; ev.Kind == trace.KindSelect {
+			for _, c := range ev.Cases {
+				use(c.Obj, ev.Pos)
+			}
+		} else if ev.Obj != 0 && ev.Kind != trace.KindGoSpawn && ev.Kind != trace.KindGoEnd {
+			use(ev.Obj, ev.Pos)
+		}
+	}
+	for _, k := range candidates {
+		l := &leaks[k]
+		l.testOnly = true
+		for _, o := range blockedObjs(&evs[l.ev]) {
+			if objs[o] {
+				l.testOnly = false
+			}
+		}
+	}
 }
 
 // abandonedMutex reports whether blocked operation i is a Lock or RLock that can never
@@ -362,7 +430,7 @@ func (r *Result) blockedIn(i int32) string {
 }
 
 func leakDetector(kind, summary, why string) *Detector {
-	d := &Detector{Name: kind, Doc: summary + "\n\n" + why}
+	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
 		for _, l := range r.leaks() {
@@ -386,8 +454,14 @@ func leakDetector(kind, summary, why string) *Detector {
 			if l.abandoned {
 				msg += "; the goroutine holding the mutex has ended (the run ended before the Lock parked)"
 			}
+			if l.testOnly {
+				msg += " (a goroutine of the test itself: test-only)"
+			}
 			ops := append([]op{{"blocked", l.ev}}, l.related...)
-			out = append(out, r.newFinding(kind, Actual, msg, ops...))
+			f := r.newFinding(kind, Actual, msg, ops...)
+			f.TestOnly = l.testOnly
+			f.Severity = SeverityOfFinding(&f)
+			out = append(out, f)
 		}
 		return out
 	}

@@ -499,3 +499,43 @@ func TestNonBlockingSelectIsNotBlocked(t *testing.T) {
 		t.Errorf("the test goroutine counts as blocked at event %d", g.Blocked)
 	}
 }
+
+// A goroutine the test starts that blocks on a channel only the test uses is the test's own
+// leak: test-only, a warning. The same goroutine blocked in the package's code, or on a
+// channel the package's code made, is an ordinary leak: an error.
+func TestLeakTestOnly(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		makeAt, blockAt  string
+		testOnly         bool
+		spawnAt, partner string
+	}{
+		{"test channel", "p_test.go:10", "p_test.go:12", true, "p_test.go:11", "p_test.go:14"},
+		{"blocked in package code", "p_test.go:10", "p.go:5", false, "p_test.go:11", "p_test.go:14"},
+		{"package's channel", "p.go:3", "p_test.go:12", false, "p_test.go:11", "p_test.go:14"},
+		{"package's partner", "p_test.go:10", "p_test.go:12", false, "p_test.go:11", "p.go:8"},
+		{"started by the package", "p_test.go:10", "p_test.go:12", false, "p.go:9", "p_test.go:14"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b := tracetest.New()
+			m := b.Main()
+			ch := m.MakeChan(0, c.makeAt)
+			w := m.Go(c.spawnAt)
+			p := m.Go("p_test.go:13")
+			p.Recv(ch, c.partner)
+			m.Send(ch, "p_test.go:15")
+			p.End()
+			w.Pending().Send(ch, c.blockAt)
+			m.End()
+			r := analyze(t, b)
+			f := want(t, r, "leak-chan", Actual, c.blockAt)
+			wantSev := SeverityError
+			if c.testOnly {
+				wantSev = SeverityWarning
+			}
+			if f.TestOnly != c.testOnly || f.Severity != wantSev || strings.Contains(f.Message, "test-only") != c.testOnly {
+				t.Errorf("test only %v, severity %s, message %q; want test only %v, severity %s", f.TestOnly, f.Severity, f.Message, c.testOnly, wantSev)
+			}
+		})
+	}
+}

@@ -31,6 +31,16 @@ func SeverityOf(kind string, c Confidence) Severity {
 	return SeverityError
 }
 
+// SeverityOfFinding is SeverityOf for f, lowered to a warning when f is test-only (a leak
+// of the test's own goroutines, see TestOnly): the test, not the package, has the bug.
+// Whoever recomputes a finding's severity (after a replay, on grouping) uses this one.
+func SeverityOfFinding(f *Finding) Severity {
+	if f.TestOnly {
+		return SeverityWarning
+	}
+	return SeverityOf(f.Kind, f.Confidence)
+}
+
 // hazardOnly are kinds whose actual findings describe a schedule-dependent hazard the run
 // exhibited, not a failure: they are warnings even when actual.
 var hazardOnly = map[string]bool{"concurrent-recv": true, "select-case-without-partner": true}
@@ -64,4 +74,7 @@ type Finding struct {
 	Fingerprint string      `json:"fingerprint"`
 	Positions   []Position  `json:"positions"`
 	Goroutines  []Goroutine `json:"goroutines,omitempty"`
+	// TestOnly: a leak of the test's own goroutines, true but in the test, not in the
+	// package's code (the leak detectors' rule, detect_leak.go testOnlyLeak).
+	TestOnly bool `json:"test_only,omitempty"`
 }

@@ -153,7 +153,7 @@ func runFuzz(args []string) int {
 // (a replay may have confirmed a predicted finding), so JSON, SARIF and the editor agree.
 func normalizeSeverities(findings []fuzzer.Finding) {
 	for i := range findings {
-		findings[i].Severity = analysis.SeverityOf(findings[i].Kind, findings[i].Confidence)
+		findings[i].Severity = analysis.SeverityOfFinding(&findings[i].Finding)
 	}
 }
 

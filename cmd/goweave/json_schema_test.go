@@ -41,7 +41,7 @@ func jsonSchema(t *testing.T) map[string]map[string]bool {
 
 // checkJSONSchema checks a goweave fuzz -json report against docs/json.md: no field the
 // document does not list, every "always" field present, a column on every position, and
-// each finding's severity the one rule's (analysis.SeverityOf). sarif, when given, must
+// each finding's severity the one rule's (analysis.SeverityOfFinding). sarif, when given, must
 // give each finding the level of its severity.
 func checkJSONSchema(t *testing.T, report []byte, sarif []byte) {
 	t.Helper()
@@ -84,7 +84,9 @@ func checkJSONSchema(t *testing.T, report []byte, sarif []byte) {
 			each("goroutines", "Goroutine")
 			kind, _ := m["kind"].(string)
 			conf, _ := m["confidence"].(string)
-			if sev, _ := m["severity"].(string); sev != string(analysis.SeverityOf(kind, analysis.Confidence(conf))) {
+			testOnly, _ := m["test_only"].(bool)
+			rule := analysis.SeverityOfFinding(&analysis.Finding{Kind: kind, Confidence: analysis.Confidence(conf), TestOnly: testOnly})
+			if sev, _ := m["severity"].(string); sev != string(rule) {
 				t.Errorf("%s: %s %s has severity %s", where, conf, kind, sev)
 			}
 		case "Related":

@@ -87,7 +87,7 @@ func runReplay(args []string) int {
 	o := replayOutput{ID: rec.Finding.ID, Kind: rec.Finding.Kind, Reproduced: res.Reproduced, Outcome: res.Verdict.Outcome,
 		Detail: res.Verdict.Detail, Runs: res.Runs, Blocked: res.Blocked, Command: res.Command, Finding: res.Finding}
 	if res.Finding != nil {
-		res.Finding.Severity = analysis.SeverityOf(res.Finding.Kind, res.Finding.Confidence)
+		res.Finding.Severity = analysis.SeverityOfFinding(&res.Finding.Finding)
 	}
 	if r := res.Run; r != nil {
 		o.Status, o.Panic, o.Fatal = string(r.Status), r.Panic, r.Fatal

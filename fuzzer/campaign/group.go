@@ -112,7 +112,7 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 			}
 		}
 		f.Confidence = b.Confidence
-		f.Severity = analysis.SeverityOf(f.Kind, f.Confidence)
+		f.Severity = analysis.SeverityOfFinding(&f.Finding)
 		f.Positions = slices.Clone(f.Positions)
 		at := map[string]bool{}
 		for _, p := range f.Positions {
