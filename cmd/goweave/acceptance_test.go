@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer"
 	"github.com/goweave/goweave/internal/wants"
 )
@@ -111,6 +112,12 @@ func TestCorpus(t *testing.T) {
 // and those of the findings grouped with them.
 func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report {
 	t.Helper()
+	return wantReports(runForFindings(t, bin, dir, args))
+}
+
+// runForFindings runs goweave with args in dir and returns the findings of its JSON report.
+func runForFindings(t *testing.T, bin, dir string, args []string) []fuzzer.Finding {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = acceptanceEnv()
@@ -124,7 +131,7 @@ func runForReports(t *testing.T, bin, dir string, args []string) []wants.Report 
 	if err := json.Unmarshal(stdout.Bytes(), &report); err != nil {
 		t.Fatalf("decoding goweave's JSON: %v\n%s", err, stdout.String())
 	}
-	return wantReports(report.Findings)
+	return report.Findings
 }
 
 func envOr(name, def string) string {
@@ -163,7 +170,8 @@ func checkToolchain(t *testing.T, bin, dir, v string) {
 // their `// want` annotations: a poller left looping on its ticker after its context's only
 // cancel was dropped is a leak-select at its select; the same poller with `defer cancel()`,
 // a value published through an atomic flag and a send that errgroup.Wait orders before the
-// close report nothing. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
+// close report nothing; of the two leaks of testonly, the one in the package's code is an
+// error and the one of the test's own goroutine is test-only, a warning. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
 func TestStdlibExamples(t *testing.T) {
 	if os.Getenv("GOWEAVE_ACCEPTANCE") == "" {
 		t.Skip("set GOWEAVE_ACCEPTANCE to run the standard-library examples")
@@ -176,7 +184,9 @@ func TestStdlibExamples(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("building goweave: %v\n%s", err, out)
 	}
-	reports := runForReports(t, bin, dir, []string{"fuzz", "-json", "-o", t.TempDir(), "-runs", "10", "./..."})
+	findings := runForFindings(t, bin, dir, []string{"fuzz", "-json", "-o", t.TempDir(), "-runs", "10", "./..."})
+	reports := wantReports(findings)
+	checkTestOnly(t, filepath.Join(dir, "testonly"), findings)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -198,5 +208,30 @@ func TestStdlibExamples(t *testing.T) {
 				t.Errorf("missing %s", m)
 			}
 		})
+	}
+}
+
+// checkTestOnly checks the leak findings of the example in dir: the test's own leak (in its
+// _test.go) is test-only, a warning; the package's (in a non-test file) is not, an error.
+func checkTestOnly(t *testing.T, dir string, findings []fuzzer.Finding) {
+	t.Helper()
+	seen := map[bool]bool{}
+	for _, f := range findings {
+		if len(f.Positions) == 0 || filepath.Dir(f.Positions[0].File) != dir || !strings.HasPrefix(f.Kind, "leak-") {
+			continue
+		}
+		inTest := strings.HasSuffix(f.Positions[0].File, "_test.go")
+		seen[inTest] = true
+		want := analysis.SeverityError
+		if inTest {
+			want = analysis.SeverityWarning
+		}
+		if f.TestOnly != inTest || f.Severity != want || strings.Contains(f.Message, "test-only") != inTest {
+			t.Errorf("%s at %s:%d: test_only %v, severity %s, message %q; want test_only %v, severity %s",
+				f.Kind, filepath.Base(f.Positions[0].File), f.Positions[0].Line, f.TestOnly, f.Severity, f.Message, inTest, want)
+		}
+	}
+	if !seen[true] || !seen[false] {
+		t.Errorf("%s: leaks seen in the test %v, in the package %v; want both", filepath.Base(dir), seen[true], seen[false])
 	}
 }
