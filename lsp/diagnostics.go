@@ -234,7 +234,7 @@ func (fs *findingStore) diagnostics(path string, relatedInfo bool) []protocol.Di
 
 func (sf *storedFinding) diagnostic(relatedInfo bool) protocol.Diagnostic {
 	severity := protocol.DiagnosticSeverityError
-	if analysis.SeverityOf(sf.Kind, sf.Confidence) == analysis.SeverityWarning {
+	if analysis.SeverityOfFinding(&sf.Finding.Finding) == analysis.SeverityWarning {
 		severity = protocol.DiagnosticSeverityWarning
 	}
 	msg := sf.Message

@@ -241,3 +241,18 @@ func TestDiagnosticsAsFound(t *testing.T) {
 	}
 	se.shutdown()
 }
+
+// A leak of the test's own goroutine is a warning in the editor as in JSON and SARIF; the
+// same leak in the package's code stays an error.
+func TestDiagnosticSeverityTestOnly(t *testing.T) {
+	sf := &storedFinding{places: []placement{{path: "/m/x_test.go", valid: true}}}
+	sf.Kind, sf.Confidence = "leak-chan", analysis.Actual
+	sf.Positions = []analysis.Position{{Role: "blocked", File: "/m/x_test.go", Line: 3, Column: 2}}
+	if got := sf.diagnostic(false).Severity; got != protocol.DiagnosticSeverityError {
+		t.Errorf("leak in the package's code: severity %v, want error", got)
+	}
+	sf.TestOnly = true
+	if got := sf.diagnostic(false).Severity; got != protocol.DiagnosticSeverityWarning {
+		t.Errorf("test-only leak: severity %v, want warning", got)
+	}
+}
