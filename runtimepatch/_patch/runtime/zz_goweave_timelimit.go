@@ -101,6 +101,11 @@ func goweaveTimeLimitWatch() {
 		mp := acquirem()
 		goweaveFlush()
 		releasem(mp)
+		// The dump is printed by the thread that takes the signal: a goroutine running
+		// on another thread shows "stack unavailable", and a test spinning forever would
+		// not say where. With the world stopped every goroutine shows its stack. The
+		// process ends with the dump; the world is never started again.
+		stopTheWorld(stwGOMAXPROCS)
 		raise(_SIGQUIT)
 	}
 	// The process is exiting already, or a handler of the program's own took
