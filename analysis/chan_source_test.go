@@ -89,20 +89,11 @@ func returned() chan int {
 func writeServedSource(t *testing.T) (file string, lines map[string]int) {
 	t.Helper()
 	dir := t.TempDir()
-	file = filepath.Join(dir, "w.go")
-	if err := os.WriteFile(file, []byte(servedSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file, lines = writeMarked(t, dir, "w.go", servedSource)
 	// a file of another package in the same directory must not count
 	other := "package q\n\nfunc f(c chan int) { close(c) }\n"
 	if err := os.WriteFile(filepath.Join(dir, "q.go"), []byte(other), 0o644); err != nil {
 		t.Fatal(err)
-	}
-	lines = map[string]int{}
-	for i, l := range strings.Split(servedSource, "\n") {
-		if _, mark, ok := strings.Cut(l, "// mark:"); ok {
-			lines[mark] = i + 1
-		}
 	}
 	return file, lines
 }

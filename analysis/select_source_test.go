@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -29,17 +27,7 @@ func forward(in <-chan int, out chan<- int) {
 
 func writeMixed(t *testing.T) (string, map[string]int) {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "m.go")
-	if err := os.WriteFile(file, []byte(mixedSelect), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lines := map[string]int{}
-	for i, l := range strings.Split(mixedSelect, "\n") {
-		if _, mark, ok := strings.Cut(l, "// mark:"); ok {
-			lines[mark] = i + 1
-		}
-	}
-	return file, lines
+	return writeMarked(t, t.TempDir(), "m.go", mixedSelect)
 }
 
 func TestSourceCase(t *testing.T) {

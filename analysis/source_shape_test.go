@@ -1,10 +1,8 @@
 package analysis
 
 import (
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace/tracetest"
@@ -63,17 +61,7 @@ func (p *pool) call() int {
 
 func writeShapeSource(t *testing.T) (string, map[string]int) {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "p.go")
-	if err := os.WriteFile(file, []byte(shapeSource), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	lines := map[string]int{}
-	for i, l := range strings.Split(shapeSource, "\n") {
-		if _, mark, ok := strings.Cut(l, "// mark:"); ok {
-			lines[mark] = i + 1
-		}
-	}
-	return file, lines
+	return writeMarked(t, t.TempDir(), "p.go", shapeSource)
 }
 
 func TestSourceShape(t *testing.T) {
