@@ -91,12 +91,8 @@ func (t *testState) noteSeen(fs []Finding, index int) {
 // Related, the strongest confidence of the bug (severity to match), and how many runs of
 // its tests showed any finding of the bug. Bugs come in the order of fs.
 func (c *campaign) grouped(fs []Finding) []Finding {
-	plain := make([]analysis.Finding, len(fs))
-	for i := range fs {
-		plain[i] = fs[i].Finding
-	}
 	out := make([]Finding, 0, len(fs))
-	for _, b := range analysis.GroupWith(plain, c.sameRuns(fs)) {
+	for _, b := range c.bugs(fs) {
 		if !c.worthReporting(fs[b.Cause]) {
 			continue
 		}
@@ -201,40 +197,52 @@ func (c *campaign) noteJoins() {
 // alone: its cause is that finding. A test this campaign did not run keeps what an earlier
 // campaign found. A hang left out for having timed out once gets a note (hangsLeftOut).
 func (c *campaign) worthReporting(f Finding) bool {
-	for _, t := range c.tests {
-		if t.bin == nil || t.bin.Package != f.Package || t.name != f.Test || t.runs == 0 {
-			continue
-		}
-		switch f.Kind {
-		case "flaky-panic", "flaky-failure":
-			return t.statuses[string(run.StatusPass)] > 0
-		case "hang":
-			timeouts := t.statuses[string(run.StatusTimeout)]
-			return timeouts >= 2 && 2*timeouts >= t.runs
-		}
+	t := c.ranTest(f)
+	if t == nil {
+		return true
+	}
+	switch f.Kind {
+	case "flaky-panic", "flaky-failure":
+		return t.statuses[string(run.StatusPass)] > 0
+	case "hang":
+		timeouts := t.statuses[string(run.StatusTimeout)]
+		return timeouts >= 2 && 2*timeouts >= t.runs
 	}
 	return true
+}
+
+// ranTest is the test of f if this campaign ran it, else nil.
+func (c *campaign) ranTest(f Finding) *testState {
+	for _, t := range c.tests {
+		if t.bin != nil && t.bin.Package == f.Package && t.name == f.Test && t.runs > 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// bugs groups fs into bugs (analysis.GroupWith, with this campaign's runs).
+func (c *campaign) bugs(fs []Finding) []analysis.Bug {
+	plain := make([]analysis.Finding, len(fs))
+	for i := range fs {
+		plain[i] = fs[i].Finding
+	}
+	return analysis.GroupWith(plain, c.sameRuns(fs))
 }
 
 // hangsLeftOut notes the bugs of fs whose cause is a hang that worthReporting leaves out
 // because its test timed out in one run of at most two: the user may want to look again.
 // (A hang the time limit's check explained belongs to that leak or deadlock: no note.)
 func (c *campaign) hangsLeftOut(fs []Finding) []string {
-	plain := make([]analysis.Finding, len(fs))
-	for i := range fs {
-		plain[i] = fs[i].Finding
-	}
 	var notes []string
-	for _, b := range analysis.GroupWith(plain, c.sameRuns(fs)) {
+	for _, b := range c.bugs(fs) {
 		f := fs[b.Cause]
 		if f.Kind != "hang" || c.worthReporting(f) {
 			continue
 		}
-		for _, t := range c.tests {
-			if t.bin != nil && t.bin.Package == f.Package && t.name == f.Test && t.runs <= 2 && t.statuses[string(run.StatusTimeout)] == 1 {
-				notes = append(notes, fmt.Sprintf("%s.%s did not finish within its time limit (%s) in 1 of %d runs: not reported as a hang, since a test slower than the limit on this machine looks the same; rerun with a larger -timeout or more runs to tell",
-					f.Package, f.Test, c.cfg.RunTimeout, t.runs))
-			}
+		if t := c.ranTest(f); t != nil && t.runs <= 2 && t.statuses[string(run.StatusTimeout)] == 1 {
+			notes = append(notes, fmt.Sprintf("%s.%s did not finish within its time limit (%s) in 1 of %d runs: not reported as a hang, since a test slower than the limit on this machine looks the same; rerun with a larger -timeout or more runs to tell",
+				f.Package, f.Test, c.cfg.RunTimeout, t.runs))
 		}
 	}
 	return notes
