@@ -15,14 +15,18 @@ import "github.com/goweave/goweave/analysis/trace"
 // in the trace.
 func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
 	evs := r.Trace.Events
-	last := make(map[int32]int32) // goroutine -> its newest event
-	for i := range evs {
-		if g := r.gOf[i]; g >= 0 {
-			last[g] = int32(i)
+	last := make([]int32, len(r.Goroutines)) // goroutine -> its newest event + 1 (0: none)
+	for i, g := range r.gOf {
+		if g >= 0 {
+			last[g] = int32(i) + 1
 		}
 	}
 	var out []leak
-	for g, i := range last {
+	for g, n := range last {
+		if n == 0 {
+			continue
+		}
+		i := n - 1
 		info := r.Goroutines[g]
 		ev := &evs[i]
 		if !info.Alive || info.Ended || ev.Kind != trace.KindSelect || reported[i] || ev.Pos == 0 {
@@ -36,7 +40,7 @@ func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
 		woken := true
 		for j := range evs {
 			x := &evs[j]
-			if x.Kind != trace.KindSelect || x.Pos != ev.Pos || r.gOf[j] != g || x.Post == 0 {
+			if x.Kind != trace.KindSelect || x.Pos != ev.Pos || r.gOf[j] != int32(g) || x.Post == 0 {
 				continue
 			}
 			if !x.Flags.Has(trace.FlagSuccess) || x.A >= uint64(len(x.Cases)) || !r.isTimerChan(x.Cases[x.A].Obj) {
