@@ -7,7 +7,20 @@ package runtimepatch
 // (docs/stdlib-hb.md). The hooks take no caller PC, so the methods stay inlinable: the
 // runtime finds the calling frame from the inline tree (_patch/runtime/zz_goweave_atomic.go).
 // The function forms (atomic.AddInt64(&n, 1)) are compiler intrinsics and are not seen.
+//
+// atomic.Value (value.go, the same code in every supported release) is hooked on the Value's
+// address: a Load that found a stored value records after it read (a Load that found none
+// acquired nothing and records nothing), Store before its loop, Swap and CompareAndSwap
+// (which may only read) before theirs as read-modify-writes.
 var atomicSiteTable = []site{
+	{"sync/atomic/value.go", "(*Value).Load", "", "\tvlp.data = data", "\tvlp.data = data; goweaveAtomicLoad(unsafe.Pointer(v))"},
+	{"sync/atomic/value.go", "(*Value).Store", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
+		"\tgoweaveAtomicStore(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+	{"sync/atomic/value.go", "(*Value).Swap", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
+		"\tgoweaveAtomicRMW(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+	{"sync/atomic/value.go", "(*Value).CompareAndSwap", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
+		"\tgoweaveAtomicRMW(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+
 	{"sync/atomic/type.go", "(*Bool).Load", "", "func (x *Bool) Load() bool { return LoadUint32(&x.v) != 0 }",
 		"func (x *Bool) Load() bool { goweaveV := LoadUint32(&x.v) != 0; goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
 	{"sync/atomic/type.go", "(*Bool).Store", "", "func (x *Bool) Store(val bool) { StoreUint32(&x.v, b32(val)) }",

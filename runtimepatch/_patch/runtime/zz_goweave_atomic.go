@@ -1,8 +1,8 @@
 // Copyright goweave authors. Added to package runtime by the goweave overlay.
 
 // goweave atomic hooks: the methods of sync/atomic's typed values (Bool,
-// Int32, Int64, Uint32, Uint64, Uintptr, Pointer) called from the module
-// under test are release (Store), acquire (Load) or both (Swap,
+// Int32, Int64, Uint32, Uint64, Uintptr, Pointer, Value) called from the
+// module under test are release (Store), acquire (Load) or both (Swap,
 // CompareAndSwap, Add, And, Or) on their address (docs/stdlib-hb.md). A
 // Load is stamped after it read and the others before they write, so a Load
 // that observed a value is stamped after the write of that value. Atomics
