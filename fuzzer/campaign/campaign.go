@@ -43,7 +43,8 @@ type campaign struct {
 	traceRefs  map[string]int          // findings that point at each trace
 	binHashes  map[string]string       // test binary path -> sha256 (see binaryHash)
 	runs       int
-	start      time.Time
+	start      time.Time // before the overlay check and the build
+	oneEnded   bool      // a test has ended: the tests started since did not wait for the build
 }
 
 type testState struct {
@@ -58,6 +59,7 @@ type testState struct {
 	started        int           // runs started; the next run's index is started+1
 	inflight       int
 	first          time.Time             // when the first run started
+	budgetFrom     time.Time             // when its time budget started: first, or earlier (budgetStart)
 	overBudget     *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns int                   // runs whose analysis did
 	ctx            context.Context       // of the test's runs, ended with its time budget (runContext)
@@ -117,7 +119,27 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 
 // timeSpent reports whether t's time budget is used up.
 func (c *campaign) timeSpent(t *testState, now time.Time) bool {
-	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.first) >= c.cfg.TimePerTest
+	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.budgetFrom) >= c.cfg.TimePerTest
+}
+
+// ended marks t done: it starts no more runs.
+func (c *campaign) ended(t *testState) {
+	t.done, c.oneEnded = true, true
+}
+
+// budgetStart is when a test whose first run starts now begins to spend its time budget.
+// The tests that start before any test has ended also pay for the campaign's preparation
+// (overlay check, build), up to half their budget: `-time 10s` on a package of one test is
+// then what the user times, about ten seconds from the command's start, build included,
+// while a cold build (a minute and more) still leaves each of those tests half its budget.
+func (c *campaign) budgetStart(now time.Time) time.Time {
+	if c.cfg.TimePerTest <= 0 || c.oneEnded || c.start.IsZero() {
+		return now
+	}
+	if earliest := now.Add(-c.cfg.TimePerTest / 2); c.start.Before(earliest) {
+		return earliest
+	}
+	return c.start
 }
 
 // runContext is the context of t's runs: ctx, ended when t's time budget is: the runs still
@@ -128,7 +150,7 @@ func (c *campaign) runContext(ctx context.Context, t *testState) context.Context
 		return ctx
 	}
 	if t.ctx == nil {
-		t.ctx, t.cancel = context.WithDeadline(ctx, t.first.Add(c.cfg.TimePerTest))
+		t.ctx, t.cancel = context.WithDeadline(ctx, t.budgetFrom.Add(c.cfg.TimePerTest))
 	}
 	return t.ctx
 }
@@ -144,7 +166,7 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 		started := !t.first.IsZero()
 		if !c.canStart(t, now) {
 			if t.inflight == 0 {
-				t.done = true
+				c.ended(t)
 			}
 			if started && !t.done {
 				active++
@@ -170,7 +192,7 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 		return job{}, false
 	}
 	if pick.first.IsZero() {
-		pick.first = now
+		pick.first, pick.budgetFrom = now, c.budgetStart(now)
 	}
 	pick.started++
 	pick.inflight++
@@ -391,7 +413,7 @@ func (c *campaign) finish(res jobResult) {
 	t.last = time.Now()
 	c.runs++
 	if res.err != nil {
-		t.done = true // cannot run this test at all: do not retry it forever
+		c.ended(t) // cannot run this test at all: do not retry it forever
 		t.worst = run.StatusCrash
 		c.log(t, res.job, RunLog{Err: res.err})
 		c.report(Progress{Package: t.bin.Package, Test: t.name})
@@ -466,7 +488,7 @@ func (c *campaign) finish(res jobResult) {
 		// Past the budget no run will start: the strategy's proposals (on a run of a
 		// million operations, seconds of work) would only wait for the next campaign.
 		if c.cfg.TimePerTest > 0 {
-			ar.Deadline = t.first.Add(c.cfg.TimePerTest)
+			ar.Deadline = t.budgetFrom.Add(c.cfg.TimePerTest)
 		}
 		t.queue = boundQueue(append(t.queue, t.strategy.Mutate(ar)...))
 	}
@@ -475,7 +497,7 @@ func (c *campaign) finish(res jobResult) {
 		t.enough = true
 	}
 	if t.inflight == 0 && !c.canStart(t, time.Now()) {
-		t.done = true
+		c.ended(t)
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})
 }

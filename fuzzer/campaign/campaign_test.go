@@ -256,16 +256,51 @@ func TestTimeBudgetStopsRunsUnderWay(t *testing.T) {
 	}
 }
 
-// The time budget is judged from the test's first run, on the dispatcher's clock.
+// The time budget is judged from the start of the test's budget, on the dispatcher's clock.
 func TestTimeBudgetStopsNewRuns(t *testing.T) {
 	c := &campaign{cfg: Config{TimePerTest: 400 * time.Millisecond}}
 	first := time.Now()
-	ts := &testState{first: first, started: 5, runs: 5, strategy: recordStrategy{}}
+	ts := &testState{first: first.Add(time.Second), budgetFrom: first, started: 5, runs: 5, strategy: recordStrategy{}}
 	if !c.canStart(ts, first.Add(399*time.Millisecond)) {
 		t.Error("a run was refused within the budget")
 	}
 	if c.canStart(ts, first.Add(400*time.Millisecond)) {
 		t.Error("a run may start after the budget was spent")
+	}
+}
+
+// The tests started before any test ended pay for the build (up to half their budget), so
+// that -time is the command's wall time on a package of one test; the tests started later
+// do not.
+func TestTimeBudgetIncludesTheBuild(t *testing.T) {
+	start := time.Now()
+	c := &campaign{cfg: Config{TimePerTest: 10 * time.Second, Parallel: 1}, start: start}
+	a := &testState{name: "TestA", strategy: recordStrategy{}, worst: run.StatusPass}
+	b := &testState{name: "TestB", strategy: recordStrategy{}, worst: run.StatusPass}
+	c.tests = []*testState{a, b}
+	built := start.Add(3 * time.Second)
+	if j, ok := c.nextJob(built); !ok || j.test != a {
+		t.Fatalf("first job %v %v, want TestA", j.test, ok)
+	}
+	if !a.budgetFrom.Equal(start) || !a.first.Equal(built) {
+		t.Errorf("TestA's budget from %v, first run %v: want the campaign's start %v and the run's %v", a.budgetFrom, a.first, start, built)
+	}
+	if c.canStart(a, start.Add(10*time.Second)) {
+		t.Error("TestA may start a run 10s after the command started (3s of build, 7s of runs) with -time 10s")
+	}
+	a.inflight--
+	ended := start.Add(10 * time.Second)
+	if j, ok := c.nextJob(ended); !ok || j.test != b {
+		t.Fatalf("second job %v %v, want TestB", j.test, ok)
+	}
+	if !b.budgetFrom.Equal(ended) {
+		t.Errorf("TestB, started after TestA ended, has its budget from %v, want its first run's %v", b.budgetFrom, ended)
+	}
+
+	// A cold build longer than half the budget leaves half of it.
+	c = &campaign{cfg: Config{TimePerTest: 10 * time.Second}, start: start}
+	if got, want := c.budgetStart(start.Add(time.Minute)), start.Add(time.Minute-5*time.Second); !got.Equal(want) {
+		t.Errorf("after a one-minute build the budget starts at %v, want %v (half the budget left)", got, want)
 	}
 }
 

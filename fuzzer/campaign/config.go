@@ -15,6 +15,8 @@ type Config struct {
 	Run string
 	// TimePerTest is the wall-clock budget of each test across all its runs; 0 means no time
 	// budget (RunsPerTest alone bounds the campaign). When both are 0, each test runs once.
+	// The tests started before any test ended also pay for the build, up to half their
+	// budget (campaign.budgetStart).
 	TimePerTest time.Duration
 	// RunsPerTest is the maximum number of runs of each test; 0 means no run budget.
 	RunsPerTest int
