@@ -148,7 +148,6 @@ func TestReplayDivergesWhenControlFlowChanges(t *testing.T) {
 	if sched.Order == nil || len(sched.Order.Ops) < 4 {
 		t.Fatalf("replay schedule %+v", sched)
 	}
-	start := time.Now()
 	ar := runUnder(t, bin, "TestFlow", sched, "REPLAY_FLOW=other")
 	o := schedule.ReadOutcome(ar.Recorded.Meta)
 	if !o.Steered || o.Diverged == 0 {
@@ -157,8 +156,8 @@ func TestReplayDivergesWhenControlFlowChanges(t *testing.T) {
 	if v := campaign.Judge(campaign.Finding{Finding: analysis.Finding{Kind: "cyclic-deadlock", Positions: []analysis.Position{{File: "x.go", Line: 1}}}}, ar); v.Outcome != campaign.OutcomeDiverged {
 		t.Errorf("verdict %v, want %s", v, campaign.OutcomeDiverged)
 	}
-	if ar.Status != run.StatusPass || time.Since(start) > 10*time.Second {
-		t.Errorf("status %s after %v", ar.Status, time.Since(start))
+	if ar.Status != run.StatusPass { // a replay that waited for the Lock for good is stopped by runUnder's time limit
+		t.Errorf("status %s after %v, want a pass: the replay goes on free after the divergence", ar.Status, ar.Elapsed)
 	}
 	// The same schedule on the unchanged program is followed.
 	if o := schedule.ReadOutcome(runUnder(t, bin, "TestFlow", sched).Recorded.Meta); o.Diverged != 0 || o.Admitted != len(sched.Order.Ops) {
@@ -194,7 +193,7 @@ func TestReplayOfADeadlockByDesign(t *testing.T) {
 		t.Fatalf("recorded status %s", recorded.Status)
 	}
 	ar := runUnder(t, bin, "TestStuck", replayOf(recorded))
-	if ar.Status != run.StatusDeadlock || ar.Elapsed > 5*time.Second {
+	if ar.Status != run.StatusDeadlock { // not a timeout: the runtime, not runUnder's time limit, ended it
 		t.Errorf("replay: status %s after %v, want the runtime's deadlock report at once", ar.Status, ar.Elapsed)
 	}
 }
