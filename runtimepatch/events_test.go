@@ -365,6 +365,44 @@ func TestTimerChannelEvents(t *testing.T) {
 	}
 }
 
+// Every value a ticker delivers is a TimerFire of no goroutine, on the
+// ticker's channel, at the position of its NewTicker with the internal flag,
+// with the seq of the receive that gets it, stamped before that receive:
+// whether the timer ran on the scheduler or inside the receive.
+func TestTimerFireEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestTickerFires", nil).tr
+	mk := one(t, tr, trace.KindChanMake, "ticker.make")
+	recvs := []trace.Event{one(t, tr, trace.KindChanRecv, "ticker.recv1"), one(t, tr, trace.KindChanRecv, "ticker.recv2"), one(t, tr, trace.KindSelect, "ticker.select")}
+	fires := map[uint64]trace.Event{}
+	for _, e := range tr.Events {
+		if e.Kind != trace.KindTimerFire {
+			continue
+		}
+		if e.Obj != mk.Obj || e.G != 0 || e.Flags != trace.FlagInternal || e.Pos != mk.Pos || e.Pre != e.Post || e.C != 1 {
+			t.Errorf("fire: obj %d g%d flags %s pos %s pre %d post %d cap %d; want obj %d, no goroutine, internal, at @ticker.make, pre = post, cap 1",
+				e.Obj, e.G, e.Flags, tr.Position(e.Pos), e.Pre, e.Post, e.C, mk.Obj)
+		}
+		if _, dup := fires[e.A]; dup || e.A == 0 {
+			t.Errorf("fire seq %d twice or zero\n%s", e.A, dump(tr))
+		}
+		fires[e.A] = e
+	}
+	for k, r := range recvs {
+		seq := r.A
+		if r.Kind == trace.KindSelect {
+			seq = r.B
+		}
+		f, ok := fires[seq]
+		if !ok || r.Post == 0 {
+			t.Errorf("receive %d (seq %d, post %d): no fire with its seq\n%s", k+1, seq, r.Post, dump(tr))
+			continue
+		}
+		if !(f.Post < r.Post) {
+			t.Errorf("receive %d: fire stamp %d not before the receive's %d", k+1, f.Post, r.Post)
+		}
+	}
+}
+
 // A deferred call is attributed to its defer statement, also when the defer
 // is not open-coded (in a loop).
 func TestDeferredCallPosition(t *testing.T) {

@@ -36,6 +36,7 @@ var siteTable = append([]site{
 	{"runtime/chan.go", "chanrecv", "", "\t\t\trecv(c, sg, ep, func() { unlock(&c.lock) }, 3)",
 		"\t\t\tgoweaveChanHandoff(c, sg, false, goweaveFamRecv); recv(c, sg, ep, func() { unlock(&c.lock) }, 3)"},
 	{"runtime/chan.go", "chanrecv", "", "\t\tc.qcount--", "\t\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamRecv)"},
+	{"runtime/chan.go", "timerchandrain", "", "\t\tc.qcount--", "\t\tc.qcount--; goweaveTimerDrain(c)"},
 	{"runtime/chan.go", "selectnbsend", "", "\treturn chansend(c, elem, false, sys.GetCallerPC())",
 		"\tgoweaveNB, goweaveOut := goweaveSelectNBPre(c, elem, false, false, sys.GetCallerPC()); if goweaveOut >= 0 { selected = goweaveOut&1 != 0 } else { selected = chansend(c, elem, false, sys.GetCallerPC()) }; goweaveSelectNBEnd(goweaveNB, selected); return"},
 	{"runtime/chan.go", "selectnbrecv", "", "\treturn chanrecv(c, elem, false)",

@@ -30,7 +30,8 @@ const (
 	KindAtomicLoad      Kind = 50
 	KindAtomicStore     Kind = 51
 	KindAtomicRMW       Kind = 52
-	kindNamesUpperBound      = 53
+	KindTimerFire       Kind = 60
+	kindNamesUpperBound      = 61
 )
 
 var kindNames = [kindNamesUpperBound]string{
@@ -58,6 +59,7 @@ var kindNames = [kindNamesUpperBound]string{
 	KindAtomicLoad:    "AtomicLoad",
 	KindAtomicStore:   "AtomicStore",
 	KindAtomicRMW:     "AtomicRMW",
+	KindTimerFire:     "TimerFire",
 }
 
 // Known reports whether k is a kind of format version 1 (kinds are only ever added).

@@ -32,6 +32,7 @@ func goweaveChanMake(c *hchan, size int, pc uintptr) {
 	}
 	c.goweave.id = goweaveObjects.Add(1)
 	pos := goweavePosOf(pc)
+	c.goweave.pos = pos
 	if pos == 0 {
 		return
 	}
@@ -308,6 +309,9 @@ func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
 	}
 	c.goweave.sends++
 	c.goweave.recvs++
+	if sender && c.timer != nil {
+		goweaveTimerFire(c, c.goweave.sends) // zz_goweave_timer.go
+	}
 	self := goweaveSelf(fam)
 	peer := goweavePeer(sg)
 	if self == 0 && peer == 0 {
@@ -338,6 +342,9 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 		seq = &c.goweave.sends
 	}
 	*seq++
+	if send && c.timer != nil {
+		goweaveTimerFire(c, *seq) // zz_goweave_timer.go
+	}
 	if self := goweaveSelf(fam); self != 0 {
 		goweaveFinish(self, goweaveNextStamp(), *seq, uint64(c.qcount), goweaveFSuccess)
 	}

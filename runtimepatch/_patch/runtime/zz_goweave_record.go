@@ -99,6 +99,7 @@ type goweaveChan struct {
 	id    uint64 // object id, set at make
 	sends uint64 // completed sends
 	recvs uint64 // completed value receives
+	pos   uint32 // position of the make, 0 = not recorded (a timer's fire is recorded only when it is known)
 }
 
 // goweavePosition is a source position referenced by events. file and fn

@@ -198,3 +198,20 @@ func TestChanZeroSize(t *testing.T) {
 	}
 	_ = v
 }
+
+// The first tick is handed to the blocked receive by the timer (run by the
+// scheduler); the second is due before its receive, which runs the ticker
+// itself (the value enters the buffer inside the receive); the third is
+// received by a select.
+func TestTickerFires(t *testing.T) {
+	tk := time.NewTicker(time.Millisecond) // @ticker.make
+	defer tk.Stop()
+	<-tk.C // @ticker.recv1
+	time.Sleep(5 * time.Millisecond)
+	<-tk.C // @ticker.recv2
+	never := make(chan int)
+	select { // @ticker.select
+	case <-tk.C:
+	case <-never:
+	}
+}
