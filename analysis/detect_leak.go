@@ -117,7 +117,7 @@ func (r *Result) leaks() []leak {
 
 func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
-		out := r.timeLimitLeaks()
+		out := r.withoutPackageDaemons(r.timeLimitLeaks())
 		r.markTestOnly(out)
 		return out
 	}
@@ -180,6 +180,7 @@ func (r *Result) findLeaks() []leak {
 		reported[l.ev] = true
 	}
 	out = append(out, r.tickerLeaks(reported)...)
+	out = r.withoutPackageDaemons(out)
 	r.markTestOnly(out)
 	return out
 }
@@ -430,7 +431,7 @@ func (r *Result) blockedIn(i int32) string {
 }
 
 func leakDetector(kind, summary, why string) *Detector {
-	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule}
+	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
 		for _, l := range r.leaks() {

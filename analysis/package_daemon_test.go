@@ -1,0 +1,64 @@
+package analysis
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// daemonPoller builds a poller like ants' default pool's purge loop: it selects on its
+// context's Done channel and a ticker, and the context's cancel is kept for a later Release.
+// inInit: its go statement runs while the package is initialised (a package-level
+// variable), before the test's goroutine starts; otherwise the test starts it.
+// testKnown: the trace names the test's goroutine (META testgoid).
+func daemonPoller(inInit, testKnown bool) *tracetest.Builder {
+	b := tracetest.New().Meta("leakgc", "1")
+	m := b.Main()
+	var w *tracetest.G
+	if inInit {
+		w = m.Go("d.go:29")
+	}
+	test := m.Go("")
+	if !inInit {
+		w = test.Go("d.go:29")
+	}
+	if testKnown {
+		b.Meta("testgoid", strconv.FormatUint(test.ID, 10))
+	}
+	done := w.MakeLibChan(0, "d.go:20") // context.WithCancel's Done
+	tick := w.MakeLibChan(1, "d.go:21") // time.NewTicker
+	for range 2 {
+		b.SendForeign(tick)
+		w.Select("d.go:30", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	}
+	w.Pending().Select("d.go:30", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	test.End()
+	m.End()
+	return b
+}
+
+// A package's own daemon, started while the package was initialised, is not the test's
+// leak; the same loop started by the test is.
+func TestPackageDaemonIsNotTheTestsLeak(t *testing.T) {
+	wantNo(t, analyze(t, daemonPoller(true, true)), "leak-select")
+	want(t, analyze(t, daemonPoller(false, true)), "leak-select", Actual, "d.go:30", "timer=d.go:21", "never closed=d.go:20")
+	// Without META testgoid (older traces) which goroutine is the test's is not known:
+	// every loop is judged.
+	want(t, analyze(t, daemonPoller(true, false)), "leak-select", Actual, "d.go:30", "timer=d.go:21", "never closed=d.go:20")
+}
+
+// A daemon the GC's leak detection proved leaked (it waits on a channel nothing can
+// reach) is reported wherever it was started.
+func TestPackageDaemonProvenLeakIsReported(t *testing.T) {
+	b := tracetest.New().Meta("leakgc", "1")
+	m := b.Main()
+	w := m.Go("i.go:5")
+	test := m.Go("")
+	b.Meta("testgoid", strconv.FormatUint(test.ID, 10))
+	c := w.MakeChan(0, "i.go:4")
+	w.Pending().State(statusLeaked, "chan receive (leaked)").Recv(c, "i.go:6")
+	test.End()
+	m.End()
+	want(t, analyze(t, b), "leak-chan", Actual, "i.go:6")
+}
