@@ -43,3 +43,46 @@ func TestAtomicTypedEvents(t *testing.T) {
 		t.Errorf("Add on %#x, Load on %#x: want one address", add.A, load.A)
 	}
 }
+
+// TestSyncMapEvents: sync.Map's reads are AtomicLoads after they read, its
+// writes AtomicStores before they write, the operations that may do both an
+// AtomicStore then an AtomicLoad, on one address per map and key (a key of
+// another map, another key of the same map: other addresses); Range loads
+// each key it visits; Clear records nothing.
+func TestSyncMapEvents(t *testing.T) {
+	for _, race := range []bool{false, true} {
+		tr := record(t, buildEvents(t, race), "TestSyncMap", nil).tr
+		store := one(t, tr, trace.KindAtomicStore, "map.store")
+		load := one(t, tr, trace.KindAtomicLoad, "map.load")
+		if store.G == load.G || !(store.Pre < load.Pre) || store.A != load.A {
+			t.Errorf("race %v: store g%d stamp %d on %#x, the load that observed it g%d stamp %d on %#x: want two goroutines, the store first, one address",
+				race, store.G, store.Pre, store.A, load.G, load.Pre, load.A)
+		}
+		for _, m := range []string{"map.otherkey", "map.othermap"} {
+			if e := one(t, tr, trace.KindAtomicLoad, m); e.A == store.A {
+				t.Errorf("race %v: @%s on the address of another map's or key's entry %#x", race, m, e.A)
+			}
+		}
+		same := []trace.Event{one(t, tr, trace.KindAtomicStore, "map.delete"), one(t, tr, trace.KindAtomicLoad, "map.methodvalue")}
+		for _, m := range []string{"map.loadorstore", "map.swap", "map.cas", "map.cad", "map.loadanddelete"} {
+			w, r := one(t, tr, trace.KindAtomicStore, m), one(t, tr, trace.KindAtomicLoad, m)
+			if !(w.Pre < r.Pre) {
+				t.Errorf("race %v: @%s: store stamped %d, load %d: want the store first", race, m, w.Pre, r.Pre)
+			}
+			same = append(same, w, r)
+		}
+		for _, e := range same {
+			if e.A != store.A {
+				t.Errorf("race %v: %s at %s on %#x, want the entry's address %#x", race, e.Kind, tr.Position(e.Pos), e.A, store.A)
+			}
+		}
+		if r := at(t, tr, trace.KindAtomicLoad, "map.range"); len(r) != 2 || r[0].A == r[1].A {
+			t.Errorf("race %v: Range over 2 keys: %d loads %v, want one per key\n%s", race, len(r), r, dump(tr))
+		}
+		for _, k := range []trace.Kind{trace.KindAtomicLoad, trace.KindAtomicStore, trace.KindAtomicRMW} {
+			if c := at(t, tr, k, "map.clear"); len(c) != 0 {
+				t.Errorf("race %v: Clear recorded %d %s events, want none", race, len(c), k)
+			}
+		}
+	}
+}

@@ -258,7 +258,11 @@ func TestPrepareOverlayContents(t *testing.T) {
 		t.Errorf("overlay for %s %s, want %s %s", ov.GOROOT, ov.GoVersion, tc.GOROOT, tc.GOVERSION)
 	}
 	replace := readOverlay(t, ov.Path)
-	files, _ := sitesByFile(siteTable)
+	rel, err := tc.release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := sitesByFile(rel.Sites)
 	added, err := addedFiles()
 	if err != nil {
 		t.Fatal(err)

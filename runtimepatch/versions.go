@@ -27,9 +27,9 @@ type release struct {
 }
 
 var releases = []release{
-	{Minor: "go1.25", Sites: siteTable, LeakGC: false, Tested: []string{"go1.25.0", "go1.25.14"}},
-	{Minor: "go1.26", Sites: siteTable, LeakGC: true, Tested: []string{"go1.26.0", "go1.26.11"}},
-	{Minor: "go1.27", Sites: siteTable, LeakGC: true, Tested: []string{"go1.27.0", "go1.27.4"}},
+	{Minor: "go1.25", Sites: withSyncMap("sync/hashtriemap.go"), LeakGC: false, Tested: []string{"go1.25.0", "go1.25.14"}},
+	{Minor: "go1.26", Sites: withSyncMap("sync/map.go"), LeakGC: true, Tested: []string{"go1.26.0", "go1.26.11"}},
+	{Minor: "go1.27", Sites: withSyncMap("sync/map.go"), LeakGC: true, Tested: []string{"go1.27.0", "go1.27.4"}},
 }
 
 // SupportedVersions says which toolchains goweave patches.

@@ -57,13 +57,19 @@ func goweaveAtomicRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 	if pos >= goweaveFirstClass || pos == 0 {
 		return
 	}
+	goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+}
+
+// goweaveAtomicAt records an atomic operation of gp on address a at the
+// user position pos.
+func goweaveAtomicAt(gp *g, kind uint8, a uint64, pos uint32) {
 	goweaveBefore(gp, kind, pos)
 	h := goweaveOpen(gp, kind, 0, pos, 0)
 	if h == 0 {
 		return
 	}
 	e := goweaveRec(h)
-	e.a = uint64(uintptr(p))
+	e.a = a
 	e.post = e.pre
 }
 
