@@ -36,13 +36,22 @@ type acqInfo struct {
 
 // byGoroutine maps the goroutines that used an object to a value, sorted by goroutine:
 // memory follows those goroutines (not all of the trace's), and scans visit them in
-// goroutine order.
+// goroutine order. Once they are a sixteenth of the trace's goroutines or more, a table
+// indexed by goroutine finds them without the binary search (a few goroutines sharing
+// every mutex: the search was a visible cost of each lock); it costs at most 64 bytes per
+// goroutine in gs.
 type byGoroutine[T any] struct {
 	gs   []int32
 	vals []T
+	at   []int32 // per goroutine of the trace: its index in gs + 1 (0: absent); nil: search
 }
 
 func (b *byGoroutine[T]) index(g int32) (int, bool) {
+	if b.at != nil {
+		if k := b.at[g]; k > 0 {
+			return int(k - 1), true
+		}
+	}
 	if n := len(b.gs); n == 0 || b.gs[n-1] < g {
 		return n, false
 	}
@@ -57,16 +66,30 @@ func (b *byGoroutine[T]) get(g int32) (T, bool) {
 	return zero, false
 }
 
-// set sets g's value to v and reports whether g is new.
-func (b *byGoroutine[T]) set(g int32, v T) bool {
+// set sets g's value to v (g < ng, the trace's goroutine count) and returns the bytes it
+// added to the map (0 when g was in it).
+func (b *byGoroutine[T]) set(g int32, v T, ng int) int64 {
 	i, ok := b.index(g)
 	if ok {
 		b.vals[i] = v
-		return false
+		return 0
 	}
 	b.gs = slices.Insert(b.gs, i, g)
 	b.vals = slices.Insert(b.vals, i, v)
-	return true
+	added := 4 + int64(unsafe.Sizeof(v))
+	switch {
+	case b.at != nil:
+		for k := i; k < len(b.gs); k++ {
+			b.at[b.gs[k]] = int32(k + 1)
+		}
+	case 16*len(b.gs) >= ng:
+		b.at = make([]int32, ng)
+		for k, h := range b.gs {
+			b.at[h] = int32(k + 1)
+		}
+		added += 4 * int64(ng)
+	}
+	return added
 }
 
 // Rule Lock (write): the acquisition happens after the last Unlock and after every RUnlock
@@ -167,9 +190,7 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 	} else {
 		m.writer, m.writerEv = g, i
 	}
-	if m.lastAcq.set(g, acqInfo{ev: i, ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}) {
-		e.extra += 4 + int64(unsafe.Sizeof(acqInfo{}))
-	}
+	e.extra += m.lastAcq.set(g, acqInfo{ev: i, ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}, e.ng)
 	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
 }
 
@@ -238,9 +259,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 			}
 		}
 	} else {
-		if m.lastWrite.set(g, i) {
-			e.extra += 8
-		}
+		e.extra += m.lastWrite.set(g, i, e.ng)
 		for k, r := range m.recursive {
 			if gr := e.r.gOf[r]; gr != g && !e.hbAt(r, g, true) {
 				f.rw(e.t, rwFact{inner: r, outer: m.outer[k], writer: i})
