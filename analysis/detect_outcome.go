@@ -38,7 +38,7 @@ in every schedule.`,
 
 var Hang = &Detector{
 	Name: "hang",
-	Doc: `A test that did not finish within its time limit (-timeout) in at least two runs and at least half of its runs, without a proof of what blocks it (one timed-out run of one or two is a note, not a finding: a test slower than the limit on a loaded machine looks the same).
+	Doc: `A test that did not finish within its time limit (-timeout) in at least two runs and at least half of its runs, without a proof of what blocks it (fewer timed-out runs are a note per test in the campaign's warnings, not a finding: a test slower than the limit on a loaded machine looks the same).
 
 Reported at the test goroutine's position in the goroutine dump taken at the time limit
 (where it waited or spun), with the other goroutines of your module as related positions.

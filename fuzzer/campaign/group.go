@@ -230,20 +230,33 @@ func (c *campaign) bugs(fs []Finding) []analysis.Bug {
 	return analysis.GroupWith(plain, c.sameRuns(fs))
 }
 
-// hangsLeftOut notes the bugs of fs whose cause is a hang that worthReporting leaves out
-// because its test timed out in one run of at most two: the user may want to look again.
-// (A hang the time limit's check explained belongs to that leak or deadlock: no note.)
+// hangsLeftOut notes each test that timed out in some runs without a reported hang: its
+// hang finding is left out by worthReporting (fewer than two timed-out runs, or fewer than
+// half of them), or it has none (no trace came back from the runs stopped at the limit).
+// The user may want to look again with a larger -timeout. A test whose timeout the time
+// limit's check explained (the hang is grouped under that leak or deadlock) gets no note.
 func (c *campaign) hangsLeftOut(fs []Finding) []string {
-	var notes []string
+	explained := map[*testState]bool{}
 	for _, b := range c.bugs(fs) {
-		f := fs[b.Cause]
-		if f.Kind != "hang" || c.worthReporting(f) {
+		byHang := fs[b.Cause].Kind == "hang" // else the hangs are grouped under a leak or deadlock
+		for _, k := range append([]int{b.Cause}, b.Others...) {
+			f := fs[k]
+			if f.Kind != "hang" {
+				continue
+			}
+			if t := c.ranTest(f); t != nil && (!byHang || c.worthReporting(f)) {
+				explained[t] = true
+			}
+		}
+	}
+	var notes []string
+	for _, t := range c.tests {
+		timeouts := t.statuses[string(run.StatusTimeout)]
+		if timeouts == 0 || explained[t] || t.bin == nil {
 			continue
 		}
-		if t := c.ranTest(f); t != nil && t.runs <= 2 && t.statuses[string(run.StatusTimeout)] == 1 {
-			notes = append(notes, fmt.Sprintf("%s.%s did not finish within its time limit (%s) in 1 of %d runs: not reported as a hang, since a test slower than the limit on this machine looks the same; rerun with a larger -timeout or more runs to tell",
-				f.Package, f.Test, c.cfg.RunTimeout, t.runs))
-		}
+		notes = append(notes, fmt.Sprintf("%s.%s did not finish within its time limit (%s) in %d of %d runs: not reported as a hang, since a test slower than the limit on this machine looks the same; rerun with a larger -timeout or more runs to tell",
+			t.bin.Package, t.name, c.cfg.RunTimeout, timeouts, t.runs))
 	}
 	return notes
 }

@@ -124,7 +124,8 @@ func TestWorthReporting(t *testing.T) {
 	slow := &testState{bin: bin, name: "TestSlow", runs: 10, statuses: map[string]int{"pass": 6, "timeout": 4}}
 	hung := &testState{bin: bin, name: "TestHung", runs: 4, statuses: map[string]int{"timeout": 2, "pass": 2}}
 	once := &testState{bin: bin, name: "TestSlowerThanTheLimit", runs: 1, statuses: map[string]int{"timeout": 1}}
-	c := &campaign{tests: []*testState{flaky, always, slow, hung, once}}
+	noTrace := &testState{bin: bin, name: "TestNoTraceCameBack", runs: 1, statuses: map[string]int{"timeout": 1}}
+	c := &campaign{tests: []*testState{flaky, always, slow, hung, once, noTrace}}
 	for _, x := range []struct {
 		kind, test string
 		want       bool
@@ -149,7 +150,16 @@ func TestWorthReporting(t *testing.T) {
 		f.Kind, f.Package, f.Test = "hang", "p", test
 		hangs = append(hangs, f)
 	}
-	if notes := c.hangsLeftOut(hangs); len(notes) != 1 || !strings.HasPrefix(notes[0], "p.TestSlowerThanTheLimit did not finish within its time limit") {
-		t.Errorf("notes %q, want one for the hang of the test that timed out in its only run", notes)
+	// One note per test whose timed-out runs are not reported as a hang, whether or not a
+	// hang finding came back from them; none for the reported hang.
+	notes := c.hangsLeftOut(hangs)
+	wantNotes := []string{"p.TestSlow did not finish within its time limit (0s) in 4 of 10 runs", "p.TestSlowerThanTheLimit did not finish within its time limit (0s) in 1 of 1 runs", "p.TestNoTraceCameBack did not finish within its time limit (0s) in 1 of 1 runs"}
+	if len(notes) != len(wantNotes) {
+		t.Fatalf("notes %q, want %d: %q", notes, len(wantNotes), wantNotes)
+	}
+	for i, w := range wantNotes {
+		if !strings.HasPrefix(notes[i], w) {
+			t.Errorf("note %d: %q, want it to start %q", i, notes[i], w)
+		}
 	}
 }
