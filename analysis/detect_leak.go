@@ -48,14 +48,15 @@ func (r *Result) lingering() bool {
 
 // leak is a goroutine blocked forever at the end of a normally ended run.
 type leak struct {
-	kind      string
-	ev        int32
-	related   []op
-	proven    bool // the GC's leak detection found what it waits on unreachable
-	ticker    int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
-	abandoned bool // a Lock cut short by the exit, on a mutex whose holder has ended
-	timeLimit bool // proven when the run was stopped at its time limit (detect_timelimit.go)
-	testOnly  bool // a leak of the test's own goroutines (testOnlyRule)
+	kind        string
+	ev          int32
+	related     []op
+	proven      bool // the GC's leak detection found what it waits on unreachable
+	ticker      int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
+	tickerFired bool // each of those wakes got a value a recorded timer fire delivered
+	abandoned   bool // a Lock cut short by the exit, on a mutex whose holder has ended
+	timeLimit   bool // proven when the run was stopped at its time limit (detect_timelimit.go)
+	testOnly    bool // a leak of the test's own goroutines (testOnlyRule)
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -440,8 +441,8 @@ func leakDetector(kind, summary, why string) *Detector {
 			}
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
 			if l.ticker > 0 {
-				msg = fmt.Sprintf("%s loops forever in the select at %s: only the timer made at %s woke it (%d times), and its other cases wait on the channel made at %s, which nothing closed and nothing can any more (the test returned)",
-					r.spawnedAt(l.ev), r.at(l.ev), r.at(l.related[0].ev), l.ticker, r.at(l.related[1].ev))
+				msg = fmt.Sprintf("%s loops forever in the select at %s: only the timer made at %s woke it (%s), and its other cases wait on the channel made at %s, which nothing closed and nothing can any more (the test returned)",
+					r.spawnedAt(l.ev), r.at(l.ev), r.at(l.related[0].ev), tickerWakes(l), r.at(l.related[1].ev))
 			} else if len(l.related) > 0 {
 				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
 			}

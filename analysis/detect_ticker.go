@@ -1,13 +1,19 @@
 package analysis
 
-import "github.com/goweave/goweave/analysis/trace"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
 
 // tickerLeaks finds goroutines that loop forever in a select woken only by a timer: a
 // poller that selects on a ticker and on a context's Done channel, after the only path that
 // cancelled the context was skipped. Its ticker keeps every channel of the select reachable,
 // so neither the runtime nor the GC's leak detection sees it blocked for good; the trace
 // does: at the end of a normally ended run the goroutine is still in (or between executions
-// of) that select, every execution the run recorded was woken by a timer case, and its other
+// of) that select, every execution the run recorded was woken by a timer case (the evidence:
+// each got a value a TimerFire of the runtime delivered, FORMAT.md), and its other
 // cases are on channels a library made for it (a context's Done) that nothing ever closed or
 // sent on. With `defer cancel()` the context is cancelled, the goroutine returns, and
 // nothing is reported. A select with a case on a channel of the user's own (a stop channel
@@ -36,7 +42,7 @@ func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
 		if timer < 0 || waits < 0 {
 			continue
 		}
-		wakes := 0
+		wakes, fired := 0, 0
 		woken := true
 		for j := range evs {
 			x := &evs[j]
@@ -48,12 +54,15 @@ func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
 				break
 			}
 			wakes++
+			if r.firedValue(x.Cases[x.A].Obj, x.B) {
+				fired++
+			}
 		}
 		if !woken || wakes == 0 {
 			continue
 		}
 		related := []op{{"timer", timer}, {"never closed", waits}}
-		out = append(out, leak{kind: "leak-select", ev: i, related: related, ticker: wakes})
+		out = append(out, leak{kind: "leak-select", ev: i, related: related, ticker: wakes, tickerFired: fired == wakes})
 	}
 	return out
 }
@@ -73,6 +82,9 @@ func (r *Result) tickerSelect(ev *trace.Event) (timer, waits int32) {
 		switch {
 		case r.isTimerChan(c.Obj):
 			timer = ch.made
+			if timer < 0 && len(ch.fires) > 0 { // (the make was not recorded: the fire names the timer's creation site)
+				timer = slices.Max(ch.fires)
+			}
 		case ch.lib && ch.closeEv < 0 && len(ch.sendBySeq) == 0:
 			waits = ch.made
 		default:
@@ -82,14 +94,19 @@ func (r *Result) tickerSelect(ev *trace.Event) (timer, waits int32) {
 	return timer, waits
 }
 
-// isTimerChan reports whether a channel is a timer's or ticker's: made by a library for the
-// user, and received values that no recorded operation sent (the runtime sends on it).
+// isTimerChan reports whether a channel is a timer's or ticker's: the runtime recorded a
+// timer firing on it (TimerFire); or, in a trace without fires (an older recorder, or a
+// timer made outside recorded code), made by a library for the user and received values
+// that no recorded operation sent (the runtime sends on it).
 func (r *Result) isTimerChan(obj uint64) bool {
 	x, ok := r.eng.chanIdx[obj]
 	if !ok {
 		return false
 	}
 	ch := &r.eng.chans[x]
+	if ch.fires != nil {
+		return true
+	}
 	if !ch.lib || ch.closeEv >= 0 {
 		return false
 	}
@@ -99,4 +116,23 @@ func (r *Result) isTimerChan(obj uint64) bool {
 		}
 	}
 	return false
+}
+
+// firedValue reports whether a TimerFire delivered the seq-th value of channel obj.
+func (r *Result) firedValue(obj, seq uint64) bool {
+	x, ok := r.eng.chanIdx[obj]
+	return ok && bySeq(r.eng.chans[x].fires, seq) >= 0
+}
+
+// tickerWakes says how often the timer woke a ticker leak, and on what evidence.
+func tickerWakes(l leak) string {
+	switch {
+	case l.ticker == 1 && l.tickerFired:
+		return "once, by a timer fire"
+	case l.ticker == 1:
+		return "once"
+	case l.tickerFired:
+		return fmt.Sprintf("%d times, each by a timer fire", l.ticker)
+	}
+	return fmt.Sprintf("%d times", l.ticker)
 }

@@ -11,14 +11,22 @@ import (
 // and a ticker, woken by the ticker three times; cancel says whether the context is
 // cancelled at the end (the goroutine then returns). As in a real run, the GC's leak
 // detection ran at the exit and found the goroutine reachable (through its ticker).
-func poller(cancel bool) *tracetest.Builder {
+func poller(cancel bool) *tracetest.Builder { return pollerFired(cancel, false) }
+
+// pollerFired is poller with the ticks recorded as the runtime records them (TimerFire) when
+// fired, else as values of unrecorded sends (a trace without fires).
+func pollerFired(cancel, fired bool) *tracetest.Builder {
 	b := tracetest.New().Meta("leakgc", "1")
 	m := b.Main()
 	done := m.MakeLibChan(0, "p.go:27") // ctx.Done() in the select
 	w := m.Go("p.go:43")
 	tick := w.MakeLibChan(1, "p.go:22") // time.NewTicker
 	for range 3 {
-		b.SendForeign(tick)
+		if fired {
+			b.TimerFire(tick, "p.go:22")
+		} else {
+			b.SendForeign(tick)
+		}
 		w.Select("p.go:26", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
 	}
 	if cancel {
@@ -43,9 +51,41 @@ func TestTickerLeak(t *testing.T) {
 	wantNo(t, r, "select-case-without-partner")
 }
 
-// The same poller with its context cancelled (defer cancel()): nothing to report.
+// With the ticks recorded as timer fires, the finding gives them as its evidence.
+func TestTickerLeakFired(t *testing.T) {
+	r := analyze(t, pollerFired(false, true))
+	f := want(t, r, "leak-select", Actual, "p.go:26", "timer=p.go:22", "never closed=p.go:27")
+	if !strings.Contains(f.Message, "woke it (3 times, each by a timer fire)") {
+		t.Errorf("message %q should give the timer fires as the evidence", f.Message)
+	}
+}
+
+// The same poller with its context cancelled (defer cancel()): nothing to report, with or
+// without the fires recorded.
 func TestTickerCancelled(t *testing.T) {
 	wantNo(t, analyze(t, poller(true)))
+	wantNo(t, analyze(t, pollerFired(true, true)))
+}
+
+// A timer's channel whose make was not recorded is still known by its fires, which name
+// the timer's creation site.
+func TestTickerLeakUnrecordedMake(t *testing.T) {
+	b := tracetest.New().Meta("leakgc", "1")
+	m := b.Main()
+	done := m.MakeLibChan(0, "q.go:7")
+	w := m.Go("q.go:8")
+	tick := b.ForeignChan(1)
+	for range 2 {
+		b.TimerFire(tick, "q.go:5")
+		w.Select("q.go:12", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	}
+	w.Pending().Select("q.go:12", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	m.End()
+	r := analyze(t, b)
+	f := want(t, r, "leak-select", Actual, "q.go:12", "timer=q.go:5", "never closed=q.go:7")
+	if !strings.Contains(f.Message, "woke it (2 times, each by a timer fire)") {
+		t.Errorf("message %q should give the timer fires as the evidence", f.Message)
+	}
 }
 
 // A loop that a user channel of its own could still stop (a stop channel a finalizer

@@ -23,7 +23,7 @@ import (
 //
 // There is one rule per event kind, registered in the table below and documented beside its
 // code: rules_chan.go (spawn, channels, close), rules_select.go, rules_mutex.go, rules_once.go,
-// rules_waitgroup.go, rules_cond.go, rules_atomic.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
+// rules_waitgroup.go, rules_cond.go, rules_atomic.go, rules_timer.go (ChanMake, TimerFire). Rules also record the facts detectors need (concurrent pairs, select partners, lock
 // dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
 // event: memory is O(events) for epochs plus the clocks, which share what they have in
 // common (vclock.go): a clock costs what its goroutine or object learned that the clock it
@@ -38,7 +38,7 @@ func init() {
 	for k, r := range map[trace.Kind]rule{
 		trace.KindGoSpawn:       (*engine).goSpawn,
 		trace.KindGoEnd:         (*engine).goEnd,
-		trace.KindChanMake:      (*engine).tickOnly,
+		trace.KindChanMake:      (*engine).chanMake,
 		trace.KindChanSend:      (*engine).chanSend,
 		trace.KindChanRecv:      (*engine).chanRecv,
 		trace.KindChanClose:     (*engine).chanClose,
@@ -336,6 +336,8 @@ func (e *engine) prepass() {
 				e.chans[x].made = int32(i)
 				e.chans[x].lib = ev.Flags.Has(trace.FlagInternal)
 				e.chans[x].capacity = int(min(ev.A, 1<<31))
+			case trace.KindTimerFire:
+				e.chans[x].countFire(ev.A, int32(i))
 			case trace.KindChanSend, trace.KindChanRecv:
 				ch := &e.chans[x]
 				if ev.C != 0 {
@@ -577,7 +579,7 @@ const (
 
 func objClass(k trace.Kind) int {
 	switch k {
-	case trace.KindChanMake, trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect:
+	case trace.KindChanMake, trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect, trace.KindTimerFire:
 		return classChan
 	case trace.KindLock, trace.KindUnlock, trace.KindTryLock, trace.KindRLock, trace.KindRUnlock, trace.KindTryRLock:
 		return classMutex

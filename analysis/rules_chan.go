@@ -26,6 +26,9 @@ type chanState struct {
 	indexed  [numClasses]bool // per class: users are in the engine's userTable (busy channels)
 	pending  []pendingCase    // select cases not yet known to have a partner
 	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
+
+	fires    []int32   // a timer's channel: TimerFire of the k-th value at k-1 (rules_timer.go)
+	timerSet published // the clocks of the timer's set
 }
 
 // foreign reports whether the channel is not the user's own: made outside the recorded code,
@@ -152,9 +155,6 @@ func (e *engine) goEnd(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	e.ended[g] = true
 }
-
-// Rule ChanMake (and any event that synchronizes nothing): tick.
-func (e *engine) tickOnly(i int32, ev *trace.Event) { e.tick(i) }
 
 // Rule ChanSend. A send on a closed channel panicked: no synchronization. Otherwise:
 //   - unbuffered: the k-th send and the k-th receive are one rendezvous: both take the join
@@ -303,10 +303,16 @@ func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
 			return
 		}
 		e.before(i, g, x, false)
+		if ch.fires != nil {
+			e.timerRecv(g, ch, seq)
+		}
 		e.after(i, g, x, class)
 		return
 	}
 	e.before(i, g, x, false)
+	if ch.fires != nil {
+		e.timerRecv(g, ch, seq)
+	}
 	if s := bySeq(ch.sendBySeq, seq); s >= 0 && e.r.epoch[s] != 0 && len(ch.ringS) > 0 {
 		e.mixedCheck(i, g, s)
 		e.acquire1(g, &ch.ringS[(seq-1)%uint64(len(ch.ringS))])

@@ -187,6 +187,7 @@ func TestStdlibExamples(t *testing.T) {
 	findings := runForFindings(t, bin, dir, []string{"fuzz", "-json", "-o", t.TempDir(), "-runs", "10", "./..."})
 	reports := wantReports(findings)
 	checkTestOnly(t, filepath.Join(dir, "testonly"), findings)
+	checkTimerEvidence(t, filepath.Join(dir, "ctxleak"), findings)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -208,6 +209,25 @@ func TestStdlibExamples(t *testing.T) {
 				t.Errorf("missing %s", m)
 			}
 		})
+	}
+}
+
+// checkTimerEvidence checks that the leak-select of the example in dir (a poller looping on
+// its ticker) gives the recorded timer fires as the evidence that only the timer woke it.
+func checkTimerEvidence(t *testing.T, dir string, findings []fuzzer.Finding) {
+	t.Helper()
+	n := 0
+	for _, f := range findings {
+		if f.Kind != "leak-select" || len(f.Positions) == 0 || filepath.Dir(f.Positions[0].File) != dir {
+			continue
+		}
+		n++
+		if !strings.Contains(f.Message, "by a timer fire") {
+			t.Errorf("leak-select at %s:%d: message %q does not give the timer fires as evidence", f.Positions[0].File, f.Positions[0].Line, f.Message)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no leak-select in %s", dir)
 	}
 }
 

@@ -203,6 +203,23 @@ func (g *G) MakeLibChan(capacity int, pos string) Chan {
 // next receive gets the value, and no event is written.
 func (b *Builder) SendForeign(c Chan) { b.ch(c).sends++ }
 
+// TimerFire is the runtime delivering a value on timer channel c (made at pos, by
+// NewTimer, NewTicker or After): a TimerFire event of no goroutine, with the seq of the
+// receive that will get the value.
+func (b *Builder) TimerFire(c Chan, pos string) *Op {
+	s := b.ch(c)
+	s.sends++
+	e := trace.Event{Kind: trace.KindTimerFire, Flags: trace.FlagInternal, Pos: b.pos(pos), Obj: uint64(c),
+		A: uint64(s.sends), C: uint64(s.cap), Index: len(b.t.Events)}
+	if n := s.sends - s.recvs; n > 0 && s.cap > 0 {
+		e.B = uint64(min(n, s.cap))
+	}
+	e.Pre = b.next()
+	e.Post = e.Pre
+	b.t.Events = append(b.t.Events, e)
+	return &Op{b: b, Index: e.Index}
+}
+
 // ForeignChan returns a channel made outside user code (no ChanMake event), like
 // a context's Done channel.
 func (b *Builder) ForeignChan(capacity int) Chan {
