@@ -164,6 +164,19 @@ func (a *clockArena) assign(dst, src *vclock) {
 	dst.shift = a.shift
 }
 
+// soleLeaves returns the leaves of one-leaf clocks x and y when each is the only holder of
+// its own: they can be changed in place, as dense vectors. nil, nil otherwise.
+func (a *clockArena) soleLeaves(x, y *vclock) (xl, yl *leaf) {
+	if a.shift != 0 || x.root == nil || y.root == nil || x.root == y.root {
+		return nil, nil
+	}
+	xl, yl = (*leaf)(x.root), (*leaf)(y.root)
+	if xl.refs != 1 || yl.refs != 1 {
+		return nil, nil
+	}
+	return xl, yl
+}
+
 // snapshot returns a copy of c (sharing its tree) that nothing changes: it keeps its
 // reference for as long as the analysis.
 func (e *engine) snapshot(c *vclock) vclock {

@@ -104,3 +104,62 @@ func TestTreeClocksMatchDenseVectors(t *testing.T) {
 		}
 	}
 }
+
+// The in-place exchange of one-leaf clocks (exchangeLeaves) must leave both clocks as the
+// general exchange does (taken when a leaf is shared), in each of its four cases.
+func TestExchangeLeavesMatchesGeneralPath(t *testing.T) {
+	for _, ng := range []int{2, 5, 64} {
+		e := &engine{ck: newClockArena(ng)}
+		rng := rand.New(rand.NewSource(int64(ng)))
+		build := func(own int32, vals []uint32, ownEp uint32) vclock {
+			c := e.ck.clock(own)
+			for k, v := range vals {
+				if int32(k) != own {
+					e.ck.set(&c, int32(k), v)
+				}
+			}
+			c.ownEp = ownEp
+			return c
+		}
+		cases := map[[2]bool]int{}
+		for round := range 4000 {
+			ga := int32(rng.Intn(ng))
+			gb := int32(rng.Intn(ng - 1))
+			if gb >= ga {
+				gb++
+			}
+			va, vb := make([]uint32, ng), make([]uint32, ng)
+			for k := range va {
+				va[k], vb[k] = uint32(rng.Intn(6)), uint32(rng.Intn(6))
+			}
+			epA, epB := uint32(3+rng.Intn(4)), uint32(3+rng.Intn(4))
+			fastA, fastB := build(ga, va, epA), build(gb, vb, epB)
+			slowA, slowB := build(ga, va, epA), build(gb, vb, epB)
+			if fastA.root == nil || fastB.root == nil {
+				continue
+			}
+			keepA, keepB := e.snapshot(&slowA), e.snapshot(&slowB) // shared: the general path
+			cases[[2]bool{fastA.tree(gb)+1 >= epB, fastB.tree(ga)+1 >= epA}]++
+			if al, _ := e.ck.soleLeaves(&fastA, &fastB); al == nil {
+				t.Fatalf("ng %d: sole leaves not taken for the fast path", ng)
+			}
+			if al, _ := e.ck.soleLeaves(&slowA, &slowB); al != nil {
+				t.Fatalf("ng %d: shared leaves taken for the fast path", ng)
+			}
+			e.exchange(&fastA, &fastB)
+			e.exchange(&slowA, &slowB)
+			for k := int32(0); k < int32(ng); k++ {
+				if fastA.get(k) != slowA.get(k) || fastB.get(k) != slowB.get(k) {
+					t.Fatalf("ng %d round %d: entry %d: in place a %d b %d, general a %d b %d", ng, round, k,
+						fastA.get(k), fastB.get(k), slowA.get(k), slowB.get(k))
+				}
+			}
+			for _, c := range []*vclock{&fastA, &fastB, &slowA, &slowB, &keepA, &keepB} {
+				e.ck.drop(c, -1)
+			}
+		}
+		if len(cases) != 4 {
+			t.Errorf("ng %d: only %d of the 4 cases (who knows whom) were exercised: %v", ng, len(cases), cases)
+		}
+	}
+}
