@@ -1,6 +1,7 @@
 package runtimepatch
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -84,5 +85,44 @@ func TestSyncMapEvents(t *testing.T) {
 				t.Errorf("race %v: Clear recorded %d %s events, want none", race, len(c), k)
 			}
 		}
+	}
+}
+
+// TestAtomicFuncEvents: with -race every call of a sync/atomic function is an
+// atomic event at the user's line, on the address passed; without it only
+// StorePointer is a call. A typed value's Store is one event either way.
+func TestAtomicFuncEvents(t *testing.T) {
+	for _, race := range []bool{false, true} {
+		tr := record(t, buildEvents(t, race), "TestAtomicFuncs", nil).tr
+		storePtr := one(t, tr, trace.KindAtomicStore, "fn.storeptr")
+		if typed := at(t, tr, trace.KindAtomicStore, "fn.typed"); len(typed) != 1 {
+			t.Errorf("race %v: a typed Store recorded %d times, want once\n%s", race, len(typed), dump(tr))
+		}
+		adds, loads, cas := at(t, tr, trace.KindAtomicRMW, "fn.add"), at(t, tr, trace.KindAtomicLoad, "fn.load"), at(t, tr, trace.KindAtomicRMW, "fn.cas")
+		if !race {
+			if len(adds)+len(loads)+len(cas) != 0 {
+				t.Errorf("without -race: %d adds, %d loads, %d CASes recorded; want none (intrinsics)", len(adds), len(loads), len(cas))
+			}
+			continue
+		}
+		if len(adds) != 1 || len(loads) != 2 || len(cas) != 1 {
+			t.Fatalf("with -race: %d adds, %d loads, %d CASes; want 1, 2, 1\n%s", len(adds), len(loads), len(cas), dump(tr))
+		}
+		if loads[0].A != adds[0].A && loads[1].A != adds[0].A || loads[0].A != storePtr.A && loads[1].A != storePtr.A {
+			t.Errorf("loads on %#x and %#x, want the add's %#x and the StorePointer's %#x", loads[0].A, loads[1].A, adds[0].A, storePtr.A)
+		}
+		if adds[0].G == loads[0].G || !(storePtr.Pre < loads[0].Pre && storePtr.Pre < loads[1].Pre) {
+			t.Errorf("the loads (g%d) must follow the StorePointer (g%d) they observed", loads[0].G, storePtr.G)
+		}
+	}
+}
+
+// TestAtomicFuncRaceReport: the race detector still sees the function forms'
+// accesses and reports them at the user's line.
+func TestAtomicFuncRaceReport(t *testing.T) {
+	r := record(t, buildEvents(t, true), "TestAtomicFuncRace", nil)
+	line := markers(t)["fn.raceadd"]
+	if !strings.Contains(r.output, "WARNING: DATA RACE") || !strings.Contains(r.output, line) {
+		t.Errorf("want a data race report naming the atomic add at %s; output:\n%s", line, r.output)
 	}
 }

@@ -109,6 +109,10 @@ func benchRecording(b *testing.B, bench string, iters int, eventsPerOp float64) 
 func BenchmarkRecordPingPong(b *testing.B)   { benchRecording(b, "BenchmarkPingPong", 100_000, 4) }
 func BenchmarkRecordLockUnlock(b *testing.B) { benchRecording(b, "BenchmarkLockUnlock", 500_000, 2) }
 func BenchmarkRecordSelect2(b *testing.B)    { benchRecording(b, "BenchmarkSelect2", 300_000, 2) }
+func BenchmarkRecordTypedAtomicAdd(b *testing.B) {
+	benchRecording(b, "BenchmarkTypedAtomicAdd", 500_000, 1)
+}
+func BenchmarkRecordMapLoad(b *testing.B) { benchRecording(b, "BenchmarkMapLoad", 500_000, 1) }
 
 // BenchmarkOverlayBuildCold measures `go test -c` with an overlay the build
 // cache has never seen (the standard library is recompiled): each iteration

@@ -48,19 +48,37 @@ func TestPatchKeepsLineCount(t *testing.T) {
 		}
 		outLines := strings.Split(string(out), "\n")
 		srcLines := strings.Split(string(src), "\n")
-		changed := 0
+		var lineSites []site
+		renames := false
+		for _, s := range byFile[file] {
+			if s.Decl == renameDecl {
+				renames = true
+				continue
+			}
+			lineSites = append(lineSites, s)
+			if !slices.Contains(outLines, s.New) {
+				t.Errorf("%s, %s: %q not replaced", file, s.Decl, s.Old)
+			}
+		}
+		changed, renamed := 0, 0
 		for i := range srcLines {
+			switch {
+			case outLines[i] == srcLines[i] || slices.ContainsFunc(lineSites, func(s site) bool { return s.New == outLines[i] }):
+			case renames && strings.ReplaceAll(outLines[i], "goweave", "") == srcLines[i]:
+				renamed++
+				continue
+			default:
+				t.Errorf("%s:%d: %q changed to %q by no site", file, i+1, srcLines[i], outLines[i])
+			}
 			if outLines[i] != srcLines[i] {
 				changed++
 			}
 		}
-		if changed != len(byFile[file]) {
-			t.Errorf("%s: %d lines changed, want one per site (%d)", file, changed, len(byFile[file]))
+		if changed != len(lineSites) {
+			t.Errorf("%s: %d lines changed, want one per site (%d)", file, changed, len(lineSites))
 		}
-		for _, s := range byFile[file] {
-			if !slices.Contains(outLines, s.New) {
-				t.Errorf("%s, %s: %q not replaced", file, s.Decl, s.Old)
-			}
+		if renames && renamed == 0 {
+			t.Errorf("%s: no symbol renamed", file)
 		}
 	}
 }
@@ -225,15 +243,23 @@ func TestSitesInEveryRelease(t *testing.T) {
 
 func TestPrepareDetectsDrift(t *testing.T) {
 	tc := installedToolchain(t)
-	// A copy of GOROOT/src/runtime/chan.go with one patch site changed.
+	// A copy of GOROOT/src's patched files, with one patch site of
+	// runtime/chan.go changed.
+	rel, err := tc.release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := sitesByFile(rel.Sites)
 	fake := t.TempDir()
-	for _, file := range []string{"runtime/chan.go"} {
+	for _, file := range files {
 		src, err := os.ReadFile(filepath.Join(tc.GOROOT, "src", file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		src = bytes.Replace(src, []byte("\tlock mutex\n"), []byte("\tlock  mutex\n"), 1)
-		if err := os.MkdirAll(filepath.Join(fake, "src", "runtime"), 0o755); err != nil {
+		if file == "runtime/chan.go" {
+			src = bytes.Replace(src, []byte("\tlock mutex\n"), []byte("\tlock  mutex\n"), 1)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(fake, "src", file)), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(fake, "src", file), src, 0o644); err != nil {
@@ -241,7 +267,7 @@ func TestPrepareDetectsDrift(t *testing.T) {
 		}
 	}
 	tc.GOROOT = fake
-	_, err := prepareIn(t.TempDir(), tc)
+	_, err = prepareIn(t.TempDir(), tc)
 	var se *SiteError
 	if !errors.As(err, &se) || se.File != "runtime/chan.go" || se.Decl != "type hchan" || se.GoVersion != tc.GOVERSION {
 		t.Fatalf("err = %v, want a missing site in runtime/chan.go, type hchan, for %s", err, tc.GOVERSION)

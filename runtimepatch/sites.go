@@ -17,7 +17,9 @@ import (
 type site struct {
 	File string // path under GOROOT/src, slash-separated
 	// Decl names the declaration holding the line: a function "chansend", a
-	// method "(*Mutex).Lock", a type "type hchan", or "import".
+	// method "(*Mutex).Lock", a type "type hchan", "import", "package" (the
+	// package clause) or "doc f" (the comment above function f, directives
+	// included); renameDecl for a rename site (rename.go).
 	Decl string
 	// After, when set, is a line that occurs exactly once in Decl; Old is
 	// then looked for in the lines from it to the next blank line. It tells
@@ -52,14 +54,22 @@ func patchFile(goVersion, file string, src []byte, sites []site) ([]byte, error)
 	for i, l := range lines {
 		text[i] = strings.TrimSuffix(string(l), "\n")
 	}
-	decls, err := declRanges(file, src)
-	if err != nil {
-		return nil, fmt.Errorf("runtimepatch: %s: parsing %s: %v", goVersion, file, err)
-	}
+	var decls map[string]lineRange // parsed when a site needs them (not for assembly)
+	var renames []site
 	done := map[int]site{} // 0-based line -> the site that replaced it
 	for _, s := range sites {
 		if s.File != file {
 			return nil, fmt.Errorf("runtimepatch: site for %s applied to %s", s.File, file)
+		}
+		if s.Decl == renameDecl {
+			renames = append(renames, s)
+			continue
+		}
+		if decls == nil {
+			var err error
+			if decls, err = declRanges(file, src); err != nil {
+				return nil, fmt.Errorf("runtimepatch: %s: parsing %s: %v", goVersion, file, err)
+			}
 		}
 		if strings.ContainsAny(s.New, "\r\n") {
 			return nil, fmt.Errorf("runtimepatch: site %s, %s: the replacement of %q spans several lines", file, s.Decl, s.Old)
@@ -103,6 +113,11 @@ func patchFile(goVersion, file string, src []byte, sites []site) ([]byte, error)
 		}
 		lines[at[0]] = []byte(s.New + eol)
 	}
+	for _, s := range renames {
+		if err := renameSymbols(goVersion, lines, done, s); err != nil {
+			return nil, err
+		}
+	}
 	return bytes.Join(lines, nil), nil
 }
 
@@ -132,7 +147,7 @@ type lineRange struct{ first, last, count int }
 // Go source file.
 func declRanges(file string, src []byte) (map[string]lineRange, error) {
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
+	f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution|parser.ParseComments)
 	if err != nil {
 		return nil, err
 	}
@@ -143,10 +158,14 @@ func declRanges(file string, src []byte) (map[string]lineRange, error) {
 		r.count++
 		out[name] = r
 	}
+	add("package", f.Package, f.Name.End())
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
 			add(funcName(d), d.Pos(), d.End())
+			if d.Doc != nil {
+				add("doc "+funcName(d), d.Doc.Pos(), d.Doc.End())
+			}
 		case *ast.GenDecl:
 			switch d.Tok {
 			case token.IMPORT:

@@ -6,7 +6,7 @@ package runtimepatch
 // Add, And, Or) before they write, so that a Load that observed a Store is stamped after it
 // (docs/stdlib-hb.md). The hooks take no caller PC, so the methods stay inlinable: the
 // runtime finds the calling frame from the inline tree (_patch/runtime/zz_goweave_atomic.go).
-// The function forms (atomic.AddInt64(&n, 1)) are compiler intrinsics and are not seen.
+// The function forms (atomic.AddInt64(&n, 1)) are hooked by sites_atomicfn.go.
 //
 // atomic.Value (value.go, the same code in every supported release) is hooked on the Value's
 // address: a Load that found a stored value records after it read (a Load that found none

@@ -146,4 +146,4 @@ var siteTable = append([]site{
 		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
 	{"sync/cond.go", "(*Cond).Broadcast", "", "\truntime_notifyListNotifyAll(&c.notify)",
 		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
-}, atomicSiteTable...) // sites_atomic.go
+}, append(atomicSiteTable, atomicFnSiteTable...)...) // sites_atomic.go, sites_atomicfn.go

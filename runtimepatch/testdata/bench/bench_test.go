@@ -4,6 +4,7 @@ package bench
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -42,5 +43,23 @@ func BenchmarkSelect2(b *testing.B) {
 		case <-a:
 		case <-c:
 		}
+	}
+}
+
+// BenchmarkTypedAtomicAdd: one op is an atomic.Int64.Add (1 recorded event).
+func BenchmarkTypedAtomicAdd(b *testing.B) {
+	var n atomic.Int64
+	for i := 0; i < b.N; i++ {
+		n.Add(1)
+	}
+}
+
+// BenchmarkMapLoad: one op is a sync.Map Load of a present key (1 recorded
+// event).
+func BenchmarkMapLoad(b *testing.B) {
+	var m sync.Map
+	m.Store("k", 1)
+	for i := 0; i < b.N; i++ {
+		m.Load("k")
 	}
 }
