@@ -343,8 +343,8 @@ func (r *Result) partners(i int32) []op {
 			return []op{{"signal", e.conds[x].last}}
 		}
 	case trace.KindWgWait:
-		if x := e.objOf[i]; x >= 0 && e.wgs[x].facts != nil && len(e.wgs[x].facts.adds) > 0 {
-			adds := e.wgs[x].facts.adds
+		if x := e.objOf[i]; x >= 0 && e.wgs.at(x).facts != nil && len(e.wgs.at(x).facts.adds) > 0 {
+			adds := e.wgs.at(x).facts.adds
 			return []op{{"add", adds[len(adds)-1]}}
 		}
 	}

@@ -85,7 +85,7 @@ type engine struct {
 	selectSites [][]*SelectCase // f.selects by position and case index, where both are small
 	mutexes     []mutexState
 	onces       []onceState
-	wgs         []wgState
+	wgs         chunked[wgState]
 	conds       []condState
 	atomics     map[uint64]*atomicState // by address (rules_atomic.go)
 
@@ -267,8 +267,7 @@ func (e *engine) prepass() {
 			x = int32(len(e.onces))
 			e.onces = append(e.onces, onceState{runner: -1})
 		case classWG:
-			x = int32(len(e.wgs))
-			e.wgs = appendDoubling(e.wgs, wgState{obj: id, last: -1, owner: -1})
+			x = e.wgs.add(wgState{obj: id, last: -1, owner: -1})
 		case classCond:
 			x = int32(len(e.conds))
 			e.conds = append(e.conds, condState{obj: id, last: -1})
@@ -351,7 +350,7 @@ func (e *engine) prepass() {
 					e.onces[x].runner = int32(i)
 				}
 			case trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait:
-				w := &e.wgs[x]
+				w := e.wgs.at(x)
 				if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 && g >= 0 { // (an event outside every goroutine adds nothing)
 					w.addAdder(g)
 				}

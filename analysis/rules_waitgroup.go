@@ -66,7 +66,7 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 	if x < 0 {
 		return
 	}
-	w := &e.wgs[x]
+	w := e.wgs.at(x)
 	fresh := !w.live
 	if fresh {
 		w.live = true
@@ -114,10 +114,10 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 func (e *engine) wgWait(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	x := e.objOf[i]
-	if x < 0 || !e.wgs[x].live {
+	if x < 0 || !e.wgs.at(x).live {
 		return
 	}
-	w := &e.wgs[x]
+	w := e.wgs.at(x)
 	if w.owner < 0 || e.vc[g].get(w.owner) < w.ep {
 		e.ck.join(&e.vc[g], &w.vc)
 	}
@@ -146,8 +146,8 @@ func (w *wgState) countWg(ev *trace.Event) {
 // the prepass counted them; each group's first operation cuts its lists off the front.
 func (e *engine) wgArenas() {
 	n, proj := 0, 0
-	for x := range e.wgs {
-		w := &e.wgs[x]
+	for x := range e.wgs.len() {
+		w := e.wgs.at(x)
 		n += int(w.nAdd + w.nDone)
 		proj += int(w.nDone) * len(w.adders)
 	}
