@@ -23,7 +23,7 @@ import (
 //
 // There is one rule per event kind, registered in the table below and documented beside its
 // code: rules_chan.go (spawn, channels, close), rules_select.go, rules_mutex.go, rules_once.go,
-// rules_waitgroup.go, rules_cond.go, rules_atomic.go, rules_timer.go (ChanMake, TimerFire). Rules also record the facts detectors need (concurrent pairs, select partners, lock
+// rules_waitgroup.go, rules_cond.go, rules_atomic.go, rules_timer.go. Rules also record the facts detectors need (concurrent pairs, select partners, lock
 // dependencies...) while the clocks at hand are exact, so that no clock has to be kept per
 // event: memory is O(events) for epochs plus the clocks, which share what they have in
 // common (vclock.go): a clock costs what its goroutine or object learned that the clock it
@@ -59,6 +59,7 @@ func init() {
 		trace.KindAtomicLoad:    (*engine).atomicOp,
 		trace.KindAtomicStore:   (*engine).atomicOp,
 		trace.KindAtomicRMW:     (*engine).atomicOp,
+		trace.KindTimerSet:      (*engine).timerSet,
 	} {
 		rules[k] = r
 	}
@@ -88,6 +89,7 @@ type engine struct {
 	wgs         chunked[wgState]
 	conds       []condState
 	atomics     map[uint64]*atomicState // by address (rules_atomic.go)
+	timers      map[uint64]*timerState  // by object id (rules_timer.go)
 
 	done []bool // event already processed (the partner of an unbuffered transfer)
 
@@ -153,6 +155,9 @@ func (e *engine) run() {
 		ev := &t.Events[i]
 		g := e.r.gOf[i]
 		if g < 0 {
+			if ev.G == 0 {
+				e.timerEvent(i, ev) // a timer's fire (rules_timer.go)
+			}
 			continue
 		}
 		if rl := rules[ev.Kind]; rl != nil {

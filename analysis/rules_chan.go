@@ -27,8 +27,7 @@ type chanState struct {
 	pending  []pendingCase    // select cases not yet known to have a partner
 	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
 
-	fires    []int32   // a timer's channel: TimerFire of the k-th value at k-1 (rules_timer.go)
-	timerSet published // the clocks of the timer's set
+	fires []int32 // a timer's channel: TimerFire of the k-th value at k-1 (rules_timer.go)
 }
 
 // foreign reports whether the channel is not the user's own: made outside the recorded code,

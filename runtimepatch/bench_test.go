@@ -112,7 +112,9 @@ func BenchmarkRecordSelect2(b *testing.B)    { benchRecording(b, "BenchmarkSelec
 func BenchmarkRecordTypedAtomicAdd(b *testing.B) {
 	benchRecording(b, "BenchmarkTypedAtomicAdd", 500_000, 1)
 }
-func BenchmarkRecordMapLoad(b *testing.B) { benchRecording(b, "BenchmarkMapLoad", 500_000, 1) }
+func BenchmarkRecordMapLoad(b *testing.B)    { benchRecording(b, "BenchmarkMapLoad", 500_000, 1) }
+func BenchmarkRecordTimerFire(b *testing.B)  { benchRecording(b, "BenchmarkTimerFire", 200_000, 2) }
+func BenchmarkRecordTimerReset(b *testing.B) { benchRecording(b, "BenchmarkTimerReset", 200_000, 1) }
 
 // BenchmarkOverlayBuildCold measures `go test -c` with an overlay the build
 // cache has never seen (the standard library is recompiled): each iteration

@@ -403,6 +403,55 @@ func TestTimerFireEvents(t *testing.T) {
 	}
 }
 
+// An AfterFunc timer's creation and a timer's Resets are TimerSet events of
+// the setting goroutine at the user's call (the creation with a = 1), on the
+// timer: for a ticker its channel (whose make stands for its creation), for
+// an AfterFunc an object of its own, which is also the object of the GoSpawn,
+// of no goroutine, that starts the AfterFunc's function when the timer fires,
+// at the AfterFunc call.
+func TestTimerSetEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestTimerSets", nil).tr
+	set := one(t, tr, trace.KindTimerSet, "afterfunc.set")
+	reset := one(t, tr, trace.KindTimerSet, "afterfunc.reset")
+	cl := one(t, tr, trace.KindChanClose, "afterfunc.close")
+	mk := one(t, tr, trace.KindChanMake, "tickerset.make")
+	if sets := at(t, tr, trace.KindTimerSet, "tickerset.make"); len(sets) != 0 {
+		t.Errorf("%d TimerSet events at NewTicker, want none (its channel's make stands for it)", len(sets))
+	}
+	treset := one(t, tr, trace.KindTimerSet, "tickerset.reset")
+	recv := one(t, tr, trace.KindChanRecv, "tickerset.recv")
+	for _, c := range []struct {
+		name   string
+		e      trace.Event
+		obj, a uint64
+	}{{"AfterFunc", set, set.Obj, 1}, {"Timer.Reset", reset, set.Obj, 0}, {"Ticker.Reset", treset, mk.Obj, 0}} {
+		e := c.e
+		if e.Obj == 0 || e.Obj != c.obj || e.A != c.a || e.G != recv.G || e.Flags != trace.FlagInternal || e.Pre != e.Post || e.Post == 0 {
+			t.Errorf("%s: obj %d a %d g%d flags %s pre %d post %d; want obj %d a %d g%d internal pre = post", c.name, e.Obj, e.A, e.G, e.Flags, e.Pre, e.Post, c.obj, c.a, recv.G)
+		}
+	}
+	if set.Obj == mk.Obj {
+		t.Errorf("the AfterFunc timer and the ticker share object %d", set.Obj)
+	}
+	var spawns []trace.Event
+	for _, e := range tr.Events {
+		if e.Kind == trace.KindGoSpawn && e.Obj != 0 {
+			spawns = append(spawns, e)
+		}
+	}
+	if len(spawns) != 1 {
+		t.Fatalf("%d spawns by a timer, want 1\n%s", len(spawns), dump(tr))
+	}
+	sp := spawns[0]
+	if sp.G != 0 || sp.Obj != set.Obj || sp.Pos != set.Pos || sp.Flags != trace.FlagInternal || sp.A != cl.G || !(reset.Post < sp.Post) || !(sp.Post < cl.Pre) {
+		t.Errorf("AfterFunc spawn: g%d obj %d at %s flags %s child g%d stamp %d; want no goroutine, obj %d, at @afterfunc.set, internal, child g%d (the close's), after the reset %d, before the close %d",
+			sp.G, sp.Obj, tr.Position(sp.Pos), sp.Flags, sp.A, sp.Post, set.Obj, cl.G, reset.Post, cl.Pre)
+	}
+	if cl.Flags != 0 {
+		t.Errorf("close in the AfterFunc function: flags %s, want none (user code)", cl.Flags)
+	}
+}
+
 // A deferred call is attributed to its defer statement, also when the defer
 // is not open-coded (in a loop).
 func TestDeferredCallPosition(t *testing.T) {

@@ -69,6 +69,13 @@ var siteTable = append([]site{
 	{"runtime/proc.go", "checkdead", "", "\tfatal(\"all goroutines are asleep - deadlock!\")",
 		"\tgoweaveNoteDeadlock(\"all goroutines are asleep - deadlock!\"); fatal(\"all goroutines are asleep - deadlock!\")"},
 
+	// time.go: a timer's set (creation, Reset) and the run of its function (zz_goweave_timer.go).
+	{"runtime/time.go", "type timer", "", "\tmu mutex", "\tmu mutex; goweaveID uint64; goweavePos uint32"},
+	{"runtime/time.go", "newTimer", "", "\tt.init = true", "\tt.init = true; goweaveTimerSet(t, c, sys.GetCallerPC())"},
+	{"runtime/time.go", "resetTimer", "", "func resetTimer(t *timeTimer, when, period int64) bool {",
+		"func resetTimer(t *timeTimer, when, period int64) bool { goweaveTimerSet(t, nil, sys.GetCallerPC())"},
+	{"runtime/time.go", "(*timer).unlockAndRun", "", "\tf(arg, seq, delay)", "\tgoweaveTimerRun(t); f(arg, seq, delay); goweaveTimerRun(nil)"},
+
 	// synctest.go: the main goroutine of a testing/synctest bubble is started by newproc1 directly.
 	{"runtime/synctest.go", "synctestRun", "", "\t\tbubble.main = newproc1(fv, gp, pc, false, waitReasonZero)",
 		"\t\tbubble.main = newproc1(fv, gp, pc, false, waitReasonZero); goweaveSpawn(gp, bubble.main, pc)"},

@@ -31,7 +31,8 @@ const (
 	KindAtomicStore     Kind = 51
 	KindAtomicRMW       Kind = 52
 	KindTimerFire       Kind = 60
-	kindNamesUpperBound      = 61
+	KindTimerSet        Kind = 61
+	kindNamesUpperBound      = 62
 )
 
 var kindNames = [kindNamesUpperBound]string{
@@ -60,6 +61,7 @@ var kindNames = [kindNamesUpperBound]string{
 	KindAtomicStore:   "AtomicStore",
 	KindAtomicRMW:     "AtomicRMW",
 	KindTimerFire:     "TimerFire",
+	KindTimerSet:      "TimerSet",
 }
 
 // Known reports whether k is a kind of format version 1 (kinds are only ever added).

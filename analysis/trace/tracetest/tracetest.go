@@ -220,6 +220,33 @@ func (b *Builder) TimerFire(c Chan, pos string) *Op {
 	return &Op{b: b, Index: e.Index}
 }
 
+// Timer returns a new AfterFunc timer's object id (a channel timer's object is its channel).
+func (b *Builder) Timer() uint64 { return b.obj() }
+
+// TimerSet is g setting timer obj (a Chan's id for a channel timer) at pos: the creation of
+// an AfterFunc timer when created, else a Reset (a channel timer's creation is the make of
+// its channel).
+func (g *G) TimerSet(obj uint64, pos string, created bool) *Op {
+	e := trace.Event{Obj: obj, Flags: trace.FlagInternal}
+	if created {
+		e.A = 1
+	}
+	return g.op(trace.KindTimerSet, pos, e, nil)
+}
+
+// TimerGo is AfterFunc timer obj firing: the runtime starts the timer's function in a new
+// goroutine (a GoSpawn of no goroutine, at the AfterFunc call pos).
+func (b *Builder) TimerGo(obj uint64, pos string) *G {
+	child := &G{b: b, ID: b.nextG}
+	b.nextG++
+	b.gs = append(b.gs, child)
+	e := trace.Event{Kind: trace.KindGoSpawn, Flags: trace.FlagInternal, Pos: b.pos(pos), Obj: obj, A: child.ID, Index: len(b.t.Events)}
+	e.Pre = b.next()
+	e.Post = e.Pre
+	b.t.Events = append(b.t.Events, e)
+	return child
+}
+
 // ForeignChan returns a channel made outside user code (no ChanMake event), like
 // a context's Done channel.
 func (b *Builder) ForeignChan(capacity int) Chan {

@@ -34,6 +34,10 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 	if pos == 0 {
 		child.goweave.spawnPos = parent.goweave.spawnPos
 	}
+	if parent.goweave.timer != 0 {
+		goweaveTimerSpawn(parent, child, pos) // zz_goweave_timer.go
+		return
+	}
 	goweaveCountOnly(parent, pos)
 	h := goweaveOpen(parent, goweaveKGoSpawn, 0, pos, 0)
 	if h == 0 {

@@ -91,6 +91,8 @@ type goweaveG struct {
 	spawnPos uint32  // user position this goroutine's spawn was attributed to (zz_goweave_lib.go)
 	lib      bool    // the last position looked up was a library operation's: its record gets the internal flag
 	last     uint64  // handle of this goroutine's newest event
+	timer    uint64  // object id of the timer whose function runs on this goroutine (zz_goweave_timer.go), 0 = none
+	timerPos uint32  // and the position of its creation
 	s        goweaveSteerG
 }
 

@@ -1,7 +1,14 @@
 // Copyright goweave authors. Added to package runtime by the goweave overlay.
 
-// goweave timer fires: a timer or ticker delivering a value on its channel
-// (FORMAT.md kind TimerFire). The runtime's send (time.sendTime, a
+// goweave timers: a user goroutine setting a timer (TimerSet: the creation of
+// an AfterFunc timer, or a Reset; a channel timer's creation is its channel's
+// ChanMake, inside NewTimer, NewTicker or After), a timer or ticker
+// delivering a value on its channel (TimerFire) and the goroutine an
+// AfterFunc timer starts when it fires (a GoSpawn of no goroutine with the
+// timer as its object): FORMAT.md. The analysis orders set -> fire ->
+// receive (or -> the AfterFunc goroutine).
+//
+// Fires. The runtime's send (time.sendTime, a
 // non-blocking send) is no operation of any goroutine of the program: it runs
 // wherever the timer runs, on g0 from the scheduler's timer check or nested
 // inside the receiving goroutine's own receive or select (maybeRunChan). It
@@ -19,7 +26,10 @@
 
 package runtime
 
-const goweaveKTimerFire = 60
+const (
+	goweaveKTimerFire = 60
+	goweaveKTimerSet  = 61
+)
 
 // goweaveTimerFire records the delivery of the seq-th value on timer channel
 // c. c is locked.
@@ -51,4 +61,81 @@ func goweaveTimerDrain(c *hchan) {
 	if goweaveOn && c.goweave.id != 0 {
 		c.goweave.recvs++
 	}
+}
+
+// goweaveTimerSet records the current goroutine setting timer t: creating it
+// (newTimer; c is its channel, nil for AfterFunc) or resetting it
+// (resetTimer, c nil). pc is the return address into package time, whose
+// operations are attributed to the innermost user frame. The timer's object
+// id is its channel's, or one of its own. The creation of a channel timer is
+// not recorded again: its channel's make, just before, on the same
+// goroutine, stands for it (and a time.After in a loop pays for one
+// attribution, not two).
+func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
+	if !goweaveOn {
+		return
+	}
+	created := t.goweaveID == 0
+	if created {
+		if c != nil && c.goweave.id != 0 {
+			t.goweaveID, t.goweavePos = c.goweave.id, c.goweave.pos
+			return
+		}
+		t.goweaveID = goweaveObjects.Add(1)
+	}
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return
+	}
+	if created {
+		t.goweavePos = pos
+	}
+	h := goweaveOpen(getg(), goweaveKTimerSet, 0, pos, t.goweaveID)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.post = e.pre
+	if created {
+		e.a = 1
+	}
+}
+
+// goweaveTimerRun marks the goroutine running a timer's function (on g0 from
+// the scheduler, t nil when the function returned), so that the goroutine
+// an AfterFunc's function starts is known as the timer's.
+func goweaveTimerRun(t *timer) {
+	if !goweaveOn {
+		return
+	}
+	gp := getg()
+	if t == nil || t.isChan {
+		gp.goweave.timer, gp.goweave.timerPos = 0, 0
+		return
+	}
+	gp.goweave.timer, gp.goweave.timerPos = t.goweaveID, t.goweavePos
+}
+
+// goweaveTimerSpawn records the start of child by the function of the timer
+// running on parent (time.AfterFunc's goFunc): a GoSpawn of no goroutine,
+// with the timer as its object, at the position of the timer's creation
+// (internal: no schedule names it), to which the child's library operations
+// are attributed too.
+func goweaveTimerSpawn(parent, child *g, pos uint32) {
+	if p := parent.goweave.timerPos; p != 0 {
+		pos = p
+		child.goweave.spawnPos = p
+	}
+	h, stamp := goweaveReserve(1)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.kind = goweaveKGoSpawn
+	e.flags = goweaveFInternal // performed by the runtime for the AfterFunc call at pos
+	e.pos = pos
+	e.obj = parent.goweave.timer
+	e.pre = stamp
+	e.post = stamp
+	e.a = child.goid
 }

@@ -215,3 +215,18 @@ func TestTickerFires(t *testing.T) {
 	case <-never:
 	}
 }
+
+// An AfterFunc timer, set and then reset, starts its function's goroutine;
+// a ticker is made and reset.
+func TestTimerSets(t *testing.T) {
+	done := make(chan int)
+	tm := time.AfterFunc(time.Hour, func() { // @afterfunc.set
+		close(done) // @afterfunc.close
+	})
+	tm.Reset(time.Millisecond) // @afterfunc.reset
+	<-done
+	tk := time.NewTicker(time.Hour) // @tickerset.make
+	tk.Reset(time.Millisecond)      // @tickerset.reset
+	<-tk.C                          // @tickerset.recv
+	tk.Stop()
+}
