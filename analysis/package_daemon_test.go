@@ -62,3 +62,34 @@ func TestPackageDaemonProvenLeakIsReported(t *testing.T) {
 	m.End()
 	want(t, analyze(t, b), "leak-chan", Actual, "i.go:6")
 }
+
+// An Example runs on the main goroutine: the loop main started for the package before
+// the example (META examplestart) is the package's daemon; the same loop started by the
+// example is the example's leak.
+func TestPackageDaemonInAnExample(t *testing.T) {
+	for _, byExample := range []bool{false, true} {
+		b := tracetest.New().Meta("leakgc", "1")
+		m := b.Main()
+		var w *tracetest.G
+		if !byExample {
+			w = m.Go("d.go:29") // a package-level variable's initialisation
+		}
+		b.Meta("examplestart", strconv.Itoa(b.Len()+1))
+		m.Go("") // runExample's output copier
+		if byExample {
+			w = m.Go("e.go:7")
+		}
+		done := w.MakeLibChan(0, "d.go:20")
+		tick := w.MakeLibChan(1, "d.go:21")
+		b.SendForeign(tick)
+		w.Select("d.go:30", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+		w.Pending().Select("d.go:30", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+		m.End()
+		r := analyze(t, b)
+		if byExample {
+			want(t, r, "leak-select", Actual, "d.go:30", "timer=d.go:21", "never closed=d.go:20")
+		} else {
+			wantNo(t, r, "leak-select")
+		}
+	}
+}

@@ -60,6 +60,7 @@ type testState struct {
 	inflight       int
 	first          time.Time             // when the first run started
 	budgetFrom     time.Time             // when its time budget started: first, or earlier (budgetStart)
+	cutShort       int                   // runs stopped unfinished (the time budget's end, a cancel)
 	overBudget     *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns int                   // runs whose analysis did
 	ctx            context.Context       // of the test's runs, ended with its time budget (runContext)
@@ -120,6 +121,24 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 // timeSpent reports whether t's time budget is used up.
 func (c *campaign) timeSpent(t *testState, now time.Time) bool {
 	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.budgetFrom) >= c.cfg.TimePerTest
+}
+
+// noRunFinished notes each test whose runs were all stopped unfinished by the end of its
+// time budget: the campaign has nothing of it, not even a status.
+func (c *campaign) noRunFinished() []string {
+	var notes []string
+	for _, t := range c.tests {
+		if t.runs > 0 || t.cutShort == 0 || c.cfg.TimePerTest <= 0 {
+			continue
+		}
+		build := ""
+		if d := t.first.Sub(t.budgetFrom); d >= time.Second {
+			build = fmt.Sprintf(", %s of it spent building", d.Round(time.Second))
+		}
+		notes = append(notes, fmt.Sprintf("%s.%s: no run finished within its time budget (%s%s): its runs were stopped unfinished; rerun with a larger -time",
+			t.bin.Package, t.name, c.cfg.TimePerTest, build))
+	}
+	return notes
 }
 
 // ended marks t done: it starts no more runs.
@@ -425,6 +444,7 @@ func (c *campaign) finish(res jobResult) {
 			t.queue = append([]*RunRequest{j.request}, t.queue...) // not run: a later campaign may
 		}
 		// Killed because the campaign was cancelled: not a result of the test.
+		t.cutShort++
 		if ar.Trace != "" && !c.keepTraces {
 			os.Remove(ar.Trace)
 		}

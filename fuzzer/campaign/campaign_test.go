@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -253,6 +254,12 @@ func TestTimeBudgetStopsRunsUnderWay(t *testing.T) {
 	}
 	if tr := rep.Tests[0]; tr.Runs != 0 {
 		t.Errorf("%+v: the stopped run was counted", tr)
+	}
+	// Nothing of the test came back: a warning says so (not only a missing status).
+	if !slices.ContainsFunc(rep.Warnings, func(w string) bool {
+		return strings.Contains(w, "no run finished within its time budget (1s") && strings.Contains(w, "larger -time")
+	}) {
+		t.Errorf("warnings %q: none says no run of the test finished", rep.Warnings)
 	}
 }
 

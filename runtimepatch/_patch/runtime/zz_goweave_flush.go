@@ -348,6 +348,7 @@ func goweaveBuildMeta() {
 		goweaveMetaKey("testgoid")
 		goweaveMetaInt(id)
 	}
+	goweaveMetaExample() // zz_goweave_example.go
 	if goweaveSchedPath != "" {
 		goweaveMetaKV("schedule", goweaveSchedPath)
 		goweaveMetaKey("schedule.ops")

@@ -13,6 +13,7 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 		return
 	}
 	goweaveSpawnID(parent, child)
+	goweaveNoteExample(child) // zz_goweave_example.go
 	var pos uint32
 	if parent == getg().m.curg {
 		pos = goweavePosOf(pc)
