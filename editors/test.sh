@@ -77,7 +77,7 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
   if [ "$failed" -eq "$before" ]; then
     step "vscode: tsc, esbuild bundle" bash -c "npm --prefix '$vscode' run --silent compile && npm --prefix '$vscode' run --silent bundle"
     step "vscode: unit tests (node --test)" timeout 120 node --test "$vscode/out/test/unit/"
-    step "vscode: protocol e2e against goweave serve" timeout 300 node --test "$vscode/out/test/e2e/"
+    step "vscode: protocol e2e against goweave serve" timeout 900 node --test "$vscode/out/test/e2e/"
     # The .vsix holds the bundle and the manifest files only (no node_modules, no sources).
     step "vscode: vsce package (bundled)" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && diff <(npx --no-install vsce ls | sort) <(printf '%s\n' LICENSE README.md dist/extension.js package.json)"
     # --- VS Code in a real editor (GOWEAVE_VSCODE_REAL=1, set by .ci/run): code-server in

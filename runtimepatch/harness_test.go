@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -118,6 +119,13 @@ type result struct {
 // signal is sent once the program prints READY.
 func record(t testing.TB, bin, name string, sig os.Signal, env ...string) result {
 	t.Helper()
+	if sig == syscall.SIGINT && signal.Ignored(syscall.SIGINT) {
+		// Started in the background by a shell without job control, this process
+		// ignores SIGINT, and so would the program (an ignored signal stays ignored
+		// through exec, and the Go runtime keeps SIGINT ignored). Handled here, it is
+		// reset to the default for the program at exec.
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGINT)
+	}
 	out := filepath.Join(t.TempDir(), "trace.gwt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
