@@ -51,7 +51,9 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		}
 	}
 	rep.Warnings = append(rep.Warnings, c.hangsLeftOut(rep.Findings)...)
-	rep.Warnings = append(rep.Warnings, c.noRunFinished()...)
+	if ctx.Err() == nil { // a stopped campaign cut its runs, not their budget
+		rep.Warnings = append(rep.Warnings, c.noRunFinished()...)
+	}
 	rep.Findings = c.grouped(rep.Findings)
 	if recipeErr != nil {
 		return rep, errors.Join(buildErr, recipeErr)
