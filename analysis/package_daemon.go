@@ -44,9 +44,9 @@ func (r *Result) withoutPackageDaemons(leaks []leak) []leak {
 const mainGoroutineID = 1
 
 // testStart says where the test began: the goroutine that runs it (a test: META
-// testgoid), or, for an example, which runs on the main goroutine, the stamp when it
-// started (META examplestart, written by the runtime when testing.runExample started the
-// example's output copier).
+// testgoid), or, for an example, which runs on the main goroutine, the last stamp issued
+// when it started (META examplestart, read by the runtime when testing.runExample started
+// the example's output copier): an operation stamped at most that happened before.
 type testStart struct {
 	goid  uint64
 	stamp uint64
@@ -67,7 +67,7 @@ func (r *Result) packageDaemon(g int32, start testStart) bool {
 			if start.stamp == 0 {
 				return true
 			}
-			return info.Spawn >= 0 && r.Trace.Events[info.Spawn].Pre < start.stamp
+			return info.Spawn >= 0 && r.Trace.Events[info.Spawn].Pre <= start.stamp
 		}
 		i, ok := r.gIndex[info.Parent]
 		if !ok {

@@ -74,7 +74,7 @@ func TestPackageDaemonInAnExample(t *testing.T) {
 		if !byExample {
 			w = m.Go("d.go:29") // a package-level variable's initialisation
 		}
-		b.Meta("examplestart", strconv.Itoa(b.Len()+1))
+		b.Meta("examplestart", strconv.FormatUint(b.Stamp(), 10)) // the counter when the copier is spawned
 		m.Go("") // runExample's output copier
 		if byExample {
 			w = m.Go("e.go:7")

@@ -89,6 +89,10 @@ func (b *Builder) Main() *G {
 
 func (b *Builder) next() uint64 { b.stamp++; return b.stamp }
 
+// Stamp is the last stamp issued, as the runtime reads its counter for a META mark
+// (examplestart): every operation recorded so far has a stamp at most Stamp.
+func (b *Builder) Stamp() uint64 { return b.stamp }
+
 func (b *Builder) pos(s string) uint32 {
 	if s == "" {
 		return 0
