@@ -75,7 +75,7 @@ func TestPackageDaemonInAnExample(t *testing.T) {
 			w = m.Go("d.go:29") // a package-level variable's initialisation
 		}
 		b.Meta("examplestart", strconv.FormatUint(b.Stamp(), 10)) // the counter when the copier is spawned
-		m.Go("") // runExample's output copier
+		m.Go("")                                                  // runExample's output copier
 		if byExample {
 			w = m.Go("e.go:7")
 		}
