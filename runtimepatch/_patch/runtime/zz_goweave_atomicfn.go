@@ -48,14 +48,9 @@ func goweaveAtomicFnRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 // method calling the function (inlined into user code or not) is not: the
 // method records the operation itself (zz_goweave_atomic.go).
 func goweaveClassifyAtomicFn(pc uintptr) uint32 {
-	f := findfunc(pc)
-	if !f.valid() {
+	file, name, line, ok := goweaveInnermostFrame(pc)
+	if !ok || !goweaveIsUserFile(file) {
 		return goweaveNotUser
 	}
-	u, uf := newInlineUnwinder(f, pc-1)
-	file, line := u.fileLine(uf)
-	if !goweaveIsUserFile(file) {
-		return goweaveNotUser
-	}
-	return goweaveNewPos(file, u.srcFunc(uf).name(), line)
+	return goweaveNewPos(file, name, line)
 }

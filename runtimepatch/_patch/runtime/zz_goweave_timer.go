@@ -37,21 +37,10 @@ func goweaveTimerFire(c *hchan, seq uint64) {
 	if !goweaveOn || c.goweave.id == 0 || c.goweave.pos == 0 {
 		return
 	}
-	h, stamp := goweaveReserve(1)
-	if h == 0 {
-		return
+	if e := goweaveRuntimeEvent(goweaveKTimerFire, c.goweave.pos, c.goweave.id, seq); e != nil {
+		e.b = uint64(c.qcount)
+		e.c = uint64(c.dataqsiz)
 	}
-	e := goweaveRec(h)
-	e.kind = goweaveKTimerFire
-	e.flags = goweaveFInternal // performed by the runtime for the timer made at pos
-	e.pos = c.goweave.pos
-	e.g = 0 // no goroutine of the program
-	e.obj = c.goweave.id
-	e.pre = stamp
-	e.post = stamp
-	e.a = seq
-	e.b = uint64(c.qcount)
-	e.c = uint64(c.dataqsiz)
 }
 
 // goweaveTimerDrain: Stop or Reset of a timer discarded a value its channel
@@ -126,16 +115,27 @@ func goweaveTimerSpawn(parent, child *g, pos uint32) {
 		pos = p
 		child.goweave.spawnPos = p
 	}
+	goweaveRuntimeEvent(goweaveKGoSpawn, pos, parent.goweave.timer, child.goid)
+}
+
+// goweaveRuntimeEvent records an operation the runtime performed for the
+// program on no goroutine of it (g 0, internal: no schedule names it),
+// completed at once: a timer's fire, the start of an AfterFunc's goroutine.
+// It uses only the lock-free recorder, so it is safe on g0, without a P and
+// with runtime locks held. nil when the trace is full.
+func goweaveRuntimeEvent(kind uint8, pos uint32, obj, a uint64) *goweaveEvent {
 	h, stamp := goweaveReserve(1)
 	if h == 0 {
-		return
+		return nil
 	}
 	e := goweaveRec(h)
-	e.kind = goweaveKGoSpawn
-	e.flags = goweaveFInternal // performed by the runtime for the AfterFunc call at pos
+	e.kind = kind
+	e.flags = goweaveFInternal
 	e.pos = pos
-	e.obj = parent.goweave.timer
+	e.g = 0
+	e.obj = obj
 	e.pre = stamp
 	e.post = stamp
-	e.a = child.goid
+	e.a = a
+	return e
 }
