@@ -428,14 +428,18 @@ async function steps(page, context) {
   check('the lens ran a campaign; the status bar shows its findings', /finding/.test(status), status);
   await shot(page, 'lens-campaign-done');
   // The lens counts the runs as the status bar does: it moves while the campaign runs, never
-  // goes back, and its last count reaches the status bar's last. (Sample by sample it may
-  // lag: the editor refreshes lenses on its own schedule, and at tens of runs a second a
-  // per-sample bound failed on a quiet machine.)
+  // goes back, and keeps up: its last count is at least half the status bar's last. It
+  // lags by up to one refresh (the server refreshes once the editor asked for the previous
+  // lenses, the editor asks on its own schedule) and reverts to "fuzz this test" when the
+  // campaign ends, so an exact catch-up depends on timing: it failed with the lens at 46
+  // and the status bar at 50 half a second before the end (and at 26 against 27 on a
+  // quiet machine). The defect this guards, refreshes that kept the lens at its first
+  // count, left it at 20 of 59.
   const lensCounts = summary.lensVsStatus.filter((x) => x.lens !== undefined).map((x) => Number(x.lens));
   const statusCounts = summary.lensVsStatus.filter((x) => x.status !== undefined).map((x) => Number(x.status));
   const monotone = lensCounts.every((n, i) => i === 0 || n >= lensCounts[i - 1]);
-  const moved = new Set(lensCounts).size >= 2;
-  const caughtUp = lensCounts.length > 0 && statusCounts.length > 0 && lensCounts[lensCounts.length - 1] >= statusCounts[statusCounts.length - 1];
+  const moved = new Set(lensCounts.filter((n) => n > 0)).size >= 2;
+  const caughtUp = lensCounts.length > 0 && statusCounts.length > 0 && 2 * lensCounts[lensCounts.length - 1] >= statusCounts[statusCounts.length - 1];
   check('the lens counts the runs the status bar counts', monotone && moved && caughtUp, summary.lensVsStatus);
 
   // 5. No error notification anywhere (the notification center keeps them all).
