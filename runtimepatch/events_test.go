@@ -572,3 +572,37 @@ func TestLibEvents(t *testing.T) {
 		t.Errorf("io.Pipe: %d internal operations at the Write, %d at the Read; want both\n%s", write, read, dump(tr))
 	}
 }
+
+// A value a Stop or Reset discarded from a timer's channel counts as taken: the
+// receive after it has the seq of the fire it gets, not of the discarded one.
+// The program repeats until the runtime discarded a value at least once.
+func TestTimerDrainedValueEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestTimerDrained", nil).tr
+	makes := at(t, tr, trace.KindChanMake, "drain.make")
+	fires := map[uint64][]trace.Event{} // by channel
+	for _, e := range tr.Events {
+		if e.Kind == trace.KindTimerFire {
+			fires[e.Obj] = append(fires[e.Obj], e)
+		}
+	}
+	discarded := 0
+	for _, r := range at(t, tr, trace.KindChanRecv, "drain.recv") {
+		var before []trace.Event
+		for _, f := range fires[r.Obj] {
+			if f.Post < r.Post {
+				before = append(before, f)
+			}
+		}
+		if len(before) == 0 {
+			t.Fatalf("receive on channel %d: no fire before it\n%s", r.Obj, dump(tr))
+		}
+		if last := before[len(before)-1]; r.A != last.A {
+			t.Errorf("receive on channel %d has seq %d, the fire before it %d (%d fires before it)\n%s", r.Obj, r.A, last.A, len(before), dump(tr))
+		}
+		discarded += len(before) - 1
+	}
+	if discarded == 0 {
+		t.Fatalf("no value discarded in %d rounds: the test did not test the drain\n%s", len(makes), dump(tr))
+	}
+	t.Logf("%d values discarded in %d rounds", discarded, len(makes))
+}

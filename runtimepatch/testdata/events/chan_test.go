@@ -230,3 +230,22 @@ func TestTimerSets(t *testing.T) {
 	<-tk.C                          // @tickerset.recv
 	tk.Stop()
 }
+
+// Two timers due together fire in one pass of the scheduler's timer check: the
+// first wakes the select, the second's value enters its buffer with no receiver
+// and Reset discards it (timerchandrain). The receive after the Reset gets the
+// value of the fire after it. Repeated, since the two may be checked apart.
+func TestTimerDrained(t *testing.T) {
+	for range 20 {
+		first := time.NewTimer(time.Millisecond)
+		second := time.NewTimer(time.Millisecond) // @drain.make
+		select {
+		case <-first.C:
+		case <-second.C:
+			continue
+		}
+		time.Sleep(2 * time.Millisecond)
+		second.Reset(time.Millisecond)
+		<-second.C // @drain.recv
+	}
+}
