@@ -4,10 +4,10 @@
 // goroutine, not on a goroutine of its own (tRunner), so no spawn names the
 // test goroutine. testing.runExample starts one goroutine just before it
 // calls the example, the copier of its standard output (run_example.go, the
-// same from go1.25 to go1.27): the last stamp issued before that spawn (META examplestart)
-// splits what the main goroutine started for the packages (package-level
-// variables, init functions, TestMain) from what the example started
-// (analysis: packageDaemon).
+// same from go1.25 to go1.27): the last stamp issued before that spawn (META
+// examplestart) splits what the main goroutine started for the packages
+// (package-level variables, init functions, TestMain) from what the example
+// started (analysis: packageDaemon).
 
 package runtime
 
