@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -58,7 +57,7 @@ var nsPerOp = regexp.MustCompile(`\s([0-9.]+) ns/op`)
 
 // childNsPerOp runs one benchmark of bin and returns its ns/op.
 func childNsPerOp(b *testing.B, bin, bench string, iters int, env ...string) float64 {
-	cmd := exec.Command(bin, "-test.run=^$", "-test.bench=^"+bench+"$", fmt.Sprintf("-test.benchtime=%dx", iters), "-test.count=1")
+	cmd := binCommand(context.Background(), bin, "-test.run=^$", "-test.bench=^"+bench+"$", fmt.Sprintf("-test.benchtime=%dx", iters), "-test.count=1")
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

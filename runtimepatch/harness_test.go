@@ -58,6 +58,7 @@ func testdataDir(t testing.TB) string {
 func buildEvents(t testing.TB, race bool) string {
 	t.Helper()
 	if race {
+		skipRaceEmulated(t)
 		raceOnce.Do(func() {
 			racePath, raceErr = buildTestdata(t, "events", filepath.Join(workDir, "events-race.test"), "-race")
 		})
@@ -129,7 +130,7 @@ func record(t testing.TB, bin, name string, sig os.Signal, env ...string) result
 	out := filepath.Join(t.TempDir(), "trace.gwt")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
+	cmd := binCommand(ctx, bin, "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
 	cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t))
 	cmd.Env = append(cmd.Env, env...)
 	var output, stderr bytes.Buffer
@@ -241,4 +242,30 @@ func exitSignal(err error) syscall.Signal {
 		}
 	}
 	return 0
+}
+
+// envEmulator names a program that runs the test binaries built from testdata for
+// another architecture (GOARCH in the environment), e.g. linux/arm64 on an amd64 host:
+//
+//	go test -c -o rp.test ./runtimepatch
+//	GOARCH=arm64 CGO_ENABLED=1 CC=aarch64-linux-gnu-gcc QEMU_LD_PREFIX=/usr/aarch64-linux-gnu \
+//		GOWEAVE_TEST_EMULATOR=qemu-aarch64 ./rp.test
+const envEmulator = "GOWEAVE_TEST_EMULATOR"
+
+// skipRaceEmulated skips a test of a -race build under envEmulator: the race detector
+// does not run under qemu-user (its ThreadSanitizer needs a 48-bit address space on
+// arm64, qemu gives 39 bits).
+func skipRaceEmulated(t testing.TB) {
+	t.Helper()
+	if e := os.Getenv(envEmulator); e != "" {
+		t.Skipf("-race build under %s: the race detector does not run emulated", e)
+	}
+}
+
+// binCommand runs bin, a test binary built from testdata, through envEmulator when set.
+func binCommand(ctx context.Context, bin string, args ...string) *exec.Cmd {
+	if emulator := os.Getenv(envEmulator); emulator != "" {
+		return exec.CommandContext(ctx, emulator, append([]string{bin}, args...)...)
+	}
+	return exec.CommandContext(ctx, bin, args...)
 }

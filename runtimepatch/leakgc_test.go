@@ -1,7 +1,7 @@
 package runtimepatch
 
 import (
-	"os/exec"
+	"context"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,7 +36,7 @@ func buildLeakgc(t testing.TB) string {
 
 func leakgcTests(t *testing.T, bin string) []string {
 	t.Helper()
-	out, err := exec.Command(bin, "-test.list", ".").Output()
+	out, err := binCommand(context.Background(), bin, "-test.list", ".").Output()
 	if err != nil {
 		t.Fatalf("listing tests: %v", err)
 	}

@@ -1,7 +1,7 @@
 package runtimepatch
 
 import (
-	"os/exec"
+	"context"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -17,7 +17,7 @@ import (
 // the process's wall time.
 func childWall(b *testing.B, name string, env ...string) time.Duration {
 	b.Helper()
-	cmd := exec.Command(buildReplay(b), "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
+	cmd := binCommand(context.Background(), buildReplay(b), "-test.run=^"+name+"$", "-test.timeout=0", "-test.count=1")
 	cmd.Env = append(cmd.Environ(), EnvTrace+"="+filepath.Join(b.TempDir(), "t.gwt"), EnvModule+"="+testdataDir(b))
 	cmd.Env = append(cmd.Env, env...)
 	start := time.Now()

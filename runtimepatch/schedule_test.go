@@ -2,6 +2,7 @@ package runtimepatch
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -40,7 +41,7 @@ func TestScheduleConformance(t *testing.T) {
 			t.Run(sub+"/"+filepath.Base(f), func(t *testing.T) {
 				abs, _ := filepath.Abs(f)
 				out := filepath.Join(t.TempDir(), "trace.gwt")
-				cmd := exec.Command(bin, "-test.run=^TestNothing$", "-test.timeout=0")
+				cmd := binCommand(context.Background(), bin, "-test.run=^TestNothing$", "-test.timeout=0")
 				cmd.Env = append(os.Environ(), EnvTrace+"="+out, EnvModule+"="+testdataDir(t), EnvSchedule+"="+abs)
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
@@ -405,6 +406,7 @@ var (
 // build: the parking, the watchdog and the nested select must work with the
 // race runtime and report no race of their own.
 func TestScheduleRace(t *testing.T) {
+	skipRaceEmulated(t)
 	replayRaceOnce.Do(func() {
 		replayRaceBin, replayRaceErr = buildTestdata(t, "replay", filepath.Join(workDir, "replay-race.test"), "-race")
 	})
