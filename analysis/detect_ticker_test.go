@@ -40,6 +40,16 @@ func pollerFired(cancel, fired bool) *tracetest.Builder {
 	return b
 }
 
+// tickedThenBlocked records w woken ticks times in the select at pos by a value on tick
+// (sent by no recorded goroutine), then blocked there on wait and tick.
+func tickedThenBlocked(b *tracetest.Builder, w *tracetest.G, pos string, wait, tick tracetest.Chan, ticks int) {
+	for range ticks {
+		b.SendForeign(tick)
+		w.Select(pos, 1, tracetest.RecvCase(wait), tracetest.RecvCase(tick))
+	}
+	w.Pending().Select(pos, 0, tracetest.RecvCase(wait), tracetest.RecvCase(tick))
+}
+
 // A poller whose context is never cancelled loops on its ticker forever: leak-select at its
 // select, with the ticker and the Done channel as evidence.
 func TestTickerLeak(t *testing.T) {
@@ -96,9 +106,7 @@ func TestTickerUserStopChannel(t *testing.T) {
 	stop := m.MakeChan(0, "j.go:10")
 	w := m.Go("j.go:11")
 	tick := w.MakeLibChan(1, "j.go:20")
-	b.SendForeign(tick)
-	w.Select("j.go:21", 1, tracetest.RecvCase(stop), tracetest.RecvCase(tick))
-	w.Pending().Select("j.go:21", 0, tracetest.RecvCase(stop), tracetest.RecvCase(tick))
+	tickedThenBlocked(b, w, "j.go:21", stop, tick, 1)
 	m.End()
 	r := analyze(t, b)
 	for _, f := range r.Findings {

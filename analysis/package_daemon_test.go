@@ -28,11 +28,7 @@ func daemonPoller(inInit, testKnown bool) *tracetest.Builder {
 	}
 	done := w.MakeLibChan(0, "d.go:20") // context.WithCancel's Done
 	tick := w.MakeLibChan(1, "d.go:21") // time.NewTicker
-	for range 2 {
-		b.SendForeign(tick)
-		w.Select("d.go:30", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
-	}
-	w.Pending().Select("d.go:30", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	tickedThenBlocked(b, w, "d.go:30", done, tick, 2)
 	test.End()
 	m.End()
 	return b
@@ -81,9 +77,7 @@ func TestPackageDaemonInAnExample(t *testing.T) {
 		}
 		done := w.MakeLibChan(0, "d.go:20")
 		tick := w.MakeLibChan(1, "d.go:21")
-		b.SendForeign(tick)
-		w.Select("d.go:30", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
-		w.Pending().Select("d.go:30", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+		tickedThenBlocked(b, w, "d.go:30", done, tick, 1)
 		m.End()
 		r := analyze(t, b)
 		if byExample {
