@@ -42,9 +42,10 @@ type campaign struct {
 	byPrimary  map[string]*Finding     // by kind and primary line, see merge
 	traceRefs  map[string]int          // findings that point at each trace
 	binHashes  map[string]string       // test binary path -> sha256 (see binaryHash)
-	runs       int
-	start      time.Time // before the overlay check and the build
-	oneEnded   bool      // a test has ended: the tests started since did not wait for the build
+	runs       int                     // runs finished, all tests together (TestResult.Runs summed)
+	cut        int                     // runs stopped unfinished by the end of their test's time budget
+	start      time.Time               // before the overlay check and the build
+	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
 }
 
 type testState struct {
@@ -61,6 +62,8 @@ type testState struct {
 	first          time.Time             // when the first run started
 	budgetFrom     time.Time             // when its time budget started: first, or earlier (budgetStart)
 	cutShort       int                   // runs stopped unfinished (the time budget's end, a cancel)
+	notes          testNotes             // what the warnings say of its runs (notes.go)
+	slowestPass    time.Duration         // longest passing run, earlier campaigns included (slowLimit)
 	overBudget     *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns int                   // runs whose analysis did
 	ctx            context.Context       // of the test's runs, ended with its time budget (runContext)
@@ -83,15 +86,24 @@ type testState struct {
 }
 
 type job struct {
-	test    *testState
-	index   int
-	request *RunRequest
+	test      *testState
+	index     int
+	request   *RunRequest
+	slowLimit time.Duration // how long the run may go on while making progress (slowLimit)
+	// perEvent is what reading and analyzing one event of a trace of the test took so far
+	// (0: not known yet): a later run whose analysis would not end within the test's time
+	// budget is not analyzed (wouldOverrun).
+	perEvent time.Duration
 }
 
 type jobResult struct {
 	job
 	run *AnalyzedRun
 	err error
+	// inspected is how long reading and analyzing the run's trace took (0: not done, or
+	// cut short); late, for a test's first run, how long that went on past the end of the
+	// test's time budget (its analysis is never cut).
+	inspected, late time.Duration
 }
 
 // statusRank orders statuses from benign to severe, for TestResult.Status.
@@ -215,7 +227,7 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	}
 	pick.started++
 	pick.inflight++
-	j := job{test: pick, index: pick.started}
+	j := job{test: pick, index: pick.started, slowLimit: c.slowLimit(pick), perEvent: pick.notes.perEvent()}
 	if len(pick.confirm) > 0 {
 		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
 	} else if len(pick.queue) > 0 {
@@ -311,7 +323,7 @@ func (c *campaign) loop(ctx context.Context) {
 func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	t := j.test
 	base := filepath.Join(filepath.FromSlash(t.bin.Package), t.name, fmt.Sprintf("run-%06d", j.index))
-	opts := run.Options{Trace: filepath.Join(c.dir, "traces", base+".trace"), Timeout: c.cfg.RunTimeout}
+	opts := run.Options{Trace: filepath.Join(c.dir, "traces", base+".trace"), Timeout: c.cfg.RunTimeout, SlowLimit: j.slowLimit}
 	if j.request != nil {
 		opts.Schedule = filepath.Join(c.dir, "recipes", base+".schedule")
 		if err := os.MkdirAll(filepath.Dir(opts.Schedule), 0o755); err != nil {
@@ -328,16 +340,31 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	if r.Canceled {
 		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}}
 	}
+	deadline, budgeted := ctx.Deadline()
+	if j.index > 1 && budgeted && r.Trace != "" && c.analyze {
+		if err := wouldOverrun(r.Trace, j.perEvent, time.Until(deadline)); err != nil {
+			return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: err}}
+		}
+	}
 	// Reading and analyzing the trace of a long run can take longer than what is left of
 	// the time budget: when the budget ends first, the run counts without its analysis
-	// (which finishes unseen, on its own copy of the run).
+	// (which finishes unseen, on its own copy of the run). The first run of a test is
+	// always analyzed: without it the campaign would know nothing of the test.
 	rc := *r
+	began := time.Now()
 	inspected := make(chan *AnalyzedRun, 1)
-	go func() { inspected <- Inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory) }()
+	analyze := analyzeTrace // read here: the analysis may finish unseen after the campaign
+	go func() {
+		inspected <- inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory, analyze)
+	}()
 	select {
 	case ar := <-inspected:
-		return jobResult{job: j, run: ar}
+		return jobResult{job: j, run: ar, inspected: time.Since(began)}
 	case <-ctx.Done():
+		if j.index == 1 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			ar := <-inspected
+			return jobResult{job: j, run: ar, inspected: time.Since(began), late: time.Since(deadline)}
+		}
 		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}}
 	}
 }
@@ -350,6 +377,12 @@ var errCutShort = errors.New("the time budget ended during the analysis of this 
 // default, negative: none; see Config.AnalysisMemory). Past the budget, TraceErr is the
 // *analysis.BudgetError and the run has no analysis.
 func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64) *AnalyzedRun {
+	return inspect(bin, test, index, req, r, analyze, memory, analyzeTrace)
+}
+
+// inspect is Inspect with the analysis analyzeFn.
+func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64,
+	analyzeFn func(*trace.Trace, analysis.Options) (*analysis.Result, error)) *AnalyzedRun {
 	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
 	strategy := "record"
 	if req != nil {
@@ -365,9 +398,16 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 			ar.Findings = append(ar.Findings, ff)
 		}
 	}
+	var hang []analysis.Finding
 	if analyze {
 		found(raceFindings(r.Races, bin.Module))
-		found(outcomeFindings(bin, test, r))
+		outcome := outcomeFindings(bin, test, r)
+		if r.Progressing {
+			// Stopped while still making progress: a hang only if the analysis proves
+			// goroutines stuck (provenStuck).
+			hang, outcome = outcome, nil
+		}
+		found(outcome)
 	}
 	if r.Trace == "" {
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
@@ -390,7 +430,7 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if analyze {
-		res, err := analyzeTrace(tr, opts)
+		res, err := analyzeFn(tr, opts)
 		if err != nil {
 			if _, ok := errors.AsType[*analysis.BudgetError](err); !ok {
 				err = fmt.Errorf("analyzing %s: %w", r.Trace, err)
@@ -399,6 +439,9 @@ func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		} else {
 			ar.Analysis = res
 			found(res.Findings)
+			if provenStuck(res.Findings) {
+				found(hang)
+			}
 		}
 	}
 	ar.Signature = signature(tr) // after the findings: on a large run it takes seconds too
@@ -430,7 +473,6 @@ func (c *campaign) finish(res jobResult) {
 	t := res.test
 	t.inflight--
 	t.last = time.Now()
-	c.runs++
 	if res.err != nil {
 		c.ended(t) // cannot run this test at all: do not retry it forever
 		t.worst = run.StatusCrash
@@ -445,12 +487,19 @@ func (c *campaign) finish(res jobResult) {
 		}
 		// Killed because the campaign was cancelled: not a result of the test.
 		t.cutShort++
+		c.cut++
+		t.notes.cut(res)
 		if ar.Trace != "" && !c.keepTraces {
 			os.Remove(ar.Trace)
 		}
 		return
 	}
 	t.runs++
+	c.runs++
+	t.notes.finished(res, c.analyze)
+	if ar.Status == run.StatusPass {
+		t.slowestPass = max(t.slowestPass, ar.Elapsed)
+	}
 	if statusRank[ar.Status] >= statusRank[t.worst] {
 		t.worst = ar.Status
 	}
@@ -653,12 +702,12 @@ func (c *campaign) report(p Progress) {
 		p.TestsDone++
 		if !t.announced && !t.first.IsZero() {
 			t.announced = true
-			p.Ended = append(p.Ended, TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs,
+			p.Ended = append(p.Ended, TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs, CutShort: t.cutShort, Analyzed: t.notes.analyzed,
 				Findings: len(c.grouped(derefAll(t.found))), Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first)})
 		}
 	}
 	p.TestsTotal = len(c.tests)
-	p.Runs = c.runs
+	p.Runs, p.CutShort = c.runs, c.cut
 	all := make([]Finding, 0, len(c.findings))
 	for _, f := range c.findings {
 		all = append(all, *f)
@@ -686,7 +735,8 @@ func (c *campaign) result() *Report {
 	}
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
-		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
+		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
+			Slow: t.notes.slow + t.notes.capped, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

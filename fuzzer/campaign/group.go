@@ -205,7 +205,7 @@ func (c *campaign) worthReporting(f Finding) bool {
 	case "flaky-panic", "flaky-failure":
 		return t.statuses[string(run.StatusPass)] > 0
 	case "hang":
-		timeouts := t.statuses[string(run.StatusTimeout)]
+		timeouts := t.stuckTimeouts()
 		return timeouts >= 2 && 2*timeouts >= t.runs
 	}
 	return true
@@ -251,7 +251,7 @@ func (c *campaign) hangsLeftOut(fs []Finding) []string {
 	}
 	var notes []string
 	for _, t := range c.tests {
-		timeouts := t.statuses[string(run.StatusTimeout)]
+		timeouts := t.stuckTimeouts()
 		if timeouts == 0 || explained[t] || t.bin == nil {
 			continue
 		}
@@ -259,6 +259,12 @@ func (c *campaign) hangsLeftOut(fs []Finding) []string {
 			t.bin.Package, t.name, c.cfg.RunTimeout, timeouts, t.runs))
 	}
 	return notes
+}
+
+// stuckTimeouts counts the runs of t stopped at the time limit with no evidence of
+// progress (those stopped at their cap while progressing are slow: slowWarning).
+func (t *testState) stuckTimeouts() int {
+	return t.statuses[string(run.StatusTimeout)] - t.notes.capped
 }
 
 // runsShowing counts the runs of this campaign that reported any of fs, those in which one

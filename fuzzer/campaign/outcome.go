@@ -116,6 +116,19 @@ func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.
 	return []analysis.Finding{f}
 }
 
+// provenStuck reports whether the analysis of a run stopped while it was still making
+// progress (run.Run.Progressing) proves goroutines stuck all the same: a deadlock or a leak
+// that happened in the run (the GC's leak detection at the time limit, a lock cycle). Only
+// then is the run's hang reported: a hang needs evidence that something could not progress.
+func provenStuck(fs []analysis.Finding) bool {
+	for _, f := range fs {
+		if f.Confidence == analysis.Actual && (f.Kind == "deadlock" || strings.HasPrefix(f.Kind, "leak-")) {
+			return true
+		}
+	}
+	return false
+}
+
 // panicFinding locates the panic of r: the first traceback after the "panic: " line is the
 // panicking goroutine's.
 func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {

@@ -13,7 +13,8 @@ type Progress struct {
 	Test       string        // name of the test being run
 	TestsDone  int           // tests whose budget is used up
 	TestsTotal int           // tests selected for the campaign
-	Runs       int           // runs finished so far, all tests together
+	Runs       int           // runs finished so far, all tests together (confirmations included)
+	CutShort   int           // runs stopped unfinished by the end of their test's time budget
 	Findings   int           // bugs found so far (one per group of findings, see group.go)
 	Elapsed    time.Duration // since the campaign started
 	Done       bool          // the campaign has ended
@@ -30,7 +31,9 @@ type Progress struct {
 // TestEnded sums up the campaign of one test as it ends.
 type TestEnded struct {
 	Package, Test string
-	Runs          int            // runs of the test
+	Runs          int            // runs of the test that finished (confirmations included)
+	CutShort      int            // runs stopped unfinished by the end of its time budget
+	Analyzed      int            // runs whose trace was analyzed (0 with Runs > 0: its bugs are unknown)
 	Findings      int            // bugs found by its runs
 	Statuses      map[string]int // runs by how they ended
 	Elapsed       time.Duration  // from its first run's start to its last run's end
@@ -38,9 +41,16 @@ type TestEnded struct {
 
 // TestResult summarizes the campaign of one test.
 type TestResult struct {
-	Package    string  `json:"package"`
-	Test       string  `json:"test"`
+	Package string `json:"package"`
+	Test    string `json:"test"`
+	// Runs counts the runs that finished, confirmation runs included; Analyzed those whose
+	// trace was analyzed (see Report.Warnings for the others); CutShort those stopped
+	// unfinished by the end of the time budget (not in Runs); Slow those still making
+	// progress at the time limit (-timeout), let go on (Config.RunTimeout).
 	Runs       int     `json:"runs"`
+	Analyzed   int     `json:"analyzed"`
+	CutShort   int     `json:"cutShort,omitempty"`
+	Slow       int     `json:"slow,omitempty"`
 	Seconds    float64 `json:"seconds"`    // wall-clock time spent running the test
 	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
 	// Steered counts the runs that had a schedule and that the runtime reports it enforced

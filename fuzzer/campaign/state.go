@@ -48,6 +48,9 @@ type savedTest struct {
 	Bases    []string        `json:"bases,omitempty"`
 	GFuzz    json.RawMessage `json:"gfuzz,omitempty"`
 	Findings []Finding       `json:"findings"`
+	// SlowestPass is the longest passing run over all campaigns, in seconds: it sets how
+	// long a run still making progress at its time limit may go on (slowLimit).
+	SlowestPass float64 `json:"slowestPass,omitempty"`
 }
 
 // savedRequest is a queued schedule: Bases[Base-1], edited by Edits when there are any.
@@ -148,6 +151,7 @@ func (c *campaign) enoughAlready() {
 
 func (c *campaign) restore(t *testState, s *savedTest) {
 	t.earlierRuns, t.earlierCampaigns = s.Runs, s.Campaigns
+	t.slowestPass = time.Duration(s.SlowestPass * float64(time.Second))
 	t.seenBefore = map[string]bool{}
 	for _, sig := range s.Signatures {
 		t.seenBefore[sig] = true
@@ -213,6 +217,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			Version: stateVersion, Goweave: toolID(), Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
+			SlowestPass: t.slowestPass.Seconds(),
 		}
 		signatures := map[string]bool{}
 		maps.Copy(signatures, t.signatures)

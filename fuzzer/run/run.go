@@ -27,6 +27,8 @@ const (
 	envSchedule = schedule.Env           // the schedule file to enforce
 	// envTimeLimit arms the runtime's leak check at the time limit (askLeakCheck).
 	envTimeLimit = runtimepatch.EnvTimeLimit
+	// envProgress names the file the runtime keeps its progress record in (progress.go).
+	envProgress = runtimepatch.EnvProgress
 	// envRun marks a test process and everything it starts (inherited) with goweave's pid
 	// and the run's number, so that what escapes the process group can be found (sweep).
 	envRun = "GOWEAVE_RUN"
@@ -44,7 +46,8 @@ type Options struct {
 	Trace string
 	// Schedule, when not empty, is the path of a schedule recipe for the runtime to enforce.
 	Schedule string
-	// Timeout is the time limit of the process (default 10s). On expiry a recording
+	// Timeout is the time limit of the process (default 10s). A process still making
+	// progress then goes on up to SlowLimit (progress.go). When stopped, a recording
 	// process is first asked to check which of its goroutines are blocked for good
 	// (askLeakCheck), which ends it as SIGQUIT does, within max(Grace, leakCheckWait);
 	// then the process group gets SIGQUIT, which the patched runtime catches to flush the
@@ -53,6 +56,11 @@ type Options struct {
 	// Grace is how long a process may take to exit after each of the time limit's
 	// signals (default 2s).
 	Grace time.Duration
+	// SlowLimit is how long a run still making progress at Timeout may go on (see
+	// progress.go): up to SlowLimit it is stopped only once it stops progressing. Not
+	// above Timeout: every run is stopped at Timeout, as stuck or, when it was still
+	// progressing, as slow (Run.Progressing).
+	SlowLimit time.Duration
 	// MaxOutput is how many bytes of output are kept at each end (default 64 KiB).
 	MaxOutput int
 	// Env holds extra environment variables (KEY=value) for the process.
@@ -75,6 +83,15 @@ type Run struct {
 	Schedule string        // the schedule file the run was given, if any
 	Canceled bool          // stopped because ctx was cancelled: says nothing about the test
 	Elapsed  time.Duration // wall-clock time of the process
+	// Slow: the run was still making progress at its time limit and went on past it
+	// (Options.SlowLimit); Elapsed says how long it took.
+	Slow bool
+	// Progressing: goweave stopped the run (a timeout) while it was still making progress,
+	// at Options.SlowLimit: it was slow, there is no evidence that it was stuck.
+	Progressing bool
+	// Evidence says what showed progress the last time a slow run was probed ("12% CPU",
+	// "operations recorded", ...), for the warning that names the run.
+	Evidence string
 }
 
 // Test runs one test of b in its own process group and waits until the process and
@@ -93,12 +110,17 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	sweepOrphansOnce.Do(sweepOrphans)
 	marker := fmt.Sprintf("%d-%d", os.Getpid(), runs.Add(1))
 	env := append(append(os.Environ(), opts.Env...), envModule+"="+b.Module, raceOptions(), envRun+"="+marker)
+	progressFile := ""
 	if opts.Trace != "" {
 		if err := os.MkdirAll(filepath.Dir(opts.Trace), 0o755); err != nil {
 			return nil, err
 		}
 		os.Remove(opts.Trace) // a stale trace must not pass for this run's
-		env = append(env, envTrace+"="+opts.Trace, envTimeLimit+"="+strconv.Itoa(runtimepatch.TimeLimitSignal))
+		progressFile = strings.TrimSuffix(opts.Trace, ".trace") + ".progress"
+		os.Remove(progressFile)
+		defer os.Remove(progressFile)
+		env = append(env, envTrace+"="+opts.Trace, envTimeLimit+"="+strconv.Itoa(runtimepatch.TimeLimitSignal),
+			envProgress+"="+progressFile)
 	}
 	if opts.Schedule != "" {
 		env = append(env, envSchedule+"="+opts.Schedule)
@@ -148,35 +170,67 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 
 	pgid := cmd.Process.Pid
 	exited := make(chan struct{})
-	timedOut, cancelled := false, false
+	cancelled := false
+	// stoppedAtLimit: goweave stopped the run after it
+	// (stuck, or at its cap); slow: it went on past the limit, making progress.
+	var slow, progressing, stoppedAtLimit bool
+	var evidence string
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		timer := time.NewTimer(opts.Timeout)
-		defer timer.Stop()
-		select {
-		case <-exited:
-			return
-		case <-timer.C:
-			timedOut = true
-		case <-ctx.Done():
-			// Cancelled: the run says nothing about the test and its trace is not read,
-			// so it ends at once (a campaign's time budget ends its runs this way).
+		// stop ends the run at once when ctx is cancelled: the run says nothing about the
+		// test and its trace is not read (a campaign's time budget ends its runs this way).
+		cancel := func() {
 			cancelled = true
 			signalGroup(pgid, false)
-			return
 		}
-		if opts.Trace != "" && askLeakCheck(pgid) {
-			wait := time.NewTimer(max(opts.Grace, leakCheckWait))
-			defer wait.Stop()
+		// wait waits d for the process to exit (true) or ctx to end (cancelled, true).
+		wait := func(d time.Duration) bool {
+			t := time.NewTimer(d)
+			defer t.Stop()
 			select {
 			case <-exited:
-				return
+				return true
 			case <-ctx.Done():
-				cancelled = true
-				signalGroup(pgid, false)
+				cancel()
+				return true
+			case <-t.C:
+				return false
+			}
+		}
+		// The evidence of progress at the time limit is compared with a sample taken a
+		// window before it.
+		probe := progressProbe{pgid: pgid, file: progressFile}
+		window := min(progressWindow, opts.Timeout/2)
+		if wait(opts.Timeout - window) {
+			return
+		}
+		before := probe.sample()
+		if wait(window) {
+			return
+		}
+		for {
+			now := probe.sample()
+			why := progressed(before, now)
+			if why == "" {
+				break // stuck: stopped now
+			}
+			evidence = why
+			left := start.Add(opts.SlowLimit).Sub(now.at)
+			if left <= 0 {
+				progressing = true // at its cap, still working: slow, not stuck
+				break
+			}
+			slow = true
+			before = now
+			if wait(min(window, left)) {
 				return
-			case <-wait.C:
+			}
+		}
+		stoppedAtLimit = true
+		if opts.Trace != "" && askLeakCheck(pgid) {
+			if wait(max(opts.Grace, leakCheckWait)) {
+				return
 			}
 		}
 		signalGroup(pgid, true)
@@ -215,8 +269,11 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			r.Trace = opts.Trace
 		}
 	}
-	r.Status = classify(r.ExitCode, r.Signal != "", timedOut || cancelled, markers)
+	// A slow run that finished past its time limit ended as it ended; one stopped there, at
+	// its cap or once it stopped progressing, is a timeout.
+	r.Status = classify(r.ExitCode, r.Signal != "", stoppedAtLimit || cancelled, markers)
 	r.Canceled = cancelled
+	r.Slow, r.Progressing, r.Evidence = slow, progressing, evidence
 	return r, nil
 }
 

@@ -1,0 +1,3 @@
+module slowrecorder
+
+go 1.25
