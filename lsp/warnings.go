@@ -11,7 +11,8 @@ import (
 )
 
 // Campaign warnings: problems a campaign went on despite (a run not analyzed because its
-// analysis needed more than the memory budget, state that could not be saved). goweave
+// analysis needed more than the memory budget or the time budget ended, a slow test, state
+// that could not be saved). goweave
 // fuzz prints them; the editor user sees each kind once per session (window/showMessage,
 // a warning notification) and every one in the log (window/logMessage), and the
 // campaign's progress end counts them. Background fuzzing reruns a package's campaign on
@@ -25,6 +26,23 @@ type warningsShown struct {
 }
 
 var warningNumbers = regexp.MustCompile(`\d+(\.\d+)?`)
+
+// The flags the campaign's warnings name, as the editor user can act on them: the time
+// budget is the setting budgetPerTest; the time limit of a run has no setting (the editor's
+// campaigns keep goweave's default), only goweave fuzz's flag.
+var (
+	budgetFlag  = regexp.MustCompile(`-time (\d[\w.]*)`)
+	raiseBudget = strings.NewReplacer("raise -time", "raise the setting budgetPerTest", "a larger -time", "a larger budgetPerTest setting")
+	timeoutFlag = regexp.MustCompile(`\(-timeout ([\w.]+) or more\)`)
+)
+
+// forEditor rewrites the flags a campaign warning names into what the editor user can set.
+func forEditor(w string) string {
+	w = strings.ReplaceAll(w, "(-analysis-memory)", "(setting analysisMemory, in MB)")
+	w = budgetFlag.ReplaceAllString(w, "setting budgetPerTest: $1")
+	w = raiseBudget.Replace(w)
+	return timeoutFlag.ReplaceAllString(w, "(goweave fuzz -timeout $1 or more, from a terminal: the editor's campaigns keep the default time limit)")
+}
 
 // first reports whether a warning like w is new to the user, and notes it.
 func (ws *warningsShown) first(w string) bool {
@@ -45,7 +63,7 @@ func (ws *warningsShown) first(w string) bool {
 func (c *campaigns) showWarnings(cp *campaign, report *fuzzer.Report) {
 	s := c.s
 	for _, w := range report.Warnings {
-		w = strings.ReplaceAll(w, "(-analysis-memory)", "(setting analysisMemory, in MB)")
+		w = forEditor(w)
 		if c.warned.first(w) {
 			s.tell(protocol.MessageTypeWarning, "fuzzing %s: %s", relDir(s, cp.req.dir), w)
 		} else {

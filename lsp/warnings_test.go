@@ -95,3 +95,16 @@ func TestCampaignWarningsShown(t *testing.T) {
 		t.Errorf("%d warnings logged, want all 3", logged)
 	}
 }
+
+// The flags a campaign warning names become what the editor user can set.
+func TestWarningFlagsForEditor(t *testing.T) {
+	for in, want := range map[string]string{
+		"p.TestX: 2 of its 5 runs not analyzed (2: the time budget (-time 20s) ended during the analysis)":                                               "p.TestX: 2 of its 5 runs not analyzed (2: the time budget (setting budgetPerTest: 20s) ended during the analysis)",
+		"p.TestX: 1 confirmation run stopped unfinished by the end of its time budget (-time 5s): a predicted finding may stay unconfirmed; raise -time": "p.TestX: 1 confirmation run stopped unfinished by the end of its time budget (setting budgetPerTest: 5s): a predicted finding may stay unconfirmed; raise the setting budgetPerTest",
+		"p.TestX: slow, not hung: 1 run past the time limit of 10s; raise the time limit (-timeout 23s or more)":                                         "p.TestX: slow, not hung: 1 run past the time limit of 10s; raise the time limit (goweave fuzz -timeout 23s or more, from a terminal: the editor's campaigns keep the default time limit)",
+	} {
+		if got := forEditor(in); got != want {
+			t.Errorf("forEditor(%q)\n = %q\nwant %q", in, got, want)
+		}
+	}
+}

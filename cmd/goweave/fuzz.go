@@ -31,8 +31,18 @@ func runFuzz(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: goweave fuzz [flags] [packages]\n\n"+
 			"Runs each selected test many times under the goweave runtime, analyzes every run and\n"+
-			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors.\n"+
-			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first).\n\n")
+			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors\n"+
+			"or a test of which no run could be analyzed (a warning says why).\n"+
+			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
+			"it holds for the test's runs, their analysis and confirmation, except the analysis of the\n"+
+			"test's first run, which always completes (a warning says when it went past -time).\n"+
+			"Runs: the runs that finished, confirmation runs included; runs the budget stopped\n"+
+			"unfinished are counted apart (\"2 more cut by the time budget\").\n"+
+			"Slow is not hung: a run still making progress at -timeout (operations recorded, a timer\n"+
+			"pending or a goroutine runnable, or 2%% CPU over the last second) goes on up to 3x the\n"+
+			"test's slowest passing run (this campaign's and earlier ones'), never less than -timeout,\n"+
+			"or 3x -timeout while none has passed; it is stopped as soon as it stops progressing. A\n"+
+			"slow run is a warning that names the test and its duration, never a hang.\n\n")
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "fuzz only tests matching `regexp`")
@@ -45,7 +55,7 @@ func runFuzz(args []string) int {
 	sarifPath := fs.String("sarif", "", "also write the findings as SARIF 2.1.0 to `file`")
 	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
 	shard := fs.String("shard", "", "fuzz only shard `i/n` of the tests (0 <= i < n)")
-	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
+	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s); a run still making progress then goes on, up to 3x the test's slowest passing run (see above)")
 	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
 	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first; print each finding's trace path")
 	quiet := fs.Bool("q", false, "print no progress on stderr (without a terminal: a line per test start and end, and a heartbeat every 10s)")
@@ -146,7 +156,21 @@ func runFuzz(args []string) int {
 	if code == 0 && len(rep.Findings) > 0 {
 		code = 1
 	}
+	if unchecked(rep.Tests) {
+		code = 2 // the warnings say which test and why; "no findings" would claim too much
+	}
 	return code
+}
+
+// unchecked reports whether a test ran, or was cut by its time budget, without any run
+// analyzed: its bugs are unknown.
+func unchecked(tests []fuzzer.TestResult) bool {
+	for _, t := range tests {
+		if (t.Runs > 0 || t.CutShort > 0) && t.Analyzed == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // normalizeSeverities sets each finding's severity from its kind and its confidence now
@@ -364,10 +388,10 @@ func terminalProgress(w io.Writer) func(fuzzer.Progress) {
 			return
 		}
 		if p.Done {
-			fmt.Fprintf(w, "\r\033[K%d/%d tests, %d runs, %d findings in %s\n", p.TestsDone, p.TestsTotal, p.Runs, p.Findings, p.Elapsed.Round(100*time.Millisecond))
+			fmt.Fprintf(w, "\r\033[K%d/%d tests, %s, %d findings in %s\n", p.TestsDone, p.TestsTotal, runCount(p.Runs, p.CutShort), p.Findings, p.Elapsed.Round(100*time.Millisecond))
 			return
 		}
-		fmt.Fprintf(w, "\r\033[K[%d/%d] %d runs, %d findings, %s  %s.%s", p.TestsDone, p.TestsTotal, p.Runs, p.Findings, p.Elapsed.Round(time.Second), p.Package, p.Test)
+		fmt.Fprintf(w, "\r\033[K[%d/%d] %s, %d findings, %s  %s.%s", p.TestsDone, p.TestsTotal, runCount(p.Runs, p.CutShort), p.Findings, p.Elapsed.Round(time.Second), p.Package, p.Test)
 	}
 }
 

@@ -65,7 +65,7 @@ func (l *lineProgress) heartbeat() {
 	} else if !l.quiet && l.latest.TestsTotal > 0 {
 		p := l.latest
 		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),
-			count(p.Runs, "run"), count(p.Findings, "bug"), p.TestsDone, p.TestsTotal)
+			runCount(p.Runs, p.CutShort), count(p.Findings, "bug"), p.TestsDone, p.TestsTotal)
 	}
 	l.quiet = false
 }
@@ -86,12 +86,12 @@ func (l *lineProgress) update(p fuzzer.Progress) {
 		l.quiet = true
 	}
 	for _, e := range p.Ended {
-		fmt.Fprintf(l.w, "goweave: %s.%s: %s in %s, %s; %s\n", e.Package, e.Test, count(e.Runs, "run"),
-			e.Elapsed.Round(100*time.Millisecond), count(e.Findings, "bug"), statusSummary(e.Statuses))
+		fmt.Fprintf(l.w, "goweave: %s.%s: %s in %s, %s; %s\n", e.Package, e.Test, runCount(e.Runs, e.CutShort),
+			e.Elapsed.Round(100*time.Millisecond), bugCount(e), statusSummary(e.Statuses))
 		l.quiet = true
 	}
 	if p.Done {
-		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, count(p.Runs, "run"), count(p.Findings, "bug"), p.Elapsed.Round(100*time.Millisecond))
+		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, runCount(p.Runs, p.CutShort), count(p.Findings, "bug"), p.Elapsed.Round(100*time.Millisecond))
 		l.stopLocked()
 	}
 }
@@ -128,6 +128,27 @@ func statusSummary(statuses map[string]int) string {
 		parts[i] = fmt.Sprintf("%d %s", statuses[s], s)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// runCount says how many runs finished (confirmation runs included) and, apart, how many
+// the time budget stopped unfinished: the same count for a test and for the campaign.
+func runCount(finished, cut int) string {
+	if cut == 0 {
+		return count(finished, "run")
+	}
+	return fmt.Sprintf("%s (%d more cut by the time budget)", count(finished, "run"), cut)
+}
+
+// bugCount is the bugs found by a test's runs, and says when none of them was analyzed:
+// then "0 bugs" would claim what nobody checked.
+func bugCount(e fuzzer.TestEnded) string {
+	switch {
+	case e.Runs > 0 && e.Analyzed == 0:
+		return count(e.Findings, "bug") + ", no run analyzed (see the warnings)"
+	case e.Analyzed < e.Runs:
+		return fmt.Sprintf("%s, %d of %s analyzed", count(e.Findings, "bug"), e.Analyzed, count(e.Runs, "run"))
+	}
+	return count(e.Findings, "bug")
 }
 
 func count(n int, noun string) string {

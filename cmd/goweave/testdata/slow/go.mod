@@ -1,0 +1,3 @@
+module slow
+
+go 1.25
