@@ -128,3 +128,22 @@ func TestAnalysisCutByTheBudgetIsAWarning(t *testing.T) {
 		t.Errorf("runs: test ended with %+v, campaign %d (%d cut), report %d (%d cut): want them to agree", ended, last.Runs, last.CutShort, tr.Runs, tr.CutShort)
 	}
 }
+
+// A run still making progress at its cap (3× -timeout before any run passed) is stopped
+// there, a timeout, but not a hang: nothing shows that it could not progress. The warning
+// says it was stopped at its cap.
+func TestCappedRunIsNoHang(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := slowConfig(t, "^TestSlow$")
+	cfg.RunTimeout, cfg.RunsPerTest = 200*time.Millisecond, 2 // the test takes 3s, its cap is 600ms
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := rep.Tests[0]; tr.Statuses["timeout"] != 2 || tr.Slow != 2 || len(rep.Findings) != 0 {
+		t.Fatalf("%+v, findings %+v: want two timeouts, both slow, no hang", tr, rep.Findings)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "slowrecorder.TestSlow: slow, not hung: 2 runs stopped at 600ms still making progress") {
+		t.Errorf("warnings %q: want one that says the runs were stopped at their cap", rep.Warnings)
+	}
+}
