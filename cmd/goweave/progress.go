@@ -86,8 +86,12 @@ func (l *lineProgress) update(p fuzzer.Progress) {
 		l.quiet = true
 	}
 	for _, e := range p.Ended {
-		fmt.Fprintf(l.w, "goweave: %s.%s: %s in %s, %s; %s\n", e.Package, e.Test, runCount(e.Runs, e.CutShort),
-			e.Elapsed.Round(100*time.Millisecond), bugCount(e), statusSummary(e.Statuses))
+		statuses := ""
+		if len(e.Statuses) > 0 {
+			statuses = "; " + statusSummary(e.Statuses)
+		}
+		fmt.Fprintf(l.w, "goweave: %s.%s: %s in %s, %s%s\n", e.Package, e.Test, runCount(e.Runs, e.CutShort),
+			e.Elapsed.Round(100*time.Millisecond), bugCount(e), statuses)
 		l.quiet = true
 	}
 	if p.Done {
@@ -143,7 +147,9 @@ func runCount(finished, cut int) string {
 // then "0 bugs" would claim what nobody checked.
 func bugCount(e fuzzer.TestEnded) string {
 	switch {
-	case e.Runs > 0 && e.Analyzed == 0:
+	case e.Runs == 0:
+		return "no run finished (see the warnings)"
+	case e.Analyzed == 0:
 		return count(e.Findings, "bug") + ", no run analyzed (see the warnings)"
 	case e.Analyzed < e.Runs:
 		return fmt.Sprintf("%s, %d of %s analyzed", count(e.Findings, "bug"), e.Analyzed, count(e.Runs, "run"))

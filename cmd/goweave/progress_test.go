@@ -63,14 +63,16 @@ func TestLineProgress(t *testing.T) {
 	l.heartbeat()
 	l.update(fuzzer.Progress{TestsTotal: 2, TestsDone: 1, Runs: 41, Findings: 1, Elapsed: 11 * time.Second,
 		Ended: []fuzzer.TestEnded{{Package: "p", Test: "TestA", Runs: 41, CutShort: 1, Analyzed: 41, Findings: 1, Statuses: map[string]int{"pass": 30, "panic": 11}, Elapsed: 10 * time.Second}}})
-	// The second test's only run was not analyzed: not "0 bugs".
-	l.update(fuzzer.Progress{TestsTotal: 2, TestsDone: 2, Runs: 42, CutShort: 1, Findings: 1, Elapsed: 12 * time.Second, Done: true,
-		Ended: []fuzzer.TestEnded{{Package: "p", Test: "TestB", Runs: 1, Statuses: map[string]int{"pass": 1}, Elapsed: time.Second}}})
+	// The second test's only run was not analyzed, the third's was cut: not "0 bugs".
+	l.update(fuzzer.Progress{TestsTotal: 3, TestsDone: 3, Runs: 42, CutShort: 2, Findings: 1, Elapsed: 12 * time.Second, Done: true,
+		Ended: []fuzzer.TestEnded{{Package: "p", Test: "TestB", Runs: 1, Statuses: map[string]int{"pass": 1}, Elapsed: time.Second},
+			{Package: "p", Test: "TestC", CutShort: 1, Statuses: map[string]int{}, Elapsed: time.Second}}})
 	want := "goweave: p.TestA: started\n" +
 		"goweave: 10s: 40 runs, 1 bug so far, 0 of 2 tests done\n" +
 		"goweave: p.TestA: 41 runs (1 more cut by the time budget) in 10s, 1 bug; 30 pass, 11 panic\n" +
 		"goweave: p.TestB: 1 run in 1s, 0 bugs, no run analyzed (see the warnings); 1 pass\n" +
-		"goweave: 2 tests, 42 runs (1 more cut by the time budget), 1 bug in 12s\n"
+		"goweave: p.TestC: 0 runs (1 more cut by the time budget) in 1s, no run finished (see the warnings)\n" +
+		"goweave: 3 tests, 42 runs (2 more cut by the time budget), 1 bug in 12s\n"
 	if got := out.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
@@ -81,7 +83,7 @@ func TestLineProgress(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 	l.heartbeat()
-	if strings.Count(out.String(), "\n") != 5 {
+	if strings.Count(out.String(), "\n") != 6 {
 		t.Errorf("lines after the end:\n%s", out.String())
 	}
 }
