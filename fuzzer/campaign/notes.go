@@ -10,6 +10,7 @@ import (
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/run"
 )
 
 // Nothing silent: what a campaign could not do for a test is a warning of its report (the
@@ -44,7 +45,7 @@ type testNotes struct {
 	firstLate  time.Duration // the first run's analysis went on that long past the time budget
 	longestRun time.Duration // longest finished run
 
-	slow        int           // runs that went on past the time limit, making progress, and ended
+	slow        int           // runs that went on past the time limit, making progress, and ended on their own
 	slowLongest time.Duration // the longest of them
 	capped      int           // runs stopped at their cap while still making progress
 	capLimit    time.Duration // the cap they were stopped at
@@ -66,7 +67,7 @@ func (n *testNotes) finished(res jobResult, analyzed bool) {
 		n.capped++
 		n.capLimit = res.slowLimit
 		n.evidence = ar.Evidence
-	case ar.Slow:
+	case ar.Slow && ar.Status != run.StatusTimeout: // not stopped once it stopped progressing
 		n.slow++
 		n.slowLongest = max(n.slowLongest, ar.Elapsed)
 		n.evidence = ar.Evidence

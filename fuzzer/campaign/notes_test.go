@@ -28,7 +28,7 @@ func slowConfig(t *testing.T, run string) Config {
 func TestSlowRunIsAWarningNotAHang(t *testing.T) {
 	fakeAnalysis(t)
 	cfg := slowConfig(t, "^TestSlow$")
-	cfg.RunTimeout, cfg.RunsPerTest = 2*time.Second, 1 // the test takes 3s; its cap is 3× -timeout
+	cfg.RunTimeout, cfg.RunsPerTest = 3*time.Second, 1 // the test takes 5s; its cap is 3× -timeout
 	rep, err := Fuzz(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +135,7 @@ func TestAnalysisCutByTheBudgetIsAWarning(t *testing.T) {
 func TestCappedRunIsNoHang(t *testing.T) {
 	fakeAnalysis(t)
 	cfg := slowConfig(t, "^TestSlow$")
-	cfg.RunTimeout, cfg.RunsPerTest = 200*time.Millisecond, 2 // the test takes 3s, its cap is 600ms
+	cfg.RunTimeout, cfg.RunsPerTest = time.Second, 2 // the test takes 5s, its cap is 3s
 	rep, err := Fuzz(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func TestCappedRunIsNoHang(t *testing.T) {
 	if tr := rep.Tests[0]; tr.Statuses["timeout"] != 2 || tr.Slow != 2 || len(rep.Findings) != 0 {
 		t.Fatalf("%+v, findings %+v: want two timeouts, both slow, no hang", tr, rep.Findings)
 	}
-	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "slowrecorder.TestSlow: slow, not hung: 2 runs stopped at 600ms still making progress") {
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "slowrecorder.TestSlow: slow, not hung: 2 runs stopped at 3s still making progress") {
 		t.Errorf("warnings %q: want one that says the runs were stopped at their cap", rep.Warnings)
 	}
 }

@@ -13,13 +13,13 @@ import (
 	"time"
 )
 
-// TestSlow waits most of the time but records an operation every 50 ms, for 3 s.
+// TestSlow waits most of the time but records an operation every 20 ms, for 5 s.
 func TestSlow(t *testing.T) {
 	rec := record(t)
-	end := time.Now().Add(3 * time.Second)
+	end := time.Now().Add(5 * time.Second)
 	for events := uint64(1); time.Now().Before(end); events++ {
 		rec(events)
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
