@@ -171,14 +171,14 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 	pgid := cmd.Process.Pid
 	exited := make(chan struct{})
 	cancelled := false
-	// stoppedAtLimit: goweave stopped the run after it
-	// (stuck, or at its cap); slow: it went on past the limit, making progress.
+	// slow: the run went on past its time limit, making progress; progressing: it still
+	// was when its cap stopped it; stoppedAtLimit: goweave stopped it after the limit.
 	var slow, progressing, stoppedAtLimit bool
 	var evidence string
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		// stop ends the run at once when ctx is cancelled: the run says nothing about the
+		// cancel ends the run at once when ctx is cancelled: the run says nothing about the
 		// test and its trace is not read (a campaign's time budget ends its runs this way).
 		cancel := func() {
 			cancelled = true
