@@ -3,6 +3,7 @@ package fuzzer
 import (
 	"context"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/campaign"
 	"github.com/goweave/goweave/fuzzer/replay"
@@ -29,6 +30,8 @@ type (
 	ReplayResult       = replay.Result
 	ReplayOptions      = replay.Options
 
+	TestFailure = campaign.TestFailure
+
 	BuildError = build.Error
 	Status     = run.Status
 )
@@ -45,6 +48,18 @@ const (
 // OutcomeConfirmed is the outcome (campaign.Verdict.Outcome) of a replay or confirmation
 // run in which the bug happened at the expected positions.
 const OutcomeConfirmed = campaign.OutcomeConfirmed
+
+// SeverityHint is the severity of a predicted finding its confirmation refuted
+// (Finding.Refuted): below a warning; it sets no exit status.
+const SeverityHint = campaign.SeverityHint
+
+// SeverityOf is the severity of f as the CLI, the SARIF and the editor show it: the
+// analysis's (analysis.SeverityOfFinding), a hint when f's confirmation refuted it.
+func SeverityOf(f *Finding) analysis.Severity { return campaign.SeverityOf(f) }
+
+// Gating reports whether f is a bug for an exit status or a CI gate: actual, confirmed,
+// or predicted and not refuted.
+func Gating(f *Finding) bool { return campaign.Gating(f) }
 
 // Strategies lists the valid values of Config.Strategy.
 var Strategies = campaign.Strategies

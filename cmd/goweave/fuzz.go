@@ -31,8 +31,11 @@ func runFuzz(args []string) int {
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: goweave fuzz [flags] [packages]\n\n"+
 			"Runs each selected test many times under the goweave runtime, analyzes every run and\n"+
-			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors\n"+
-			"or a test of which no run could be analyzed (a warning says why).\n"+
+			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors,\n"+
+			"a test of which no run could be analyzed (a warning says why), or a test that failed in every\n"+
+			"run (an error names the failure; one that fails unsteered, as go test runs it, is stopped after\n"+
+			"3 runs: fix it first). A predicted finding its confirmation refuted (the test passed without\n"+
+			"the bug) is a hint: listed, severity hint, no exit status 1.\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
 			"it holds for the test's runs, their analysis and confirmation, except the analysis of the\n"+
 			"test's first run, which always completes (a warning says when it went past -time).\n"+
@@ -135,6 +138,9 @@ func runFuzz(args []string) int {
 	for _, w := range rep.Warnings {
 		fmt.Fprintf(os.Stderr, "goweave fuzz: warning: %s\n", w)
 	}
+	for _, e := range rep.Errors {
+		fmt.Fprintf(os.Stderr, "goweave fuzz: error: %s\n", e)
+	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")
@@ -153,11 +159,11 @@ func runFuzz(args []string) int {
 			return 2
 		}
 	}
-	if code == 0 && len(rep.Findings) > 0 {
+	if code == 0 && gating(rep.Findings) {
 		code = 1
 	}
-	if unchecked(rep.Tests) {
-		code = 2 // the warnings say which test and why; "no findings" would claim too much
+	if unchecked(rep.Tests) || len(rep.Errors) > 0 {
+		code = 2 // the warnings or errors say which test and why; "no findings" would claim too much
 	}
 	return code
 }
@@ -177,8 +183,18 @@ func unchecked(tests []fuzzer.TestResult) bool {
 // (a replay may have confirmed a predicted finding), so JSON, SARIF and the editor agree.
 func normalizeSeverities(findings []fuzzer.Finding) {
 	for i := range findings {
-		findings[i].Severity = analysis.SeverityOfFinding(&findings[i].Finding)
+		findings[i].Severity = fuzzer.SeverityOf(&findings[i])
 	}
+}
+
+// gating reports whether a finding sets exit status 1: all but refuted predictions.
+func gating(findings []fuzzer.Finding) bool {
+	for i := range findings {
+		if fuzzer.Gating(&findings[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // heartbeatEvery is the interval of the progress heartbeat without a terminal.
@@ -270,6 +286,9 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 			continue
 		}
 		fmt.Fprintf(w, "\t%s: %s; replay: %s\n", f.ID, evidence(f), replayCommand(f.ID, o.outDir))
+		if f.Refuted != "" && !fuzzer.Gating(&f) {
+			fmt.Fprintf(w, "\thint: predicted; confirmation refuted it: %s\n", f.Refuted)
+		}
 		if len(f.Related) > 0 {
 			fmt.Fprintf(w, "\talso reported as %s\n", relatedSummary(f.Related))
 		}
@@ -540,8 +559,11 @@ func sarifRuleFor(kind, level string) sarifRule {
 }
 
 func sarifLevel(s analysis.Severity) string {
-	if s == analysis.SeverityWarning {
+	switch s {
+	case analysis.SeverityWarning:
 		return "warning"
+	case fuzzer.SeverityHint:
+		return "note"
 	}
 	return "error"
 }

@@ -59,7 +59,7 @@ func runMerge(args []string) int {
 			return 2
 		}
 	}
-	if len(merged.Findings) > 0 {
+	if gating(merged.Findings) {
 		return 1
 	}
 	return 0

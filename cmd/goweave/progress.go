@@ -65,7 +65,7 @@ func (l *lineProgress) heartbeat() {
 	} else if !l.quiet && l.latest.TestsTotal > 0 {
 		p := l.latest
 		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),
-			runCount(p.Runs, p.CutShort), count(p.Findings, "bug"), p.TestsDone, p.TestsTotal)
+			runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints), p.TestsDone, p.TestsTotal)
 	}
 	l.quiet = false
 }
@@ -95,7 +95,7 @@ func (l *lineProgress) update(p fuzzer.Progress) {
 		l.quiet = true
 	}
 	if p.Done {
-		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, runCount(p.Runs, p.CutShort), count(p.Findings, "bug"), p.Elapsed.Round(100*time.Millisecond))
+		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints), p.Elapsed.Round(100*time.Millisecond))
 		l.stopLocked()
 	}
 }
@@ -147,14 +147,26 @@ func runCount(finished, cut int) string {
 // then "0 bugs" would claim what nobody checked.
 func bugCount(e fuzzer.TestEnded) string {
 	switch {
+	case e.Failing != nil && e.Failing.Unsteered:
+		return "fails without goweave's scheduling: fix the test first (see the errors)"
+	case e.Failing != nil:
+		return "failed in every run, not fuzzed (see the errors)"
 	case e.Runs == 0:
 		return "no run finished (see the warnings)"
 	case e.Analyzed == 0:
 		return count(e.Findings, "bug") + ", no run analyzed (see the warnings)"
 	case e.Analyzed < e.Runs:
-		return fmt.Sprintf("%s, %d of %s analyzed", count(e.Findings, "bug"), e.Analyzed, count(e.Runs, "run"))
+		return fmt.Sprintf("%s, %d of %s analyzed", bugsAndHints(e.Findings, e.Hints), e.Analyzed, count(e.Runs, "run"))
 	}
-	return count(e.Findings, "bug")
+	return bugsAndHints(e.Findings, e.Hints)
+}
+
+// bugsAndHints is "2 bugs", with the refuted predictions apart: "0 bugs, 1 refuted prediction".
+func bugsAndHints(bugs, hints int) string {
+	if hints == 0 {
+		return count(bugs, "bug")
+	}
+	return count(bugs, "bug") + ", " + count(hints, "refuted prediction")
 }
 
 func count(n int, noun string) string {

@@ -49,34 +49,37 @@ type campaign struct {
 }
 
 type testState struct {
-	bin            *build.TestBinary
-	name           string
-	strategy       Strategy
-	queue          []*RunRequest
-	turn           string        // latest strategy other than the favoured one run from the queue
-	favouredLast   bool          // the latest queued request run was the favoured strategy's
-	confirm        []*RunRequest // confirmation runs of predicted findings, before the queue
-	confirmations  int           // predicted findings whose confirmation was queued
-	started        int           // runs started; the next run's index is started+1
-	inflight       int
-	first          time.Time             // when the first run started
-	budgetFrom     time.Time             // when its time budget started: first, or earlier (budgetStart)
-	cutShort       int                   // runs stopped unfinished (the time budget's end, a cancel)
-	notes          testNotes             // what the warnings say of its runs (notes.go)
-	slowestPass    time.Duration         // longest passing run, earlier campaigns included (slowLimit)
-	overBudget     *analysis.BudgetError // the first run whose analysis passed its memory budget
-	overBudgetRuns int                   // runs whose analysis did
-	ctx            context.Context       // of the test's runs, ended with its time budget (runContext)
-	cancel         context.CancelFunc    // releases ctx
-	last           time.Time             // when the latest run finished
-	worst          run.Status
-	runs           int
-	signatures     map[string]bool
-	statuses       map[string]int
-	steered        int
-	found          []*Finding
-	seen           map[string]*seenRuns // by fingerprint: the runs that showed the finding
-	passingOrder   lineOrder            // the operations' order in its first passing run (orderdiff.go)
+	bin             *build.TestBinary
+	name            string
+	strategy        Strategy
+	queue           []*RunRequest
+	turn            string        // latest strategy other than the favoured one run from the queue
+	favouredLast    bool          // the latest queued request run was the favoured strategy's
+	confirm         []*RunRequest // confirmation runs of predicted findings, before the queue
+	confirmations   int           // predicted findings whose confirmation was queued
+	started         int           // runs started; the next run's index is started+1
+	inflight        int
+	first           time.Time             // when the first run started
+	budgetFrom      time.Time             // when its time budget started: first, or earlier (budgetStart)
+	cutShort        int                   // runs stopped unfinished (the time budget's end, a cancel)
+	notes           testNotes             // what the warnings say of its runs (notes.go)
+	slowestPass     time.Duration         // longest passing run, earlier campaigns included (slowLimit)
+	overBudget      *analysis.BudgetError // the first run whose analysis passed its memory budget
+	overBudgetRuns  int                   // runs whose analysis did
+	ctx             context.Context       // of the test's runs, ended with its time budget (runContext)
+	cancel          context.CancelFunc    // releases ctx
+	last            time.Time             // when the latest run finished
+	worst           run.Status
+	runs            int
+	signatures      map[string]bool
+	statuses        map[string]int
+	steered         int
+	found           []*Finding
+	seen            map[string]*seenRuns // by fingerprint: the runs that showed the finding
+	passingOrder    lineOrder            // the operations' order in its first passing run (orderdiff.go)
+	failRuns        int                  // runs that failed as a test (failingRun, broken.go)
+	failure         *TestFailure         // the first of them
+	unsteeredFailed bool                 // one of them ran under no schedule
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -115,6 +118,8 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return false
 	case c.timeSpent(t, now):
 		return false // confirmations too: the time budget holds for all a test's work
+	case t.broken():
+		return false // it fails without goweave's scheduling: more runs fail the same (broken.go)
 	case len(t.confirm) > 0:
 		return true // bounded (confirmAttempts per finding), and worth it whatever the run budget
 	case t.enough:
@@ -504,6 +509,7 @@ func (c *campaign) finish(res jobResult) {
 		t.worst = ar.Status
 	}
 	t.statuses[string(ar.Status)]++
+	t.noteFailure(ar)
 	t.noteSeen(ar.Findings, ar.Index)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
 	if be, ok := errors.AsType[*analysis.BudgetError](ar.TraceErr); ok {
@@ -626,10 +632,13 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 		// An earlier campaign's finding found again: this campaign's run and trace are
 		// the evidence now.
 		c.release(old.Trace)
-		conf, replay, confirmation := old.Confidence, old.Replay, old.Confirmation
+		conf, replay, confirmation, refuted := old.Confidence, old.Replay, old.Confirmation, old.Refuted
 		*old = *f
 		if conf == analysis.Confirmed { // an earlier run predicted what a replay confirmed
 			old.Confidence, old.Replay, old.Confirmation = conf, replay, confirmation
+		}
+		if refuted != "" && old.Confidence == analysis.Predicted { // predicted again: still refuted
+			old.Confirmation, old.Refuted = confirmation, refuted
 		}
 		c.traceRefs[old.Trace]++
 		return old, false
@@ -702,8 +711,10 @@ func (c *campaign) report(p Progress) {
 		p.TestsDone++
 		if !t.announced && !t.first.IsZero() {
 			t.announced = true
-			p.Ended = append(p.Ended, TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs, CutShort: t.cutShort, Analyzed: t.notes.analyzed,
-				Findings: len(c.grouped(derefAll(t.found))), Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first)})
+			e := TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs, CutShort: t.cutShort, Analyzed: t.notes.analyzed,
+				Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first), Failing: t.failing()}
+			e.Findings, e.Hints = gatingCount(c.grouped(derefAll(t.found)))
+			p.Ended = append(p.Ended, e)
 		}
 	}
 	p.TestsTotal = len(c.tests)
@@ -712,7 +723,7 @@ func (c *campaign) report(p Progress) {
 	for _, f := range c.findings {
 		all = append(all, *f)
 	}
-	p.Findings = len(c.grouped(all))
+	p.Findings, p.Hints = gatingCount(c.grouped(all))
 	p.Elapsed = time.Since(c.start)
 	c.progress(p)
 }
@@ -736,7 +747,7 @@ func (c *campaign) result() *Report {
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
-			Slow: t.notes.slow + t.notes.capped, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses}
+			Slow: t.notes.slow + t.notes.capped, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing()}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

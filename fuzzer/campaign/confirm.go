@@ -221,9 +221,12 @@ func (c *campaign) confirmRun(t *testState, ar *AnalyzedRun) *Finding {
 	v := Judge(*f, ar)
 	f.Confirmation = v.String()
 	if !v.Confirmed {
+		if refutes(v, ar) {
+			f.Refuted = v.String()
+		}
 		return f
 	}
-	f.Confidence = analysis.Confirmed
+	f.Confidence, f.Refuted = analysis.Confirmed, ""
 	f.Replay = ar.Schedule
 	c.keepFiles[ar.Schedule] = true
 	if rp := c.recipes[f.Fingerprint]; rp != nil {
@@ -231,4 +234,43 @@ func (c *campaign) confirmRun(t *testState, ar *AnalyzedRun) *Finding {
 	}
 	t.confirm = slices.DeleteFunc(t.confirm, func(r *RunRequest) bool { return c.confirming[r.Key] == f.Fingerprint })
 	return f
+}
+
+// A prediction that its confirmation refutes stays in the report, as a hint: the run built
+// to make it happen followed the schedule up to the claim (or the program would not take
+// it) and the test then passed, so the analysis's claim about that schedule did not hold;
+// the bug never happened in the campaign's other runs either (else it would be actual).
+// Dropping it would hide a true bug whose confirmation only missed the window (the
+// rewrites are approximations); listing it like a bug that happened sets CI off on an
+// unproven claim. A confirmation that ended in another failure refutes nothing.
+
+// SeverityHint is the severity of a refuted prediction: below a warning, no exit status.
+const SeverityHint analysis.Severity = "hint"
+
+// refutes reports whether confirmation run ar, in which the bug did not happen (v),
+// refutes the prediction: the test passed, whether or not the program followed the
+// schedule to its end.
+func refutes(v Verdict, ar *AnalyzedRun) bool {
+	switch v.Outcome {
+	case OutcomePassed:
+		return true
+	case OutcomeDiverged:
+		return ar.Status == run.StatusPass
+	}
+	return false
+}
+
+// SeverityOf is the severity of f as the report, the SARIF and the editor show it:
+// analysis.SeverityOfFinding, and a hint for a prediction its confirmation refuted.
+func SeverityOf(f *Finding) analysis.Severity {
+	if f.Refuted != "" && f.Confidence == analysis.Predicted {
+		return SeverityHint
+	}
+	return analysis.SeverityOfFinding(&f.Finding)
+}
+
+// Gating reports whether f makes goweave fuzz exit with status 1: an actual or confirmed
+// finding, or a prediction nothing refuted.
+func Gating(f *Finding) bool {
+	return SeverityOf(f) != SeverityHint
 }

@@ -56,6 +56,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		rep.Warnings = append(rep.Warnings, c.runWarnings()...)
 	}
 	rep.Findings = c.grouped(rep.Findings)
+	rep.Errors = c.failingErrors()
 	if recipeErr != nil {
 		return rep, errors.Join(buildErr, recipeErr)
 	}

@@ -108,7 +108,9 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 			}
 		}
 		f.Confidence = b.Confidence
-		f.Severity = analysis.SeverityOfFinding(&f.Finding)
+		if f.Confidence != analysis.Predicted {
+			f.Refuted = "" // another finding of the bug happened
+		}
 		f.Positions = slices.Clone(f.Positions)
 		at := map[string]bool{}
 		for _, p := range f.Positions {
@@ -133,6 +135,12 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 				}
 			}
 		}
+		for _, o := range members {
+			if o.Confidence == analysis.Predicted && o.Refuted == "" {
+				f.Refuted = "" // a prediction of the bug nothing refuted
+			}
+		}
+		f.Severity = SeverityOf(&f)
 		f.SeenIn, f.HappenedIn, f.OfRuns = c.runsShowing(members)
 		out = append(out, f)
 	}
@@ -290,4 +298,17 @@ func (c *campaign) runsShowing(fs []Finding) (seen, happened, of int) {
 		return 0, 0, 0
 	}
 	return seen, happened, of
+}
+
+// gatingCount counts the findings of fs that are bugs (Gating), and the refuted
+// predictions (hints) apart.
+func gatingCount(fs []Finding) (bugs, hints int) {
+	for i := range fs {
+		if Gating(&fs[i]) {
+			bugs++
+		} else {
+			hints++
+		}
+	}
+	return bugs, hints
 }

@@ -155,8 +155,8 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	return f
 }
 
-// failureFinding locates a test failure at the last line the test logged before its
-// "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
+// failureFinding locates a test failure: an Example's at the Example (exampleFailure),
+// a test's at the last line the test logged before its "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
 // instead: the output does not tell them apart). A test failed by the race detector
 // (testing's "race detected during execution of test", logged last) gets none: the race's
 // own findings (race.go) say where, and the log line before it is not the failure.
@@ -167,6 +167,11 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		if strings.HasPrefix(strings.TrimSpace(l), "--- FAIL: "+test) {
 			end = i
 			break
+		}
+	}
+	if strings.HasPrefix(test, "Example") {
+		if f := exampleFailure(bin, test, lines[min(end+1, len(lines)):]); f.Kind != "" {
+			return f
 		}
 	}
 	for i := end - 1; i >= 0; i-- {

@@ -16,6 +16,7 @@ type Progress struct {
 	Runs       int           // runs finished so far, all tests together (confirmations included)
 	CutShort   int           // runs stopped unfinished by the end of their test's time budget
 	Findings   int           // bugs found so far (one per group of findings, see group.go)
+	Hints      int           // predictions their confirmation refuted so far (not in Findings)
 	Elapsed    time.Duration // since the campaign started
 	Done       bool          // the campaign has ended
 	// Started: this call announces the first run of Package.Test.
@@ -35,8 +36,10 @@ type TestEnded struct {
 	CutShort      int            // runs stopped unfinished by the end of its time budget
 	Analyzed      int            // runs whose trace was analyzed (0 with Runs > 0: its bugs are unknown)
 	Findings      int            // bugs found by its runs
+	Hints         int            // refuted predictions of its runs (not in Findings)
 	Statuses      map[string]int // runs by how they ended
 	Elapsed       time.Duration  // from its first run's start to its last run's end
+	Failing       *TestFailure   // every run failed: how (broken.go)
 }
 
 // TestResult summarizes the campaign of one test.
@@ -67,6 +70,9 @@ type TestResult struct {
 	EarlierRuns      int `json:"earlierRuns,omitempty"`
 	EarlierCampaigns int `json:"earlierCampaigns,omitempty"`
 	TotalSignatures  int `json:"totalSignatures,omitempty"`
+	// Failing: every run failed (a test failure or a panic), how the first did; see
+	// Report.Errors.
+	Failing *TestFailure `json:"failing,omitempty"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it
@@ -84,6 +90,10 @@ type Finding struct {
 	// Confirmation says how the campaign tried to confirm a predicted finding: the
 	// outcome of the run that confirmed it, or of the last attempt ("diverged: ...").
 	Confirmation string `json:"confirmation,omitempty"`
+	// Refuted, for a predicted finding, is the confirmation run that refuted it: it ended
+	// without the bug and the test passed ("ran to completion: the test passed without the
+	// bug"). The finding is then a hint (SeverityOf): no exit status 1.
+	Refuted string `json:"refuted,omitempty"`
 	// Earlier: an earlier campaign of the same test binary found it (saved state) and this
 	// campaign did not find it again; Run, Trace and Recipe are that campaign's.
 	Earlier bool `json:"earlier,omitempty"`
@@ -110,4 +120,7 @@ type Report struct {
 	// saved, a run's analysis passed its memory budget (that run was not analyzed; the
 	// first such run of each test is named), ...
 	Warnings []string `json:"warnings,omitempty"`
+	// Errors are tests the campaign could not fuzz: a test that failed in every run, named
+	// with its failure, and whether it fails without goweave's scheduling (broken.go).
+	Errors []string `json:"errors,omitempty"`
 }

@@ -1,0 +1,120 @@
+package campaign
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// A test that fails in every run is not flaky (worthReporting leaves its flaky-failure or
+// flaky-panic out: the failure does not depend on the schedule), but it is not nothing
+// either: the campaign could not fuzz it, since every schedule ends in the same failure
+// before reaching the code under test. It is an error of the campaign (Report.Errors,
+// TestResult.Failing; goweave fuzz exits 2), not a finding of a kind: no detector claims
+// a concurrency bug, and a kind of its own would be one more thing a CI gate on bugs has to
+// know to skip. When an unsteered run (no schedule: what go test runs) failed too, the test
+// fails without goweave's scheduling; the campaign says so and stops it after brokenAfter
+// runs, all failing, instead of spending its budget on the same failure.
+
+// brokenAfter is how many runs, all failing, one of them unsteered, end a test's campaign.
+const brokenAfter = 3
+
+// TestFailure is how a test failed in every run of a campaign (TestResult.Failing).
+type TestFailure struct {
+	// Message is the first failing run's failure: "TestX failed: <its last log line>",
+	// "TestX panicked at x.go:12: <the panic>", "ExampleX's output differs ...".
+	Message string `json:"message"`
+	// Position is where: the failing log line, the panicking line, the Example (absent
+	// when the output names no line of the module).
+	Position *analysis.Position `json:"position,omitempty"`
+	Runs     int                `json:"runs"` // runs that failed so (all its runs)
+	// Unsteered: a run under no schedule (as go test runs it) failed too: the test fails
+	// without goweave's scheduling; fix it first.
+	Unsteered bool `json:"unsteered"`
+}
+
+// failingRun reports whether r failed as a test (a test failure or a panic) for reasons of
+// its own: a run the race detector failed is a race finding, not a broken test.
+func failingRun(r *run.Run) bool {
+	return (r.Status == run.StatusFail || r.Status == run.StatusPanic) && len(r.Races) == 0
+}
+
+// noteFailure records how run ar of t ended for the failing-test rule.
+func (t *testState) noteFailure(ar *AnalyzedRun) {
+	if !failingRun(ar.Run) {
+		return
+	}
+	t.failRuns++
+	if ar.Request == nil {
+		t.unsteeredFailed = true
+	}
+	if t.failure != nil {
+		return
+	}
+	t.failure = &TestFailure{Message: fmt.Sprintf("%s %s", t.name, ar.Status)}
+	for _, f := range ar.Findings {
+		if (f.Kind == "flaky-failure" || f.Kind == "flaky-panic") && len(f.Positions) > 0 {
+			p := f.Positions[0]
+			t.failure.Message, t.failure.Position = f.Message, &p
+			return
+		}
+	}
+	switch {
+	case ar.Panic != "":
+		t.failure.Message = fmt.Sprintf("%s panicked: %s", t.name, firstLine(ar.Panic))
+	case ar.Status == run.StatusFail:
+		t.failure.Message = t.name + " failed (it logged no message)"
+	}
+}
+
+// alwaysFails reports whether every finished run of t failed (at least one did).
+func (t *testState) alwaysFails() bool {
+	return t.runs > 0 && t.failRuns == t.runs
+}
+
+// broken reports whether t's campaign ends for failing without goweave's scheduling.
+func (t *testState) broken() bool {
+	return t.unsteeredFailed && t.runs >= brokenAfter && t.alwaysFails()
+}
+
+// failing is TestResult.Failing of t: nil unless every finished run failed.
+func (t *testState) failing() *TestFailure {
+	if !t.alwaysFails() || t.failure == nil {
+		return nil
+	}
+	f := *t.failure
+	f.Runs, f.Unsteered = t.runs, t.unsteeredFailed
+	return &f
+}
+
+// failingErrors are the Report.Errors of the tests that failed in every run: once per test.
+func (c *campaign) failingErrors() []string {
+	var out []string
+	for _, t := range c.tests {
+		f := t.failing()
+		if f == nil {
+			continue
+		}
+		where := ""
+		if f.Position != nil {
+			where = fmt.Sprintf("%s:%d: ", filepath.Base(f.Position.File), f.Position.Line)
+		}
+		name := t.bin.Package + "." + t.name
+		if f.Unsteered {
+			out = append(out, fmt.Sprintf("%s fails without goweave's scheduling: fix the test first (%s, one unsteered, as go test runs it; not fuzzed further): %s%s",
+				name, failedRuns(f.Runs), where, f.Message))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s failed in every run (%s), so its schedules could not be fuzzed: %s%s", name, failedRuns(f.Runs), where, f.Message))
+	}
+	return out
+}
+
+func failedRuns(n int) string {
+	if n == 1 {
+		return "its only run failed"
+	}
+	return fmt.Sprintf("all %d runs failed", n)
+}

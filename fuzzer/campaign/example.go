@@ -1,0 +1,128 @@
+package campaign
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/build"
+)
+
+// An Example fails by printing other output than its "// Output:" comment; the testing
+// package then prints, after "--- FAIL: ExampleX", "got:", the output, "want:" (or "want
+// (unordered):") and the expected output. It logs no line of the module, so the failure is
+// anchored at the Example's declaration, its Output comment related. An Example whose
+// output depends on the schedule (it passes in other runs) is then a flaky-failure like a
+// test's: the message names the first line that differed in the run that found it.
+
+// exampleFailure reads the got/want block of after (the lines after the "--- FAIL" line of
+// Example test) into a flaky-failure; the zero Finding when there is none, or when the
+// Example's declaration cannot be found in the package's directory.
+func exampleFailure(bin *build.TestBinary, test string, after []string) analysis.Finding {
+	if len(after) == 0 || strings.TrimSpace(after[0]) != "got:" {
+		return analysis.Finding{}
+	}
+	var got, want []string
+	in := &got
+	ended := false
+	for _, l := range after[1:] {
+		switch {
+		case in == &got && (l == "want:" || l == "want (unordered):"):
+			in = &want
+			continue
+		case in == &want && endsExampleOutput(l):
+			ended = true
+		}
+		if ended {
+			break
+		}
+		*in = append(*in, l)
+	}
+	if in != &want {
+		return analysis.Finding{}
+	}
+	decl, output, ok := exampleDecl(bin.Dir, test)
+	if !ok {
+		return analysis.Finding{}
+	}
+	f := analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+		Message:   fmt.Sprintf("%s's output differs from its // Output: comment: %s", test, outputDiff(got, want)),
+		Positions: []analysis.Position{decl}}
+	if output.Line > 0 {
+		f.Positions = append(f.Positions, output)
+	}
+	return f
+}
+
+// endsExampleOutput reports whether l is the testing package's, after an Example's
+// expected output, rather than a line of it.
+func endsExampleOutput(l string) bool {
+	for _, p := range []string{"=== ", "--- ", "FAIL\t", "ok  \t", "exit status ", "panic: "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return l == "FAIL" || l == "PASS"
+}
+
+// outputDiff names the first line where got and want differ.
+func outputDiff(got, want []string) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("line %d is %q, want %q", i+1, clip(got[i]), clip(want[i]))
+		}
+	}
+	switch {
+	case len(got) > len(want):
+		return fmt.Sprintf("%d lines, want %d (line %d is %q, not expected)", len(got), len(want), len(want)+1, clip(got[len(want)]))
+	case len(got) < len(want):
+		return fmt.Sprintf("%d lines, want %d (line %d, %q, is missing)", len(got), len(want), len(got)+1, clip(want[len(got)]))
+	}
+	return "the lines differ in order" // an unordered Output comment
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+// exampleDecl finds `func <name>()` in the _test.go files of dir, and the Output comment
+// after it (Line 0 when it has none).
+func exampleDecl(dir, name string) (decl, output analysis.Position, ok bool) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, file := range files {
+		fh, err := os.Open(file)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(fh)
+		n := 0
+		for sc.Scan() {
+			n++
+			l := sc.Text()
+			if !ok {
+				if strings.HasPrefix(l, "func "+name+"()") {
+					decl, ok = analysis.Position{Role: "example", File: file, Line: n}, true
+				}
+				continue
+			}
+			if strings.HasPrefix(l, "func ") || strings.HasPrefix(l, "}") {
+				break // the Example ended without an Output comment
+			}
+			if t := strings.TrimSpace(l); strings.HasPrefix(t, "// Output:") || strings.HasPrefix(t, "// Unordered output:") {
+				output = analysis.Position{Role: "expected output", File: file, Line: n}
+				break
+			}
+		}
+		fh.Close()
+		if ok {
+			return decl, output, true
+		}
+	}
+	return decl, output, false
+}
