@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer/run"
@@ -100,6 +101,9 @@ func (c *campaign) failingErrors() []string {
 		where := ""
 		if f.Position != nil {
 			where = fmt.Sprintf("%s:%d: ", filepath.Base(f.Position.File), f.Position.Line)
+			if strings.Contains(f.Message, " at "+where[:len(where)-2]+":") {
+				where = "" // a panic's message names its line already
+			}
 		}
 		name := t.bin.Package + "." + t.name
 		if f.Unsteered {

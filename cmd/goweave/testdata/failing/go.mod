@@ -1,0 +1,3 @@
+module failing
+
+go 1.25

@@ -1,0 +1,115 @@
+package campaign
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// An Example whose output differs is a flaky-failure at its declaration, its Output
+// comment related, naming the first line that differed.
+func TestOutcomeExampleOutput(t *testing.T) {
+	dir := t.TempDir()
+	src := "package w\n\nimport \"fmt\"\n\nfunc Example_order() {\n\tfmt.Println(\"a\")\n\tfmt.Println(\"b\")\n\t// Output:\n\t// a\n\t// b\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "w_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := &build.TestBinary{Package: "example.com/w", Dir: dir, Module: dir}
+	out := "=== RUN   Example_order\n--- FAIL: Example_order (0.00s)\ngot:\nb\na\nwant:\na\nb\nFAIL\n"
+	fs := outcomeFindings(bin, "Example_order", &run.Run{Status: run.StatusFail, Output: out})
+	if len(fs) != 1 || fs[0].Kind != "flaky-failure" || len(fs[0].Positions) != 2 || fs[0].Positions[0].Line != 5 || fs[0].Positions[1].Line != 8 {
+		t.Fatalf("findings %+v, want a flaky-failure at the Example (line 5), its Output comment (line 8) related", fs)
+	}
+	if want := `line 1 is "b", want "a"`; !strings.Contains(fs[0].Message, want) {
+		t.Errorf("message %q, want it to name %s", fs[0].Message, want)
+	}
+	// Another run's output, the same place: one finding.
+	other := strings.Replace(out, "got:\nb\na\n", "got:\na\n", 1)
+	fs2 := outcomeFindings(bin, "Example_order", &run.Run{Status: run.StatusFail, Output: other})
+	if len(fs2) != 1 || fs2[0].Fingerprint != fs[0].Fingerprint || !strings.Contains(fs2[0].Message, `1 lines, want 2 (line 2, "b", is missing)`) {
+		t.Errorf("second output: %+v, want the same fingerprint and the missing line", fs2)
+	}
+}
+
+// A test whose every run fails, one of them unsteered, ends after brokenAfter runs and is
+// named with its first failure; one that passed once is flaky, not broken.
+func TestFailingTestEndsEarly(t *testing.T) {
+	bin := &build.TestBinary{Package: "p"}
+	ts := &testState{bin: bin, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{}}
+	c := &campaign{tests: []*testState{ts}}
+	fail := func(req *RunRequest) {
+		ts.runs++
+		ts.statuses["fail"]++
+		ts.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Request: req, Findings: []Finding{{Finding: analysis.Finding{
+			Kind: "flaky-failure", Message: "TestX failed: sum = 5, want 6", Positions: []analysis.Position{{File: "/m/x_test.go", Line: 9}}}}}})
+	}
+	fail(nil)
+	if !c.canStart(ts, ts.first) {
+		t.Fatal("stopped after one failing run")
+	}
+	fail(&RunRequest{Strategy: "flow"})
+	fail(&RunRequest{Strategy: "flow"})
+	if c.canStart(ts, ts.first) {
+		t.Error("a test that failed in 3 of 3 runs, one unsteered, may start more runs")
+	}
+	errs := c.failingErrors()
+	if len(errs) != 1 || !strings.Contains(errs[0], "p.TestX fails without goweave's scheduling: fix the test first") || !strings.Contains(errs[0], "x_test.go:9: TestX failed: sum = 5, want 6") {
+		t.Errorf("errors %q", errs)
+	}
+	if f := ts.failing(); f == nil || f.Runs != 3 || !f.Unsteered || f.Position.Line != 9 {
+		t.Errorf("failing %+v", f)
+	}
+	// A run failed by the race detector is the race's finding, not a broken test.
+	raced := &testState{bin: bin, name: "TestR", statuses: map[string]int{}}
+	for range 3 {
+		raced.runs++
+		raced.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusFail, Races: [][]string{{"WARNING: DATA RACE"}}}})
+	}
+	if raced.broken() || raced.failing() != nil {
+		t.Error("a test failed by the race detector in every run is called broken")
+	}
+	// A pass makes it flaky: no error, the flaky-failure reported (worthReporting).
+	ts.runs++
+	ts.statuses["pass"]++
+	ts.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusPass}})
+	if ts.broken() || len(c.failingErrors()) != 0 {
+		t.Error("a test that passed once is called broken")
+	}
+}
+
+// A prediction whose confirmation run passed is refuted: a hint, not gating; another
+// prediction of the same bug that nothing refuted keeps it a warning.
+func TestRefutedPredictionIsAHint(t *testing.T) {
+	bin := &build.TestBinary{Package: "p"}
+	ts := &testState{bin: bin, name: "TestX", statuses: map[string]int{"pass": 2}, runs: 2, seen: map[string]*seenRuns{}}
+	pred := &Finding{Finding: analysis.Finding{Kind: "mixed-deadlock", Confidence: analysis.Predicted, Package: "p", Test: "TestX", Fingerprint: "fp1",
+		Positions: []analysis.Position{{Role: "blocked", File: "/m/x.go", Line: 10}}}, ID: "GW1"}
+	c := &campaign{tests: []*testState{ts}, findings: map[string]*Finding{"fp1": pred}, confirming: map[string]string{"confirm:GW1:0": "fp1"},
+		keepFiles: map[string]bool{}, recipes: map[string]*recipeParts{}}
+	ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusPass}, Request: &RunRequest{Strategy: "confirm", Key: "confirm:GW1:0"}, Recorded: &trace.Trace{Meta: map[string]string{}}}
+	c.confirmRun(ts, ar)
+	if pred.Refuted != "ran to completion: the test passed without the bug" {
+		t.Fatalf("refuted %q", pred.Refuted)
+	}
+	got := c.grouped([]Finding{*pred})
+	if len(got) != 1 || got[0].Severity != SeverityHint || Gating(&got[0]) {
+		t.Fatalf("grouped %+v, want one hint", got)
+	}
+	if bugs, hints := gatingCount(got); bugs != 0 || hints != 1 {
+		t.Errorf("counted %d bugs, %d hints", bugs, hints)
+	}
+	// A confirmation that ended in another failure refutes nothing.
+	other := &Finding{Finding: pred.Finding, ID: "GW1"}
+	other.Refuted = ""
+	c.findings["fp1"] = other
+	c.confirmRun(ts, &AnalyzedRun{Run: &run.Run{Status: run.StatusPanic, Panic: "boom"}, Request: ar.Request, Recorded: ar.Recorded})
+	if other.Refuted != "" || !Gating(other) {
+		t.Errorf("a confirmation that panicked refuted the prediction: %q", other.Refuted)
+	}
+}
