@@ -21,7 +21,8 @@ func runMerge(args []string) int {
 	sarifPath := fs.String("sarif", "", "also write the merged findings as SARIF 2.1.0 to `file`")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: goweave merge [-sarif file] REPORT.json...\n\n"+
-			"Prints the merged report as JSON. Exit status: 0 no findings, 1 findings, 2 errors.\n\n")
+			"Prints the merged report as JSON. Exit status: 0 no findings (refuted predictions are hints),\n"+
+			"1 findings, 2 errors (a shard's test that failed in every run included).\n\n")
 		fs.PrintDefaults()
 	}
 	if code, ok := parseFlags(fs, args); !ok {
@@ -59,6 +60,12 @@ func runMerge(args []string) int {
 			return 2
 		}
 	}
+	for _, e := range merged.Errors {
+		fmt.Fprintf(os.Stderr, "goweave merge: error: %s\n", e)
+	}
+	if len(merged.Errors) > 0 {
+		return 2 // a shard's test failed in every run
+	}
 	if gating(merged.Findings) {
 		return 1
 	}
@@ -84,10 +91,16 @@ func mergeReports(reports []*fuzzer.Report) *fuzzer.Report {
 			old := out.Findings[i]
 			better := confidenceRank[string(f.Confidence)] > confidenceRank[string(old.Confidence)] ||
 				(f.Confidence == old.Confidence && f.Run < old.Run)
+			unrefuted := f.Confidence == old.Confidence && (f.Refuted == "" || old.Refuted == "")
 			if better {
 				out.Findings[i] = f
 			}
+			if unrefuted {
+				out.Findings[i].Refuted = "" // a shard's prediction that nothing refuted
+			}
 		}
+		out.Warnings = append(out.Warnings, rep.Warnings...)
+		out.Errors = append(out.Errors, rep.Errors...)
 	}
 	return out
 }

@@ -85,3 +85,44 @@ func TestMergeCommand(t *testing.T) {
 		t.Errorf("merge of a corrupt report: exit %d, want 2", code)
 	}
 }
+
+// Merging keeps the shards' errors and warnings (an error: exit 2), and a prediction one
+// shard's confirmation refuted stays a hint only if the other shard's was refuted too; a
+// merge of refuted predictions alone exits 0.
+func TestMergeErrorsAndRefuted(t *testing.T) {
+	refuted := finding("f1", analysis.Predicted, 1)
+	refuted.Refuted = "ran to completion: the test passed without the bug"
+	m := mergeReports([]*fuzzer.Report{
+		{Findings: []fuzzer.Finding{refuted}, Errors: []string{"p.TestX fails without goweave's scheduling"}, Warnings: []string{"w"}},
+		{Findings: []fuzzer.Finding{refuted}},
+	})
+	if len(m.Errors) != 1 || len(m.Warnings) != 1 || len(m.Findings) != 1 || m.Findings[0].Refuted == "" {
+		t.Errorf("merged %+v, want the error, the warning and the refuted prediction", m)
+	}
+	m = mergeReports([]*fuzzer.Report{{Findings: []fuzzer.Finding{refuted}}, {Findings: []fuzzer.Finding{finding("f1", analysis.Predicted, 2)}}})
+	if m.Findings[0].Refuted != "" {
+		t.Errorf("a prediction another shard did not refute is kept refuted")
+	}
+
+	dir := t.TempDir()
+	write := func(name string, rep *fuzzer.Report) string {
+		b, _ := json.Marshal(rep)
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hint := write("hint.json", &fuzzer.Report{Findings: []fuzzer.Finding{refuted}})
+	failing := write("failing.json", &fuzzer.Report{Findings: []fuzzer.Finding{}, Errors: []string{"p.TestX failed in every run"}})
+	stdout, stderr := os.Stdout, os.Stderr
+	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	os.Stdout, os.Stderr = devnull, devnull
+	defer func() { os.Stdout, os.Stderr = stdout, stderr }()
+	if code := runMerge([]string{hint}); code != 0 {
+		t.Errorf("merge of a refuted prediction: exit %d, want 0", code)
+	}
+	if code := runMerge([]string{hint, failing}); code != 2 {
+		t.Errorf("merge with a test failing in every run: exit %d, want 2", code)
+	}
+}
