@@ -103,3 +103,30 @@ func TestRefutedPredictionOutput(t *testing.T) {
 		t.Errorf("an unrefuted prediction: severity %q, gating %v", findings[1].Severity, gating(findings))
 	}
 }
+
+// A prediction whose confirmation refutes it, and nothing else: exit 0, the finding kept
+// as a hint with the refutation. (testdata/refuted: a select with a default case under a
+// lock, predicted as the blocking side of a mixed deadlock; once the analysis no longer
+// predicts it, no finding is right as well.)
+func TestFuzzCommandRefutedPrediction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes a test")
+	}
+	dir, _ := filepath.Abs("testdata/refuted")
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-o", t.TempDir(), "-runs", "30", "./...")
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if code != 0 {
+		t.Errorf("exit %d, want 0: findings %+v\n%s", code, rep.Findings, stderr)
+	}
+	for _, f := range rep.Findings {
+		if f.Severity != fuzzer.SeverityHint || f.Confidence != analysis.Predicted || !strings.HasPrefix(f.Refuted, "ran to completion") {
+			t.Errorf("%s (%s, %s, refuted %q): want a hint its confirmation refuted", f.Kind, f.Confidence, f.Severity, f.Refuted)
+		}
+	}
+	if len(rep.Findings) == 0 {
+		t.Log("no prediction: nothing to refute")
+	}
+}

@@ -1,0 +1,3 @@
+module refuted
+
+go 1.25
