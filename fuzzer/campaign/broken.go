@@ -36,15 +36,29 @@ type TestFailure struct {
 	Unsteered bool `json:"unsteered"`
 }
 
-// failingRun reports whether r failed as a test (a test failure or a panic) for reasons of
-// its own: a run the race detector failed is a race finding, not a broken test.
-func failingRun(r *run.Run) bool {
-	return (r.Status == run.StatusFail || r.Status == run.StatusPanic) && len(r.Races) == 0
+// failingRun reports whether ar failed as a test (a test failure or a panic) for reasons
+// of its own: a run the race detector failed is a race finding, and a panic a detector
+// explains (a close of a closed channel in every run: close-of-closed, actual) is that
+// finding, not a broken test. Leaks do not explain a failure: a test that fails early
+// often leaves its goroutines blocked.
+func failingRun(ar *AnalyzedRun) bool {
+	r := ar.Run
+	if (r.Status != run.StatusFail && r.Status != run.StatusPanic) || len(r.Races) > 0 {
+		return false
+	}
+	if r.Status == run.StatusPanic {
+		for _, f := range ar.Findings {
+			if f.Confidence != analysis.Predicted && !analysis.SymptomKind(f.Kind) && !strings.HasPrefix(f.Kind, "leak-") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // noteFailure records how run ar of t ended for the failing-test rule.
 func (t *testState) noteFailure(ar *AnalyzedRun) {
-	if !failingRun(ar.Run) {
+	if !failingRun(ar) {
 		return
 	}
 	t.failRuns++

@@ -74,6 +74,16 @@ func TestFailingTestEndsEarly(t *testing.T) {
 	if raced.broken() || raced.failing() != nil {
 		t.Error("a test failed by the race detector in every run is called broken")
 	}
+	// A panic a detector explains is that finding; a leak explains nothing.
+	explained := &testState{bin: bin, name: "TestC", statuses: map[string]int{}}
+	for _, kind := range []string{"close-of-closed", "leak-chan"} {
+		explained.runs++
+		explained.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusPanic, Panic: "close of closed channel"},
+			Findings: []Finding{{Finding: analysis.Finding{Kind: kind, Confidence: analysis.Actual}}}})
+	}
+	if explained.failRuns != 1 {
+		t.Errorf("%d failing runs, want 1: the panic explained by close-of-closed is not a broken test's, the one with a leak only is", explained.failRuns)
+	}
 	// A pass makes it flaky: no error, the flaky-failure reported (worthReporting).
 	ts.runs++
 	ts.statuses["pass"]++
