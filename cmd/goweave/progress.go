@@ -150,7 +150,7 @@ func bugCount(e fuzzer.TestEnded) string {
 	case e.Failing != nil && e.Failing.Unsteered:
 		return "fails without goweave's scheduling: fix the test first (see the errors)"
 	case e.Failing != nil:
-		return "failed in every run, not fuzzed (see the errors)"
+		return "failed in every run (see the errors)"
 	case e.Runs == 0:
 		return "no run finished (see the warnings)"
 	case e.Analyzed == 0:

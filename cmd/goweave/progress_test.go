@@ -87,3 +87,21 @@ func TestLineProgress(t *testing.T) {
 		t.Errorf("lines after the end:\n%s", out.String())
 	}
 }
+
+// A test's line says when it failed in every run, and counts refuted predictions apart
+// from bugs.
+func TestBugCountFailingAndHints(t *testing.T) {
+	for _, c := range []struct {
+		e    fuzzer.TestEnded
+		want string
+	}{
+		{fuzzer.TestEnded{Runs: 3, Analyzed: 3, Failing: &fuzzer.TestFailure{Runs: 3, Unsteered: true}}, "fails without goweave's scheduling: fix the test first (see the errors)"},
+		{fuzzer.TestEnded{Runs: 5, Analyzed: 5, Failing: &fuzzer.TestFailure{Runs: 5}}, "failed in every run (see the errors)"},
+		{fuzzer.TestEnded{Runs: 9, Analyzed: 9, Findings: 1, Hints: 2}, "1 bug, 2 refuted predictions"},
+		{fuzzer.TestEnded{Runs: 9, Analyzed: 9}, "0 bugs"},
+	} {
+		if got := bugCount(c.e); got != c.want {
+			t.Errorf("bugCount(%+v) = %q, want %q", c.e, got, c.want)
+		}
+	}
+}
