@@ -125,7 +125,7 @@ func (c *campaign) failingErrors() []string {
 				name, failedRuns(f.Runs), where, f.Message))
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s failed in every run (%s), so its schedules could not be fuzzed: %s%s", name, failedRuns(f.Runs), where, f.Message))
+		out = append(out, fmt.Sprintf("%s failed in every run (%s, each under a schedule of goweave's; a plain go test run may pass): %s%s", name, failedRuns(f.Runs), where, f.Message))
 	}
 	return out
 }
