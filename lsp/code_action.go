@@ -3,17 +3,50 @@ package lsp
 import (
 	"context"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 )
 
+// Kinds of the code actions that start campaigns. They are source actions (kind "source.…"):
+// they change no code and do not fix a diagnostic. Helix, kak-lsp, Emacs eglot and Neovim ask
+// for code actions at the cursor without `only` and list every kind, so their users, who have
+// no code lenses, find "fuzz this test" there; VS Code leaves source actions out of its light
+// bulb and shows them under "Source Action…", beside the lenses that already offer them. A
+// request with `only` gets them only when it names one of these kinds or a prefix ("source"):
+// a client applying source.organizeImports on save never starts a campaign by accident.
+const (
+	kindFuzzTest    protocol.CodeActionKind = "source.goweave.fuzzTest"
+	kindFuzzPackage protocol.CodeActionKind = "source.goweave.fuzzPackage"
+	kindStop        protocol.CodeActionKind = "source.goweave.stop"
+)
+
+// Titles of the cursor code actions; the test's name follows "fuzz this test".
+const (
+	titleFuzzTest    = "goweave: fuzz this test"
+	titleFuzzPackage = "goweave: fuzz package tests"
+	titleStop        = "goweave: stop fuzzing"
+)
+
+// codeActionKinds are the kinds the server returns, advertised in initialize.
+var codeActionKinds = []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, kindFuzzTest, kindFuzzPackage, kindStop}
+
 // CodeAction implements textDocument/codeAction: on a goweave diagnostic, "Replay this
-// bug", "Show timeline" and "Fuzz this test again".
+// bug", "Show timeline" and "Fuzz this test again"; in a test file, what its code lenses
+// offer: "fuzz this test" when the range is in a test function (its doc comment, name,
+// signature or body), "fuzz package tests" anywhere, "stop fuzzing" while the package is
+// being fuzzed.
 func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	actions := []protocol.CommandOrCodeAction{}
 	docURI := params.TextDocument.URI
+	wanted := func(kind protocol.CodeActionKind) bool { return kindRequested(params.Context.Only, kind) }
+	again := map[string]bool{} // tests offered "Fuzz this test again"
 	seen := map[string]bool{}
 	for _, d := range params.Context.Diagnostics {
+		if !wanted(protocol.CodeActionKindQuickFix) {
+			break
+		}
 		id, ok := findingID(d)
 		if !ok || seen[id] {
 			continue
@@ -36,7 +69,76 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				testFile = fileURIInDir(sf.dir)
 			}
 			add(newCommand("Fuzz this test again", "goweave.fuzz_test", FuzzTestArgs{URI: testFile, Test: sf.Test}))
+			if testFile == docURI {
+				again[sf.Test] = true
+			}
 		}
 	}
+	actions = append(actions, s.cursorActions(docURI, params.Range, wanted, again)...)
 	return actions, nil
+}
+
+// cursorActions are the campaign actions of a test file at rng, the code lenses'
+// counterpart for clients without lenses. A test already offered "Fuzz this test again"
+// by its diagnostic is not offered twice.
+func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, wanted func(protocol.CodeActionKind) bool, again map[string]bool) []protocol.CommandOrCodeAction {
+	if !wanted(kindFuzzTest) && !wanted(kindFuzzPackage) && !wanted(kindStop) {
+		return nil
+	}
+	ts, ok := s.testSyntax(docURI)
+	if !ok {
+		return nil
+	}
+	start, err := offsetOf(ts.text, rng.Start)
+	if err != nil {
+		return nil
+	}
+	end, err := offsetOf(ts.text, rng.End)
+	if err != nil {
+		end = len(ts.text) // a selection to the line after the last
+	}
+	var actions []protocol.CommandOrCodeAction
+	add := func(kind protocol.CodeActionKind, cmd protocol.Command) {
+		if wanted(kind) {
+			actions = append(actions, &protocol.CodeAction{Title: cmd.Title, Kind: &kind, Command: cmd})
+		}
+	}
+	cp, running := s.campaigns.status(filepath.Dir(ts.path))
+	for _, fn := range ts.tests {
+		from := ts.offset(fn.Pos())
+		if fn.Doc != nil {
+			from = ts.offset(fn.Doc.Pos())
+		}
+		if start > ts.offset(fn.End()) || end < from {
+			continue
+		}
+		name := fn.Name.Name
+		if running && cp.req.test == name {
+			add(kindStop, newCommand(titleStop+" "+name, "goweave.stop", StopArgs{URI: docURI}))
+		} else if !again[name] {
+			add(kindFuzzTest, newCommand(titleFuzzTest+" "+name, "goweave.fuzz_test", FuzzTestArgs{URI: docURI, Test: name}))
+		}
+		break
+	}
+	if running && cp.req.test == "" {
+		add(kindStop, newCommand(titleStop+" the package", "goweave.stop", StopArgs{URI: docURI}))
+	} else {
+		add(kindFuzzPackage, newCommand(titleFuzzPackage, "goweave.fuzz_package", FuzzPackageArgs{URI: docURI}))
+	}
+	return actions
+}
+
+// kindRequested reports whether a code action of kind passes the request's only filter:
+// no filter, or a listed kind equal to kind or a prefix of it ("source" covers
+// "source.goweave.fuzzTest").
+func kindRequested(only []protocol.CodeActionKind, kind protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, k := range only {
+		if k == kind || strings.HasPrefix(string(kind), string(k)+".") {
+			return true
+		}
+	}
+	return false
 }
