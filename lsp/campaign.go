@@ -209,6 +209,23 @@ func (c *campaigns) run(cp *campaign) {
 	prog := s.beginProgress("fuzzing "+label, req.reason, cp.cancel)
 	c.refreshLenses()
 
+	// The last campaign's findings are published before this one can publish its own.
+	s.waitRestored(cp.ctx, req.dir)
+	// The key of the sources as the build will read them; taken beside the build, and
+	// compared after it (saveLastCampaign), so that a change meanwhile saves nothing.
+	keyc := make(chan string, 1)
+	if !s.goBackground("hashing the sources of "+req.dir, func() {
+		key := ""
+		defer func() { keyc <- key }()
+		var err error
+		// Not cancelled with the campaign or the server: a campaign that ended is saved.
+		if key, err = sourceKey(context.WithoutCancel(s.ctx), req.dir, cfg); err != nil {
+			s.log.Info("the campaign's findings will not be saved", "dir", req.dir, "reason", err)
+		}
+	}) {
+		keyc <- ""
+	}
+
 	var lastReport time.Time
 	report, err := c.fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
 		c.mu.Lock()
@@ -248,6 +265,15 @@ func (c *campaigns) run(cp *campaign) {
 	c.publishReport(cp, cfg, report)
 	c.showWarnings(cp, report)
 	if err == nil {
+		// Saved on its own goroutine, counted for shutdown, so that a save of the file
+		// waiting for this campaign's end does not wait for the save too.
+		s.goBackground("saving the findings of "+req.dir, func() {
+			if key := <-keyc; key != "" {
+				if err := s.saveLastCampaign(req.dir, req.test, key, cfg, report.Findings); err != nil {
+					s.log.Info("the campaign's findings are not saved", "dir", req.dir, "reason", err)
+				}
+			}
+		})
 		c.reportOutcome(cp, prog, report, final)
 	}
 }

@@ -102,8 +102,11 @@ func TestCursorActionsWithoutLenses(t *testing.T) {
 		p, ok := se.client.diagsOf(testFile)
 		return ok && len(p.Diagnostics) == 1
 	})
-	if calls, _, _ := engine.stats(); calls != 1 || engine.configs[0].Run != "^TestSend$" || engine.configs[0].Dir != dir {
-		t.Errorf("campaigns = %d, first over %q in %s; want one over ^TestSend$ in %s", calls, engine.configs[0].Run, engine.configs[0].Dir, dir)
+	engine.mu.Lock()
+	configs := engine.configs
+	engine.mu.Unlock()
+	if len(configs) != 1 || configs[0].Run != "^TestSend$" || configs[0].Dir != dir {
+		t.Errorf("campaigns = %+v; want one over ^TestSend$ in %s", configs, dir)
 	}
 	if ev := se.client.progressEvents(); len(ev) == 0 || ev[0].kind != "begin" || ev[0].value["title"] != "fuzzing TestSend in ./." {
 		t.Errorf("progress = %+v, want the campaign's begin", ev)
