@@ -264,16 +264,22 @@ func (c *campaigns) run(cp *campaign) {
 	}
 	c.publishReport(cp, cfg, report)
 	c.showWarnings(cp, report)
-	if err == nil {
-		// Saved on its own goroutine, counted for shutdown, so that a save of the file
-		// waiting for this campaign's end does not wait for the save too.
-		s.goBackground("saving the findings of "+req.dir, func() {
+	if buildErr == nil {
+		// Saved, completed or stopped (a stopped campaign's findings hold too), on a
+		// goroutine counted for shutdown even when shutdown stopped the campaign: the
+		// campaign ends without waiting for it, so that a save of the file waiting for its
+		// end does not wait for the save too.
+		s.work.Add(1) // c.run is counted: the group is not at zero
+		go func() {
+			defer s.work.Done()
 			if key := <-keyc; key != "" {
-				if err := s.saveLastCampaign(req.dir, req.test, key, cfg, report.Findings); err != nil {
+				if err := s.saveLastCampaign(req.dir, key, cfg, report.Findings); err != nil {
 					s.log.Info("the campaign's findings are not saved", "dir", req.dir, "reason", err)
 				}
 			}
-		})
+		}()
+	}
+	if err == nil {
 		c.reportOutcome(cp, prog, report, final)
 	}
 }

@@ -63,6 +63,7 @@ type lastCampaigns struct {
 
 	mu       sync.Mutex
 	restores map[string]chan struct{} // package dir -> closed when its restore is over
+	saveMu   sync.Mutex               // orders the read-merge-write of saves
 }
 
 // withLastCampaignDir saves and reads the last campaigns' findings in dir (tests).
@@ -163,13 +164,13 @@ func (s *Server) publishLastCampaign(dir string) error {
 	return nil
 }
 
-// saveLastCampaign saves the findings of a campaign over dir (of one test when test is not
-// empty: the package's other saved findings stay when the key is the same). key is the
-// source key taken before the campaign started; nothing is saved when the sources
-// changed meanwhile.
-func (s *Server) saveLastCampaign(dir, test, key string, cfg fuzzer.Config, findings []fuzzer.Finding) error {
-	// Not cancelled by shutdown, which waits for the save: an editor closed just after
-	// a campaign still finds its findings next time.
+// saveLastCampaign saves the findings of a campaign over dir. key is the source key
+// taken when the campaign started; nothing is saved when the sources changed meanwhile.
+// The findings saved under the same key stay unless found again: they were seen in the
+// same code, by a campaign of another test or one that was luckier.
+func (s *Server) saveLastCampaign(dir, key string, cfg fuzzer.Config, findings []fuzzer.Finding) error {
+	// Not cancelled by shutdown, which waits for the save: an editor closed during a
+	// campaign still finds what it found next time.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(s.ctx), time.Minute)
 	defer cancel()
 	now, err := sourceKey(ctx, dir, cfg)
@@ -183,18 +184,24 @@ func (s *Server) saveLastCampaign(dir, test, key string, cfg fuzzer.Config, find
 	if err != nil {
 		return err
 	}
-	saved := savedFindings{Version: lastCampaignVersion, Dir: dir, Key: key, Findings: []fuzzer.Finding{}}
-	if test != "" {
-		var old savedFindings
-		if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &old) == nil && old.Version == lastCampaignVersion && old.Key == key {
-			for _, f := range old.Findings {
-				if f.Test != test {
-					saved.Findings = append(saved.Findings, f)
-				}
+	s.last.saveMu.Lock() // campaigns of one package may end together (stopped and replaced)
+	defer s.last.saveMu.Unlock()
+	saved := savedFindings{Version: lastCampaignVersion, Dir: dir, Key: key, Findings: slices.Clone(findings)}
+	var old savedFindings
+	if data, err := os.ReadFile(path); err == nil && json.Unmarshal(data, &old) == nil && old.Version == lastCampaignVersion && old.Key == key {
+		found := map[string]bool{}
+		for _, f := range findings {
+			found[f.Fingerprint] = true
+		}
+		for _, f := range old.Findings {
+			if !found[f.Fingerprint] {
+				saved.Findings = append(saved.Findings, f)
 			}
 		}
 	}
-	saved.Findings = append(saved.Findings, findings...)
+	if saved.Findings == nil {
+		saved.Findings = []fuzzer.Finding{}
+	}
 	data, err := json.Marshal(saved)
 	if err != nil {
 		return err

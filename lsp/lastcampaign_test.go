@@ -133,14 +133,17 @@ func TestLastCampaignAtOpen(t *testing.T) {
 	}
 }
 
-// TestLastCampaignOneTest: a campaign over one test keeps the saved findings of the
-// package's other tests, and replaces those of its own.
-func TestLastCampaignOneTest(t *testing.T) {
+// TestLastCampaignMerge: a campaign's saved findings join those saved before for the
+// same code (another test's, or one this campaign did not meet again), and replace them
+// once the code changed.
+func TestLastCampaignMerge(t *testing.T) {
 	dir, testFile := buggyPackage(t)
 	saved := t.TempDir()
 	other := sendOnClosed(testFile, analysis.Predicted)
 	other.ID, other.Test, other.Fingerprint = "f0", "TestOther", "fp0"
-	script := [][]fuzzer.Finding{{sendOnClosed(testFile, analysis.Actual), other}, nil}
+	again := sendOnClosed(testFile, analysis.Confirmed)
+	again.ID = "f1b3" // the same bug (fingerprint), found again
+	script := [][]fuzzer.Finding{{sendOnClosed(testFile, analysis.Actual), other}, {again}, nil}
 	var mu sync.Mutex
 	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
 		mu.Lock()
@@ -151,10 +154,10 @@ func TestLastCampaignOneTest(t *testing.T) {
 	}}
 	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir, serverOpts: []Option{withLastCampaignDir(saved)},
 		initOptions: map[string]any{"backgroundFuzzing": false}})
-	read := func() []string {
+	read := func() string {
 		files, _ := filepath.Glob(filepath.Join(saved, "last-*.json"))
 		if len(files) != 1 {
-			return nil
+			return ""
 		}
 		data, _ := os.ReadFile(files[0])
 		var s savedFindings
@@ -163,18 +166,21 @@ func TestLastCampaignOneTest(t *testing.T) {
 		for _, f := range s.Findings {
 			ids = append(ids, f.Test+":"+f.ID)
 		}
-		return ids
+		return strings.Join(ids, ",")
 	}
-	if _, err := se.execute("goweave.fuzz_package", FuzzPackageArgs{URI: uri.File(testFile)}); err != nil {
-		t.Fatal(err)
+	campaign := func(what, want string) {
+		t.Helper()
+		if _, err := se.execute("goweave.fuzz_test", FuzzTestArgs{URI: uri.File(testFile), Test: "TestSend"}); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, what, func() bool { return read() == want })
 	}
-	waitFor(t, "the package's findings saved", func() bool { return len(read()) == 2 })
-	if _, err := se.execute("goweave.fuzz_test", FuzzTestArgs{URI: uri.File(testFile), Test: "TestSend"}); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "TestSend's campaign saved", func() bool { return len(read()) == 1 })
-	if got := strings.Join(read(), ","); got != "TestOther:f0" {
-		t.Errorf("saved after TestSend found nothing = %s, want TestOther's finding only", got)
+	campaign("the first campaign's findings", "TestSend:f1a2,TestOther:f0")
+	campaign("the second campaign's merged in", "TestSend:f1b3,TestOther:f0")
+	write(t, testFile, buggySource+"\n// edited\n")
+	campaign("nothing, after an edit", "")
+	if files, _ := filepath.Glob(filepath.Join(saved, "last-*.json")); len(files) != 1 {
+		t.Errorf("saved files = %q, want the empty save", files)
 	}
 }
 
