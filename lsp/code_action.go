@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -126,6 +127,33 @@ func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, wanted func(p
 		add(kindFuzzPackage, newCommand(titleFuzzPackage, "goweave.fuzz_package", FuzzPackageArgs{URI: docURI}))
 	}
 	return actions
+}
+
+// codeActionsMarkdown documents the code actions, for COMMANDS.md.
+func codeActionsMarkdown() string {
+	var b strings.Builder
+	b.WriteString("\n## Code actions\n\n")
+	b.WriteString("`textDocument/codeAction` offers the commands above where they apply. The campaign actions are\n" +
+		"what the code lenses offer, for clients that show no lenses (Helix, Kakoune's kak-lsp, Emacs eglot):\n" +
+		"they are source actions, listed by clients that ask for code actions at the cursor without `only`\n" +
+		"(Helix, kak-lsp, eglot, Neovim's `vim.lsp.buf.code_action()`), and by VS Code under \"Source Action...\"\n" +
+		"rather than in its light bulb. A request whose `only` names none of an action's kind or its prefixes\n" +
+		"(`source`, `source.goweave`) does not get it, so an on-save `source.organizeImports` never starts a\n" +
+		"campaign. Titles are exact, `TestName` standing for the test function's name.\n\n")
+	b.WriteString("| kind | title | where | runs |\n|---|---|---|---|\n")
+	rows := [][4]string{
+		{string(protocol.CodeActionKindQuickFix), "`Replay this bug`", "a goweave diagnostic in `context.diagnostics`", "`goweave.replay`"},
+		{string(protocol.CodeActionKindQuickFix), "`Show timeline`", "a goweave diagnostic", "`goweave.show_timeline`"},
+		{string(protocol.CodeActionKindQuickFix), "`Fuzz this test again`", "a goweave diagnostic found by a test", "`goweave.fuzz_test`"},
+		{string(kindFuzzTest), "`" + titleFuzzTest + " TestName`", "a range in a test function of a `_test.go` file (doc comment, name, signature or body), unless its diagnostic offers \"Fuzz this test again\" or a campaign runs it", "`goweave.fuzz_test`"},
+		{string(kindFuzzPackage), "`" + titleFuzzPackage + "`", "anywhere in a `_test.go` file, unless a campaign runs over the package", "`goweave.fuzz_package`"},
+		{string(kindStop), "`" + titleStop + " TestName`", "in a test function while a campaign runs over that test", "`goweave.stop`"},
+		{string(kindStop), "`" + titleStop + " the package`", "anywhere in a `_test.go` file while a campaign runs over the package", "`goweave.stop`"},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r[0], r[1], r[2], r[3])
+	}
+	return b.String()
 }
 
 // kindRequested reports whether a code action of kind passes the request's only filter:

@@ -366,3 +366,16 @@ var executableID = sync.OnceValue(func() string {
 	}
 	return fmt.Sprintf("%s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
 })
+
+// lastCampaignMarkdown documents the restored diagnostics, for COMMANDS.md.
+func lastCampaignMarkdown() string {
+	return "\n## Diagnostics from the last campaign\n\n" +
+		"When a Go file is opened and its package (its files, the files of the module's packages it imports,\n" +
+		"go.mod, go.sum, go.work), the Go toolchain, goweave and the `race` and `strategy` settings are as they\n" +
+		"were at the end of the package's last campaign, that campaign's findings are published at once, before\n" +
+		"anything is built, each message ending in `" + lastCampaignSuffix[1:] + "` and its `data`\n" +
+		"carrying `\"lastCampaign\": true`. The campaign that follows (background fuzzing, or one you start)\n" +
+		"replaces them with its own findings, unmarked. If any of these changed, nothing is published before the\n" +
+		"campaign. The findings are saved (merged per code version) under the campaign output directory, in\n" +
+		"`lsp/last-*.json`.\n"
+}
