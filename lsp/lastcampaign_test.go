@@ -77,8 +77,10 @@ func TestLastCampaignAtOpen(t *testing.T) {
 	var seen firstSeen
 	engine := &fakeEngine{}
 	second := newSession(t, engine, opts)
+	const building = "building the tests with the patched runtime of go1.26.8 with -race"
 	engine.fuzz = func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
 		seen.note(second, testFile)
+		progress(fuzzer.Progress{Stage: building})
 		return reportOf(finding)(ctx, cfg, progress)
 	}
 	second.open(testFile)
@@ -106,6 +108,13 @@ func TestLastCampaignAtOpen(t *testing.T) {
 		return len(p.Diagnostics) == 1 && !strings.Contains(string(p.Diagnostics[0].Message.(protocol.String)), "last campaign") &&
 			!strings.Contains(string(p.Diagnostics[0].Data), "lastCampaign")
 	})
+	// While the marked findings show, the client's progress says the build is under way.
+	second.client.mu.Lock()
+	order := strings.Join(second.client.order, "|")
+	second.client.mu.Unlock()
+	if !strings.HasPrefix(strings.TrimPrefix(order, "refresh|"), "report: "+building) {
+		t.Errorf("progress reports = %s, want the build stage first", order)
+	}
 	second.shutdown()
 
 	// The file changes on disk: nothing is restored.
