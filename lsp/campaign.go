@@ -76,7 +76,9 @@ func (c *campaigns) background(dir, reason string) {
 		return
 	}
 	c.mu.Lock()
-	busy := slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == dir && !cp.stale }) ||
+	// A campaign that is ending (its context done) is no reason to skip: a save just as it
+	// ends must not be lost. The new one starts when it is gone (startNext).
+	busy := slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == dir && !cp.stale && cp.ctx.Err() == nil }) ||
 		slices.ContainsFunc(c.queue, func(r campaignRequest) bool { return r.dir == dir })
 	c.mu.Unlock()
 	if busy {
@@ -242,6 +244,8 @@ func (c *campaigns) run(cp *campaign) {
 		}
 	})
 
+	stopped := cp.ctx.Err() != nil
+	cp.cancel() // it is over: background() no longer counts it as running
 	c.mu.Lock()
 	stale := cp.stale
 	final := cp.progress
@@ -253,7 +257,7 @@ func (c *campaigns) run(cp *campaign) {
 		return
 	case errors.As(err, &buildErr):
 		prog.end(protocol.MessageTypeError, fmt.Sprintf("failed: the tests of %s do not compile; fix them and save:\n%s", buildErr.Package, firstLines(buildErr.Output, 12)))
-	case err != nil && cp.ctx.Err() != nil:
+	case err != nil && stopped:
 		prog.end(protocol.MessageTypeInfo, "canceled")
 	case err != nil:
 		prog.end(protocol.MessageTypeError, "failed: "+err.Error())
