@@ -75,14 +75,18 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			}
 		}
 	}
-	actions = append(actions, s.cursorActions(docURI, params.Range, wanted, again)...)
+	automatic := params.Context.TriggerKind == protocol.CodeActionTriggerKindAutomatic
+	actions = append(actions, s.cursorActions(docURI, params.Range, automatic, wanted, again)...)
 	return actions, nil
 }
 
 // cursorActions are the campaign actions of a test file at rng, the code lenses'
 // counterpart for clients without lenses. A test already offered "Fuzz this test again"
-// by its diagnostic is not offered twice.
-func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, wanted func(protocol.CodeActionKind) bool, again map[string]bool) []protocol.CommandOrCodeAction {
+// by its diagnostic is not offered twice. Asked for automatically (a client's light bulb
+// or margin hint as the cursor moves: kak-lsp's indicator, eglot's indications), they are
+// offered only where the lenses stand, from `func` to the test's name and on the package
+// clause, so that the hint does not sit on every line of a test file.
+func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, automatic bool, wanted func(protocol.CodeActionKind) bool, again map[string]bool) []protocol.CommandOrCodeAction {
 	if !wanted(kindFuzzTest) && !wanted(kindFuzzPackage) && !wanted(kindStop) {
 		return nil
 	}
@@ -106,11 +110,13 @@ func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, wanted func(p
 	}
 	cp, running := s.campaigns.status(filepath.Dir(ts.path))
 	for _, fn := range ts.tests {
-		from := ts.offset(fn.Pos())
-		if fn.Doc != nil {
+		from, to := ts.offset(fn.Pos()), ts.offset(fn.End())
+		if automatic {
+			to = ts.offset(fn.Name.End())
+		} else if fn.Doc != nil {
 			from = ts.offset(fn.Doc.Pos())
 		}
-		if start > ts.offset(fn.End()) || end < from {
+		if start > to || end < from {
 			continue
 		}
 		name := fn.Name.Name
@@ -120,6 +126,9 @@ func (s *Server) cursorActions(docURI uri.URI, rng protocol.Range, wanted func(p
 			add(kindFuzzTest, newCommand(titleFuzzTest+" "+name, "goweave.fuzz_test", FuzzTestArgs{URI: docURI, Test: name}))
 		}
 		break
+	}
+	if automatic && (start > ts.offset(ts.file.Name.End()) || end < ts.offset(ts.file.Package)) {
+		return actions
 	}
 	if running && cp.req.test == "" {
 		add(kindStop, newCommand(titleStop+" the package", "goweave.stop", StopArgs{URI: docURI}))
@@ -139,7 +148,9 @@ func codeActionsMarkdown() string {
 		"(Helix, kak-lsp, eglot, Neovim's `vim.lsp.buf.code_action()`), and by VS Code under \"Source Action...\"\n" +
 		"rather than in its light bulb. A request whose `only` names none of an action's kind or its prefixes\n" +
 		"(`source`, `source.goweave`) does not get it, so an on-save `source.organizeImports` never starts a\n" +
-		"campaign. Titles are exact, `TestName` standing for the test function's name.\n\n")
+		"campaign. Asked for automatically (`triggerKind` 2: a light bulb or margin hint as the cursor moves,\n" +
+		"as kak-lsp's and eglot's), they are offered only where the lenses stand: from `func` to the test's\n" +
+		"name, and on the package clause. Titles are exact, `TestName` standing for the test function's name.\n\n")
 	b.WriteString("| kind | title | where | runs |\n|---|---|---|---|\n")
 	rows := [][4]string{
 		{string(protocol.CodeActionKindQuickFix), "`Replay this bug`", "a goweave diagnostic in `context.diagnostics`", "`goweave.replay`"},

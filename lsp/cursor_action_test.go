@@ -26,11 +26,16 @@ func lensFreeCaps() protocol.ClientCapabilities {
 // path with an empty range and no diagnostic, as a client does at the cursor.
 func (se *session) cursorActions(path string, line, col int, only ...protocol.CodeActionKind) []*protocol.CodeAction {
 	se.t.Helper()
+	return se.cursorActionsTriggered(protocol.CodeActionTriggerKindInvoked, path, line, col, only...)
+}
+
+func (se *session) cursorActionsTriggered(trigger protocol.CodeActionTriggerKind, path string, line, col int, only ...protocol.CodeActionKind) []*protocol.CodeAction {
+	se.t.Helper()
 	pos := protocol.Position{Line: uint32(line - 1), Character: uint32(col)}
 	res, err := se.remote.CodeAction(se.ctx(), &protocol.CodeActionParams{
 		TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(path)},
 		Range:        protocol.Range{Start: pos, End: pos},
-		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{}, Only: only, TriggerKind: protocol.CodeActionTriggerKindInvoked},
+		Context:      protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{}, Only: only, TriggerKind: trigger},
 	})
 	if err != nil {
 		se.t.Fatalf("codeAction at %d:%d: %v", line, col, err)
@@ -91,6 +96,20 @@ func TestCursorActionsWithoutLenses(t *testing.T) {
 		if got := se.cursorActions(testFile, name, 6, only); len(got) != 0 {
 			t.Errorf("code actions with only [%s] = %q, want none", only, actionTitles(got))
 		}
+	}
+
+	// Asked for automatically (a hint as the cursor moves), only where the lenses stand.
+	auto := func(line, col int) string {
+		return actionTitles(se.cursorActionsTriggered(protocol.CodeActionTriggerKindAutomatic, testFile, line, col))
+	}
+	if got := auto(name, len("func Test")); got != "goweave: fuzz this test TestSend (source.goweave.fuzzTest)" {
+		t.Errorf("automatic code actions on the test's name = %q", got)
+	}
+	if got := auto(lineOf(t, buggySource, "c <- 1"), 2); got != "" {
+		t.Errorf("automatic code actions in the test's body = %q, want none", got)
+	}
+	if got := auto(1, 3); got != "goweave: fuzz package tests (source.goweave.fuzzPackage)" {
+		t.Errorf("automatic code actions on the package clause = %q", got)
 	}
 
 	// Run it as a client runs a code action that carries a command.
