@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -236,4 +237,49 @@ func TestSourceKey(t *testing.T) {
 	if key(cfg) == k2 {
 		t.Error("the key did not change with the race setting")
 	}
+}
+
+// TestLastCampaignRealEngine: with the real engine, a session opened again on the unchanged
+// testdata/buggy shows the last campaign's send-on-closed at once, marked, and the
+// campaign that follows (which restores the engine's state of the same binary) reports it
+// unmarked at the same place.
+func TestLastCampaignRealEngine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs test binaries under the goweave runtime")
+	}
+	dir := copyTestdata(t, "buggy")
+	testFile := filepath.Join(dir, "publish_test.go")
+	opts := sessionOption{caps: fullCaps(), root: dir, serverOpts: []Option{withLastCampaignDir(t.TempDir())},
+		initOptions: map[string]any{"backgroundFuzzing": true, "runsPerTest": 5, "parallel": 2}}
+	diagOf := func(se *session) (protocol.Diagnostic, bool) {
+		p, ok := se.client.diagsOf(testFile)
+		if !ok || len(p.Diagnostics) != 1 {
+			return protocol.Diagnostic{}, false
+		}
+		return p.Diagnostics[0], true
+	}
+	campaignOver := func(se *session) bool { _, running := se.server.campaigns.status(dir); return !running }
+
+	first := newSession(t, FuzzerEngine{}, opts)
+	first.requestTimeout = 10 * time.Minute
+	first.open(testFile)
+	waitUpTo(t, 10*time.Minute, "the first campaign's diagnostic", func() bool { _, ok := diagOf(first); return ok })
+	waitUpTo(t, 10*time.Minute, "the first campaign's end", func() bool { return campaignOver(first) })
+	found, _ := diagOf(first)
+	first.shutdown()
+
+	second := newSession(t, FuzzerEngine{}, opts)
+	second.requestTimeout = 10 * time.Minute
+	second.open(testFile)
+	waitFor(t, "the restored diagnostic", func() bool { _, ok := diagOf(second); return ok })
+	restored, _ := diagOf(second)
+	if !strings.Contains(string(restored.Data), `"lastCampaign":true`) || restored.Range != found.Range {
+		t.Errorf("first diagnostic of the second session: %s at %v, want the last campaign's at %v, marked", restored.Data, restored.Range, found.Range)
+	}
+	waitUpTo(t, 10*time.Minute, "the campaign's confirmation", func() bool {
+		d, ok := diagOf(second)
+		return ok && !strings.Contains(string(d.Data), "lastCampaign") && d.Range == found.Range
+	})
+	waitUpTo(t, 10*time.Minute, "the second campaign's end", func() bool { return campaignOver(second) })
+	second.shutdown()
 }
