@@ -69,6 +69,7 @@ type lastCampaigns struct {
 // withLastCampaignDir saves and reads the last campaigns' findings in dir (tests).
 func withLastCampaignDir(dir string) Option { return func(s *Server) { s.last.dir = dir } }
 
+// path is the file of the package in pkgDir.
 func (l *lastCampaigns) path(pkgDir string, cfg fuzzer.Config) (string, error) {
 	base := l.dir
 	if base == "" {
@@ -85,7 +86,7 @@ func (l *lastCampaigns) path(pkgDir string, cfg fuzzer.Config) (string, error) {
 	return filepath.Join(base, "last-"+hex.EncodeToString(sum[:8])+".json"), nil
 }
 
-// restore publishes the saved findings of the package in dir if its key is unchanged, on
+// restoreLastCampaign publishes the saved findings of the package in dir if its key is unchanged, on
 // its own goroutine; the package's next campaign waits for it (waitRestored), so that the
 // saved findings never arrive after the campaign's.
 func (s *Server) restoreLastCampaign(dir string) {
