@@ -106,3 +106,76 @@ func BenchmarkFirstDiagnostic(b *testing.B) {
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms/first-diagnostic")
 }
+
+// BenchmarkOpenToFirstDiagnostic measures the time from didOpen of a test file to its
+// first diagnostic in a new session (an editor started again), background fuzzing on,
+// with the real engine on testdata/buggy and the build cache warm:
+//   - unchanged: the package is as the last campaign left it: its saved findings are
+//     published before anything is built (lastcampaign.go);
+//   - edited: a file of the package changed on disk since: the campaign builds, runs
+//     and analyzes first;
+//   - nothing-saved: the package is unchanged, but no findings were saved (as before
+//     the saved findings existed): the campaign builds the same binary, and its first
+//     diagnostic is the engine's state restored after the build.
+//
+// Each iteration lets the campaign end (runsPerTest 5) and shuts the session down. The
+// untimed first session (nothing saved yet) is reported as first-session-ms: with empty
+// caches (XDG_CACHE_HOME and GOCACHE new directories) that is the cold figure.
+func BenchmarkOpenToFirstDiagnostic(b *testing.B) {
+	for _, mode := range []string{"unchanged", "edited", "nothing-saved"} {
+		b.Run(mode, func(b *testing.B) {
+			dir := b.TempDir()
+			for _, name := range []string{"go.mod", "publish_test.go"} {
+				data, err := os.ReadFile(filepath.Join("testdata", "buggy", name))
+				if err != nil {
+					b.Fatal(err)
+				}
+				write(b, filepath.Join(dir, name), string(data))
+			}
+			testFile := filepath.Join(dir, "publish_test.go")
+			saved := b.TempDir()
+			opts := sessionOption{caps: fullCaps(), root: dir, serverOpts: []Option{withLastCampaignDir(saved)},
+				initOptions: map[string]any{"backgroundFuzzing": true, "runsPerTest": 5}}
+			session := func() time.Duration {
+				se := newSession(b, FuzzerEngine{}, opts)
+				se.requestTimeout = 10 * time.Minute
+				start := time.Now()
+				se.open(testFile)
+				waitUpTo(b, 10*time.Minute, "the first diagnostic", func() bool {
+					p, ok := se.client.diagsOf(testFile)
+					return ok && len(p.Diagnostics) > 0
+				})
+				elapsed := time.Since(start)
+				waitUpTo(b, 10*time.Minute, "the campaign's end", func() bool {
+					_, running := se.server.campaigns.status(dir)
+					return !running
+				})
+				se.shutdown()
+				return elapsed
+			}
+			first := session() // the build cache, the engine's state and the saved findings
+			var total time.Duration
+			n := 0
+			for b.Loop() {
+				switch mode {
+				case "edited":
+					f, err := os.OpenFile(testFile, os.O_APPEND|os.O_WRONLY, 0)
+					if err != nil {
+						b.Fatal(err)
+					}
+					fmt.Fprintf(f, "\n// edit %d\n", n)
+					f.Close()
+				case "nothing-saved":
+					files, _ := filepath.Glob(filepath.Join(saved, "*"))
+					for _, f := range files {
+						os.Remove(f)
+					}
+				}
+				total += session()
+				n++
+			}
+			b.ReportMetric(float64(total.Milliseconds())/float64(n), "ms/first-diagnostic")
+			b.ReportMetric(float64(first.Milliseconds()), "first-session-ms") // after the loop, which resets the metrics
+		})
+	}
+}

@@ -76,7 +76,9 @@ func (c *campaigns) background(dir, reason string) {
 		return
 	}
 	c.mu.Lock()
-	busy := slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == dir && !cp.stale }) ||
+	// A campaign that is ending (its context done) is no reason to skip: a save just as it
+	// ends must not be lost. The new one starts when it is gone (startNext).
+	busy := slices.ContainsFunc(c.running, func(cp *campaign) bool { return cp.req.dir == dir && !cp.stale && cp.ctx.Err() == nil }) ||
 		slices.ContainsFunc(c.queue, func(r campaignRequest) bool { return r.dir == dir })
 	c.mu.Unlock()
 	if busy {
@@ -209,6 +211,23 @@ func (c *campaigns) run(cp *campaign) {
 	prog := s.beginProgress("fuzzing "+label, req.reason, cp.cancel)
 	c.refreshLenses()
 
+	// The last campaign's findings are published before this one can publish its own.
+	s.waitRestored(cp.ctx, req.dir)
+	// The key of the sources as the build will read them; taken beside the build, and
+	// compared after it (saveLastCampaign), so that a change meanwhile saves nothing.
+	keyc := make(chan string, 1)
+	if !s.goBackground("hashing the sources of "+req.dir, func() {
+		key := ""
+		defer func() { keyc <- key }()
+		var err error
+		// Not cancelled with the campaign or the server: a campaign that ended is saved.
+		if key, err = sourceKey(context.WithoutCancel(s.ctx), req.dir, cfg); err != nil {
+			s.log.Info("the campaign's findings will not be saved", "dir", req.dir, "reason", err)
+		}
+	}) {
+		keyc <- ""
+	}
+
 	var lastReport time.Time
 	report, err := c.fuzz(cp.ctx, cfg, func(p fuzzer.Progress) {
 		c.mu.Lock()
@@ -225,6 +244,8 @@ func (c *campaigns) run(cp *campaign) {
 		}
 	})
 
+	stopped := cp.ctx.Err() != nil
+	cp.cancel() // it is over: background() no longer counts it as running
 	c.mu.Lock()
 	stale := cp.stale
 	final := cp.progress
@@ -236,7 +257,7 @@ func (c *campaigns) run(cp *campaign) {
 		return
 	case errors.As(err, &buildErr):
 		prog.end(protocol.MessageTypeError, fmt.Sprintf("failed: the tests of %s do not compile; fix them and save:\n%s", buildErr.Package, firstLines(buildErr.Output, 12)))
-	case err != nil && cp.ctx.Err() != nil:
+	case err != nil && stopped:
 		prog.end(protocol.MessageTypeInfo, "canceled")
 	case err != nil:
 		prog.end(protocol.MessageTypeError, "failed: "+err.Error())
@@ -247,6 +268,21 @@ func (c *campaigns) run(cp *campaign) {
 	}
 	c.publishReport(cp, cfg, report)
 	c.showWarnings(cp, report)
+	if buildErr == nil {
+		// Saved, completed or stopped (a stopped campaign's findings hold too), on a
+		// goroutine counted for shutdown even when shutdown stopped the campaign: the
+		// campaign ends without waiting for it, so that a save of the file waiting for its
+		// end does not wait for the save too.
+		s.work.Add(1) // c.run is counted: the group is not at zero
+		go func() {
+			defer s.work.Done()
+			if key := <-keyc; key != "" {
+				if err := s.saveLastCampaign(req.dir, key, cfg, report.Findings); err != nil {
+					s.log.Info("the campaign's findings are not saved", "dir", req.dir, "reason", err)
+				}
+			}
+		}()
+	}
 	if err == nil {
 		c.reportOutcome(cp, prog, report, final)
 	}

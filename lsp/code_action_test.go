@@ -56,7 +56,8 @@ func TestReplayCodeAction(t *testing.T) {
 		titles = append(titles, ca.Title)
 		cmds[ca.Title] = ca.Command
 	}
-	if strings.Join(titles, "|") != "Replay this bug|Show timeline|Fuzz this test again" {
+	// Then the cursor's actions (cursor_action_test.go); "fuzz this test" gives way to "Fuzz this test again".
+	if strings.Join(titles, "|") != "Replay this bug|Show timeline|Fuzz this test again|goweave: fuzz package tests" {
 		t.Fatalf("code actions = %q", titles)
 	}
 	var again FuzzTestArgs

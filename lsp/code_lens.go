@@ -26,52 +26,25 @@ var testFuncName = regexp.MustCompile(`^Test([^a-z]|$)`)
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	s.campaigns.lensRequested()
 	docURI := params.TextDocument.URI
-	if !docURI.IsFile() {
+	ts, ok := s.testSyntax(docURI)
+	if !ok {
 		return []protocol.CodeLens{}, nil
 	}
-	path := filepath.Clean(docURI.FsPath())
-	if !isTestFile(path) {
-		return []protocol.CodeLens{}, nil
-	}
-	text, _, _, open := s.openText(path)
-	if !open {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			s.log.Warn("code lens: reading file", "err", err)
-			return []protocol.CodeLens{}, nil
-		}
-		text = string(b)
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
-	if f == nil || f.Name == nil {
-		s.log.Debug("code lens: file does not parse", "path", path, "err", err)
-		return []protocol.CodeLens{}, nil
-	}
-	tf := fset.File(f.Pos())
 	at := func(p token.Pos) protocol.Range {
-		line := tf.Line(p)
-		_, lineText, _ := lineAt(text, line)
-		start := protocol.Position{Line: uint32(line - 1), Character: utf16Column(lineText, tf.Offset(p)-tf.Offset(tf.LineStart(line)))}
+		start := ts.position(p)
 		return protocol.Range{Start: start, End: start}
 	}
 
-	dir := filepath.Dir(path)
-	cp, running := s.campaigns.status(dir)
+	cp, running := s.campaigns.status(filepath.Dir(ts.path))
 	var lenses []protocol.CodeLens
-	pkgRange := at(f.Package)
+	pkgRange := at(ts.file.Package)
 	if running && cp.req.test == "" {
 		lenses = append(lenses, stateLenses(pkgRange, cp, docURI)...)
 	} else {
 		lenses = append(lenses, protocol.CodeLens{Range: pkgRange,
 			Command: newCommand("fuzz package tests", "goweave.fuzz_package", FuzzPackageArgs{URI: docURI})})
 	}
-	testingNames := testingImportNames(f)
-	for _, decl := range f.Decls {
-		fn, ok := decl.(*ast.FuncDecl)
-		if !ok || !isTestFunc(fn, testingNames) {
-			continue
-		}
+	for _, fn := range ts.tests {
 		rng := at(fn.Pos())
 		if running && cp.req.test == fn.Name.Name {
 			lenses = append(lenses, stateLenses(rng, cp, docURI)...)
@@ -85,6 +58,63 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 	})
 	return lenses, nil
+}
+
+// testSyntax is the syntax of an open or saved test file: its test functions and how
+// to turn their positions into the editor's.
+type testSyntax struct {
+	path  string
+	text  string // as the editor has it when open, else as on disk
+	file  *ast.File
+	tf    *token.File
+	tests []*ast.FuncDecl // TestXxx(t *testing.T), in file order
+}
+
+// testSyntax parses the test file docURI (syntax only: lenses and cursor actions are
+// asked for on every keystroke). ok is false for other files and for a file whose
+// package clause does not parse; the reason is logged, never returned.
+func (s *Server) testSyntax(docURI uri.URI) (ts testSyntax, ok bool) {
+	if !docURI.IsFile() {
+		return ts, false
+	}
+	ts.path = filepath.Clean(docURI.FsPath())
+	if !isTestFile(ts.path) {
+		return ts, false
+	}
+	text, _, _, open := s.openText(ts.path)
+	if !open {
+		b, err := os.ReadFile(ts.path)
+		if err != nil {
+			s.log.Warn("reading test file", "err", err)
+			return ts, false
+		}
+		text = string(b)
+	}
+	ts.text = text
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, ts.path, text, parser.SkipObjectResolution)
+	if f == nil || f.Name == nil {
+		s.log.Debug("test file does not parse", "path", ts.path, "err", err)
+		return ts, false
+	}
+	ts.file, ts.tf = f, fset.File(f.Pos())
+	testingNames := testingImportNames(f)
+	for _, decl := range f.Decls {
+		if fn, ok := decl.(*ast.FuncDecl); ok && isTestFunc(fn, testingNames) {
+			ts.tests = append(ts.tests, fn)
+		}
+	}
+	return ts, true
+}
+
+// offset is the byte offset of p in the text.
+func (ts testSyntax) offset(p token.Pos) int { return ts.tf.Offset(p) }
+
+// position is p as an LSP position (UTF-16 column).
+func (ts testSyntax) position(p token.Pos) protocol.Position {
+	line := ts.tf.Line(p)
+	_, lineText, _ := lineAt(ts.text, line)
+	return protocol.Position{Line: uint32(line - 1), Character: utf16Column(lineText, ts.offset(p)-ts.offset(ts.tf.LineStart(line)))}
 }
 
 // stateLenses show a running campaign ("fuzzing… 120 runs, 2 findings") and offer to

@@ -141,6 +141,14 @@ func TestCodeLensesShowRunningCampaign(t *testing.T) {
 	if err := json.Unmarshal(lenses[1].Command.Arguments[0], &args); err != nil {
 		t.Fatal(err)
 	}
+	// The start's refresh goes out before the stop: refreshes asked for while none has been
+	// sent yet collapse into one (refreshLenses), and a stop within milliseconds of the
+	// start (here, on a loaded machine) would leave one refresh for both.
+	waitFor(t, "the start's lens refresh", func() bool {
+		se.client.mu.Lock()
+		defer se.client.mu.Unlock()
+		return se.client.refreshes >= 1
+	})
 	res, err := se.execute("goweave.stop", args)
 	if err != nil {
 		t.Fatal(err)

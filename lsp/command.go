@@ -169,6 +169,8 @@ func CommandsMarkdown() string {
 	for _, c := range commandTable {
 		fmt.Fprintf(&b, "| `%s` | `%s` | %s |\n", c.Name, argsShape(c.Args), c.Doc)
 	}
+	b.WriteString(codeActionsMarkdown())
+	b.WriteString(lastCampaignMarkdown())
 	return b.String()
 }
 

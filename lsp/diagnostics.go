@@ -27,6 +27,9 @@ const diagnosticSource = "goweave"
 type DiagnosticData struct {
 	ID   string `json:"id"`
 	Test string `json:"test,omitempty"`
+	// LastCampaign: the finding is from the last campaign, saved, and no campaign has
+	// run the unchanged code again yet (lastcampaign.go).
+	LastCampaign bool `json:"lastCampaign,omitempty"`
 }
 
 // A storedFinding is a finding with where each of its positions sits in the files as
@@ -38,6 +41,9 @@ type storedFinding struct {
 	places []placement   // one per Finding.Positions
 	// evidence hashes the source the finding was seen in (see evidence.go).
 	evidence string
+	// fromLast: restored from the last campaign's saved findings; no campaign of this
+	// session has reported it yet.
+	fromLast bool
 }
 
 // A placement is the current range of a finding's position. Edits move it or, when
@@ -78,7 +84,8 @@ func (fs *findingStore) replace(dir, test string, cfg fuzzer.Config, found []*st
 		if sf.dir == dir && (test == "" || sf.Test == test) {
 			paths = append(paths, sf.paths()...)
 			delete(fs.byID, id)
-			if sf.evidence == evidenceOf(sf.dir, sf.Positions) {
+			// A restored finding is the last campaign's word, which this one supersedes.
+			if !sf.fromLast && sf.evidence == evidenceOf(sf.dir, sf.Positions) {
 				standing[sf.Fingerprint] = sf
 			}
 		}
@@ -95,6 +102,29 @@ func (fs *findingStore) replace(dir, test string, cfg fuzzer.Config, found []*st
 	}
 	for _, old := range standing {
 		fs.byID[old.ID] = old
+	}
+	return uniq(paths)
+}
+
+// restore installs the findings of the last campaign over dir, unless the store already
+// has findings of dir (a campaign of this session was quicker). It returns the files
+// whose diagnostics may have changed.
+func (fs *findingStore) restore(dir string, cfg fuzzer.Config, found []*storedFinding) []string {
+	for _, sf := range found {
+		sf.dir, sf.cfg = dir, cfg
+		sf.evidence = evidenceOf(dir, sf.Positions)
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for _, sf := range fs.byID {
+		if sf.dir == dir {
+			return nil
+		}
+	}
+	var paths []string
+	for _, sf := range found {
+		fs.byID[sf.ID] = sf
+		paths = append(paths, sf.paths()...)
 	}
 	return uniq(paths)
 }
@@ -241,6 +271,9 @@ func (sf *storedFinding) diagnostic(relatedInfo bool) protocol.Diagnostic {
 	if sf.Confidence != "" {
 		msg += " [" + string(sf.Confidence) + "]"
 	}
+	if sf.fromLast {
+		msg += lastCampaignSuffix
+	}
 	var related []protocol.DiagnosticRelatedInformation
 	for i, pos := range sf.Positions[1:] {
 		p := sf.places[i+1]
@@ -260,7 +293,7 @@ func (sf *storedFinding) diagnostic(relatedInfo bool) protocol.Diagnostic {
 			msg += fmt.Sprintf("\n%s: %s:%d:%d", role, filepath.Base(p.path), p.rng.Start.Line+1, p.rng.Start.Character+1)
 		}
 	}
-	data, _ := json.Marshal(DiagnosticData{ID: sf.ID, Test: sf.Test})
+	data, _ := json.Marshal(DiagnosticData{ID: sf.ID, Test: sf.Test, LastCampaign: sf.fromLast})
 	return protocol.Diagnostic{
 		Range:              sf.places[0].rng,
 		Severity:           severity,

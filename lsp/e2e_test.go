@@ -117,7 +117,7 @@ func TestEndToEndRealEngine(t *testing.T) {
 	// Code actions: replay and timeline, through the real engine.
 	actions, err := se.remote.CodeAction(se.ctx(), &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)},
 		Range: d.Range, Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{d}}})
-	if err != nil || len(actions) != 3 {
+	if err != nil || len(actions) != 4 { // replay, timeline, fuzz again; then the cursor's "fuzz package tests"
 		t.Fatalf("code actions = %v, %v", actions, err)
 	}
 	replay := actions[0].(*protocol.CodeAction).Command

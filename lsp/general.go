@@ -66,7 +66,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				Save:      &protocol.SaveOptions{},
 			},
 			CodeLensProvider:   &protocol.CodeLensOptions{},
-			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
+			CodeActionProvider: &protocol.CodeActionOptions{CodeActionKinds: codeActionKinds},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{
 				Commands: CommandNames(),
 			},

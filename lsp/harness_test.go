@@ -167,7 +167,7 @@ func startSession(t testing.TB, engine Engine, opts ...Option) *session {
 	t.Helper()
 	serverSide, clientSide := net.Pipe()
 	ctx := context.Background()
-	s := newServer(ctx, engine, append([]Option{WithTimelineDir(t.TempDir())}, opts...)...)
+	s := newServer(ctx, engine, append([]Option{WithTimelineDir(t.TempDir()), withLastCampaignDir(t.TempDir())}, opts...)...)
 	se := &session{t: t, server: s, client: &testClient{t: t, diagnostics: map[uri.URI]*protocol.PublishDiagnosticsParams{}}, served: make(chan error, 1)}
 	go func() { se.served <- s.serve(ctx, serverSide) }()
 	se.conn = jsonrpc2.NewConn(jsonrpc2.NewStream(clientSide), jsonrpc2.WithCodec(lspCodec{}))

@@ -43,8 +43,9 @@ type Server struct {
 	campaigns *campaigns
 	findings  *findingStore
 	progress  *progressTokens
-	inflight  inflight // calls being handled, for $/cancelRequest
-	timelines string   // directory for timeline pages; "" means the user cache
+	last      lastCampaigns // findings of the last campaigns, restored at open (lastcampaign.go)
+	inflight  inflight      // calls being handled, for $/cancelRequest
+	timelines string        // directory for timeline pages; "" means the user cache
 }
 
 type serverState int

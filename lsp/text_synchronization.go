@@ -36,6 +36,8 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	// Any Go file of a package with tests: "while you edit" starts with the file you
 	// edit, which is rarely the test.
 	if strings.HasSuffix(doc.path, ".go") {
+		// The last campaign's findings first, while this one builds (lastcampaign.go).
+		s.restoreLastCampaign(filepath.Dir(doc.path))
 		s.campaigns.background(filepath.Dir(doc.path), "opened")
 	}
 	return nil

@@ -11,7 +11,9 @@
 # directory goes; default $GOWEAVE_CI_CACHE/artifacts), COLD=1 (fresh Go build cache and
 # goweave cache for the server: cold timings), ONLY_FIRST_DIAGNOSTIC=1 (stop at the first
 # diagnostic: BENCHMARKS.md's measurement), TIMEOUT_SCALE (multiplies drive.js's waits),
-# KEEP=1 (keep the work dir), DRIVE_TIMEOUT (seconds, default 900).
+# KEEP=1 (keep the work dir), DRIVE_TIMEOUT (seconds, default 900), FOLDER=DIR (open DIR, a
+# copy of examples/ made on its first use and kept, instead of a new copy: the same project
+# opened again, whose last campaign's findings the server shows at once).
 # Prints "screenshots: DIR" first and "timings: {...}" (JSON) at the end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,9 +44,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ud=$work/ud ext=$work/ext folder=$work/examples
+ud=$work/ud ext=$work/ext folder=${FOLDER:-$work/examples}
 mkdir -p "$ud/User" "$ext" "$work/home"
-cp -r "$repo/examples" "$folder"
+[ -d "$folder" ] || cp -r "$repo/examples" "$folder"
 # User settings, as a user writes them. goweave.path is a User setting on purpose: code-server
 # is a remote window, where VS Code ignores User settings of machine scopes.
 cat > "$ud/User/settings.json" <<JSON
