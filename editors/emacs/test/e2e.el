@@ -1,6 +1,6 @@
 ;;; e2e.el --- goweave beside gopls in lsp-mode, end to end, in batch mode  -*- lexical-binding: t; -*-
 
-;; Run by .ci/emacs.sh:
+;; Run by .ci/clients.sh:
 ;;   GOWEAVE_BIN=... GOWEAVE_EMACS_LOAD_PATH=dir:dir... PATH=<gopls dir>:$PATH \
 ;;     emacs --batch -l editors/emacs/test/e2e.el
 ;; Copies examples/ into a temporary directory, opens metrics/metrics_test.go in go-mode and
