@@ -3,8 +3,9 @@
 #   bash .ci/clients.sh download   fetch what the checks need into the cache (.ci/run starts
 #                                  this in the background);
 #   bash .ci/clients.sh            fetch if needed, then run the checks:
-#     - Emacs: editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on
-#       client beside gopls: diagnostic, replay code action, fuzz this test);
+#     - Emacs: editors/emacs/goweave.el byte-compiles without warnings, and
+#       editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on client
+#       beside gopls: diagnostic, replay code action, fuzz this test);
 #     - Helix: `hx --health go` with editors/helix/languages.toml: the file parses and both
 #       gopls and goweave are configured for Go and found;
 #     - Kakoune: editors/kakoune/goweave.kak sourced by kak, a Go buffer opened: the
@@ -179,6 +180,16 @@ emacs_e2e() {
   # The elisp packages' source directories (lsp-mode, go-mode and what they require).
   local load_path
   load_path=$(find "$dir/root/usr/share/emacs/site-lisp/elpa-src" -mindepth 1 -maxdepth 1 -type d | tr '\n' ':')
+  # goweave.el byte-compiles with no warning (into a copy: nothing is written in the clone).
+  local work dirs=()
+  work=$(mktemp -d)
+  cp "$root/editors/emacs/goweave.el" "$work/"
+  for d in ${load_path//:/ }; do dirs+=(-L "$d"); done
+  "$dir/emacs" --batch "${dirs[@]}" --eval '(setq native-comp-jit-compilation nil
+      native-comp-enable-subr-trampolines nil byte-compile-error-on-warn t)' \
+    -f batch-byte-compile "$work/goweave.el" </dev/null && [ -f "$work/goweave.elc" ] &&
+    echo "goweave.el byte-compiles without warnings" || { rm -rf "$work"; return 1; }
+  rm -rf "$work"
   GOWEAVE_EMACS_LOAD_PATH=$load_path timeout 900 "$dir/emacs" --batch -l "$root/editors/emacs/test/e2e.el" </dev/null
 }
 

@@ -74,16 +74,31 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// TestSnippetsAgree keeps the client table of the traces equal to the snippets shipped.
+// TestSnippetsAgree: each trace names the snippet it stands for, which exists and starts
+// `goweave serve` beside gopls.
 func TestSnippetsAgree(t *testing.T) {
-	for _, f := range []string{"../helix/languages.toml", "../emacs/goweave.el", "../kakoune/goweave.kak", "../sublime/LSP.sublime-settings"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	traces, err := filepath.Glob("testdata/*.json")
+	if err != nil || len(traces) == 0 {
+		t.Fatalf("no traces in testdata: %v", err)
+	}
+	for _, path := range traces {
+		var tr clientTrace
+		if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &tr) != nil {
+			t.Fatalf("%s: unreadable trace", path)
 		}
-		// Every snippet starts goweave serve as its own server, beside gopls.
+		i := strings.Index(tr.Client, "editors/")
+		if i < 0 {
+			t.Errorf("%s: client %q names no snippet under editors/", path, tr.Client)
+			continue
+		}
+		snippet := strings.Fields(tr.Client[i:])[0]
+		b, err := os.ReadFile(filepath.Join("..", "..", snippet))
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+			continue
+		}
 		if !bytes.Contains(b, []byte(`"serve"`)) || !bytes.Contains(b, []byte("gopls")) {
-			t.Errorf("%s: does not start `goweave serve` or does not mention gopls", f)
+			t.Errorf("%s: does not start `goweave serve` or does not mention gopls", snippet)
 		}
 	}
 }

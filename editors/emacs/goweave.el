@@ -6,23 +6,25 @@
 
 ;;; Commentary:
 
-;; Registers `goweave serve' (goweave's language server: concurrency bugs found by fuzzing
-;; a package's tests) with lsp-mode as an add-on client for Go buffers, so it runs beside
-;; gopls, never instead of it: `M-x lsp' in a Go buffer starts both.
+;; Registers `goweave serve' (goweave's language server: concurrency bugs
+;; found by fuzzing a package's tests) with lsp-mode as an add-on client for
+;; Go buffers, so it runs beside gopls, never instead of it: `M-x lsp' in a
+;; Go buffer starts both.
 ;;
 ;;   (add-to-list 'load-path "/path/to/goweave/editors/emacs")
 ;;   (require 'goweave)
 ;;   (add-hook 'go-mode-hook #'lsp-deferred)      ; or go-ts-mode-hook
 ;;
-;; What shows: goweave's diagnostics (source "goweave", with the other positions of a bug as
-;; related information), its code actions on a diagnostic ("Replay this bug", "Show
-;; timeline", "Fuzz this test again"), its code lenses ("fuzz this test", "fuzz package
-;; tests"; `lsp-lens-mode', on by default) and progress in the mode line.  The commands
-;; `goweave-fuzz-test', `goweave-fuzz-package', `goweave-stop' and `goweave-clear' run
-;; without lenses.
+;; What shows: goweave's diagnostics (source "goweave", with the other
+;; positions of a bug as related information), its code actions on a
+;; diagnostic ("Replay this bug", "Show timeline", "Fuzz this test again")
+;; and in a test function ("fuzz this test", "fuzz package tests"), its code
+;; lenses (`lsp-lens-mode', on by default) and progress in the mode line.
+;; The commands `goweave-fuzz-test', `goweave-fuzz-package', `goweave-stop'
+;; and `goweave-clear' work without lenses.
 ;;
-;; Why lsp-mode and not eglot: eglot runs one server per buffer, so goweave would replace
-;; gopls there.  See editors/emacs/README.md.
+;; Why lsp-mode and not eglot: eglot runs one server per buffer, so goweave
+;; would replace gopls there.  See editors/emacs/README.md.
 
 ;;; Code:
 
@@ -51,15 +53,16 @@ Settings left out keep their defaults."
 
 (defun goweave--workspace ()
   "The goweave workspace of the current buffer, or nil."
-  (seq-find (lambda (ws) (eq (lsp--client-server-id (lsp--workspace-client ws)) 'goweave))
+  (seq-find (lambda (ws)
+              (eq (lsp--client-server-id (lsp--workspace-client ws)) 'goweave))
             (lsp-workspaces)))
 
 (defun goweave-execute (command argument &optional callback)
-  "Run goweave's COMMAND with ARGUMENT (a plist) through workspace/executeCommand.
-The request goes to goweave alone: gopls would refuse it.  CALLBACK, if non-nil, gets
-the result; errors are shown as messages."
+  "Run goweave's COMMAND with ARGUMENT (a plist) by workspace/executeCommand.
+The request goes to goweave alone: gopls would refuse it.  CALLBACK, if
+non-nil, gets the result; errors are shown as messages."
   (let ((ws (or (goweave--workspace)
-                (user-error "goweave is not running in this buffer (M-x lsp)"))))
+                (user-error "goweave does not run in this buffer (M-x lsp)"))))
     (with-lsp-workspace ws
       (lsp-request-async "workspace/executeCommand"
                          (list :command command :arguments (vector argument))
@@ -81,7 +84,9 @@ the result; errors are shown as messages."
     ("goweave.replay"
      (when result
        (lsp--info "goweave: replay of %s: %s" (lsp-get result :id)
-                  (if (lsp-get result :reproduced) "reproduced" "not reproduced"))))))
+                  (if (lsp-get result :reproduced)
+                      "reproduced"
+                    "not reproduced"))))))
 
 (defun goweave--action-handler (action)
   "Run ACTION, a Command from a goweave code lens or code action, on goweave."
@@ -92,15 +97,20 @@ the result; errors are shown as messages."
   "The name of the test function around point, or nil."
   (save-excursion
     (end-of-line)
-    (when (re-search-backward "^func \\(Test[^a-z(][^(]*\\|Test\\)(" nil t)
+    (when (let ((case-fold-search nil)) ; TestX, not Testx
+            (re-search-backward "^func \\(Test[^a-z(][^(]*\\|Test\\)(" nil t))
       (match-string-no-properties 1))))
 
 (defun goweave-fuzz-test (test)
-  "Fuzz TEST (default: the test function around point) of this buffer's package."
-  (interactive (list (let ((at (goweave--test-at-point)))
-                       (read-string (if at (format "Fuzz test (default %s): " at) "Fuzz test: ")
-                                    nil nil at))))
-  (goweave-execute "goweave.fuzz_test" (list :uri (lsp--buffer-uri) :test test)))
+  "Fuzz TEST (default: the test function around point) of this package."
+  (interactive
+   (list (let ((at (goweave--test-at-point)))
+           (read-string (if at
+                            (format "Fuzz test (default %s): " at)
+                          "Fuzz test: ")
+                        nil nil at))))
+  (goweave-execute "goweave.fuzz_test"
+                   (list :uri (lsp--buffer-uri) :test test)))
 
 (defun goweave-fuzz-package ()
   "Fuzz every test of this buffer's package."
@@ -108,28 +118,33 @@ the result; errors are shown as messages."
   (goweave-execute "goweave.fuzz_package" (list :uri (lsp--buffer-uri))))
 
 (defun goweave-stop (&optional all)
-  "Stop the campaigns of this buffer's package; with prefix argument ALL, every campaign."
+  "Stop the campaigns of this buffer's package.
+With prefix argument ALL, stop every campaign."
   (interactive "P")
-  (goweave-execute "goweave.stop" (if all (make-hash-table) (list :uri (lsp--buffer-uri)))))
+  (goweave-execute "goweave.stop"
+                   (if all (make-hash-table) (list :uri (lsp--buffer-uri)))))
 
 (defun goweave-clear (&optional all)
-  "Forget the findings of this buffer's package; with prefix argument ALL, of every package."
+  "Forget the findings of this buffer's package.
+With prefix argument ALL, forget those of every package."
   (interactive "P")
-  (goweave-execute "goweave.clear" (if all (make-hash-table) (list :uri (lsp--buffer-uri)))))
+  (goweave-execute "goweave.clear"
+                   (if all (make-hash-table) (list :uri (lsp--buffer-uri)))))
 
 (lsp-register-client
  (make-lsp-client
   :new-connection (lsp-stdio-connection (lambda () goweave-command))
   :activation-fn (lsp-activate-on "go")
-  ;; An add-on client starts beside the main client of the buffer (gopls), never instead.
+  ;; An add-on client starts beside the buffer's main client (gopls).
   :add-on? t
   :priority -2
   :server-id 'goweave
   :initialization-options (lambda () goweave-settings)
-  ;; goweave opens timeline pages through the client when it says so; Emacs browses them.
+  ;; goweave leaves timeline pages to a client that says so; Emacs browses them.
   :custom-capabilities '((experimental . ((goweave . ((openTimeline . t))))))
-  ;; Commands of goweave's lenses and actions go to goweave only: lsp-mode would otherwise
-  ;; send workspace/executeCommand to every server of the buffer, gopls included.
+  ;; Commands of goweave's lenses and actions go to goweave only: lsp-mode
+  ;; would otherwise send workspace/executeCommand to every server of the
+  ;; buffer, gopls included.
   :action-handlers (let ((h (make-hash-table :test #'equal)))
                      (dolist (c goweave-commands h)
                        (puthash c #'goweave--action-handler h)))))

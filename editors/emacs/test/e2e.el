@@ -13,7 +13,9 @@
 ;;      the answers) and runs "Replay this bug" (lsp-execute-code-action): the replay
 ;;      reproduces the bug;
 ;;   3. asks the test file's code lenses and runs "fuzz this test" the way a click on the lens
-;;      does (lsp--execute-command): a campaign of that test runs and completes.
+;;      does (lsp--execute-command): a campaign of that test runs and completes;
+;;   4. finds the test around point (goweave-fuzz-test's default) and runs goweave-stop's
+;;      request, whose plist argument lsp-mode serializes.
 ;; Fails (exit 1) on a timeout, a signalled error, an error message from either server or an
 ;; error logged by lsp-mode.  Prints "ok ..." per check and "emacs e2e: N passed, 0 failed".
 
@@ -215,7 +217,20 @@
                        (format "the campaign of \"fuzz this test\" ends: %s"
                                (lsp-get (cdr end) :message)))))
         (e2e-check (e2e-goweave-diagnostic goweave src-file send-line)
-                   "the diagnostic is still there after the campaign"))
+                   "the diagnostic is still there after the campaign")
+
+        ;; 4. The commands for clients without lenses: the test around point, and stop
+        ;; (its argument a plist, serialized by lsp-mode, its result handed back).
+        (goto-char (point-min))
+        (search-forward "c.Stop()")
+        (e2e-check (equal (goweave--test-at-point) "TestWorkersReportToCollector")
+                   "goweave-fuzz-test's default is the test around point")
+        (let (stopped)
+          (goweave-execute "goweave.stop" (list :uri (lsp--buffer-uri))
+                           (lambda (result) (setq stopped (list result))))
+          (let ((result (car (e2e-wait "goweave.stop's result" 60 (lambda () stopped)))))
+            (e2e-check (numberp (lsp-get result :stopped))
+                       (format "goweave.stop answers {\"stopped\": %s}" (lsp-get result :stopped))))))
 
       (e2e-check (null e2e-errors) (format "no errors from the servers or lsp-mode %S" e2e-errors))
       (with-current-buffer test-buf (lsp-workspace-shutdown goweave)))))
