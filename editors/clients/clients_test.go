@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -55,6 +56,7 @@ func TestMain(m *testing.M) {
 }
 
 func run(m *testing.M) int {
+	flag.Parse() // for testing.Short
 	goweaveBin = os.Getenv("GOWEAVE_BIN")
 	if goweaveBin == "" && !testing.Short() {
 		dir, err := os.MkdirTemp("", "goweave-clients")
