@@ -9,7 +9,8 @@
 #     - Helix: `hx --health go` with editors/helix/languages.toml: the file parses and both
 #       gopls and goweave are configured for Go and found;
 #     - Kakoune: editors/kakoune/goweave.kak sourced by kak, a Go buffer opened: the
-#       lsp_servers it sets runs gopls and `goweave serve`.
+#       lsp_servers it sets runs gopls and `goweave serve`; goweave-stop asks kakoune-lsp's
+#       lsp-execute-command for goweave.stop on the buffer.
 #   (What each client sends at initialize is replayed against goweave serve by the Go test
 #   editors/clients, part of go test ./....)
 # What it fetches, into $GOWEAVE_CI_CACHE (default ~/.cache/goweave-ci), outside the clone:
@@ -221,13 +222,19 @@ try %{ source $root/editors/kakoune/goweave.kak } catch %{ echo -to-file $work/o
 edit $work/x.go
 set-option buffer filetype go
 echo -to-file $work/out %opt{lsp_servers}
+define-command -override lsp-execute-command -params 2 %{ echo -to-file $work/cmd %arg{@} }
+goweave-stop
 quit!
 KAK
   "$dir/kak" -version
   timeout 60 "$dir/kak" -n -ui dummy -e "source $work/check.kak" </dev/null
   out=$(cat "$work/out" 2>/dev/null)
+  local cmd want
+  cmd=$(cat "$work/cmd" 2>/dev/null)
+  want="goweave.stop [{uri = \"file://$work/x.go\"}]"
   rm -rf "$work"
-  printf '%s\n' "$out"
+  printf '%s\n' "$out" "goweave-stop runs: $cmd"
+  [ "$cmd" = "$want" ] || { echo "want: $want"; return 1; }
   # gopls and goweave each a section; goweave's runs `goweave serve`.
   grep -qx '[[:space:]]*\[gopls\]' <<<"$out" &&
     grep -qx '[[:space:]]*\[goweave\]' <<<"$out" &&

@@ -5,7 +5,8 @@
 # Kakoune shows diagnostics inline (lsp-diagnostics lists them); lsp-code-actions on a test
 # function offers "fuzz this test" and "fuzz package tests", on a goweave diagnostic "Replay
 # this bug", "Show timeline" and "Fuzz this test again"; lsp-code-lens runs a lens of the
-# current line. The commands below run goweave's commands directly.
+# current line. The commands below run goweave's commands directly (lsp-execute-command
+# takes the arguments as a TOML array: kakoune-lsp reads its requests as TOML).
 
 remove-hooks global lsp-filetype-go
 hook -group lsp-filetype-go global BufSetOption filetype=go %{
@@ -24,8 +25,8 @@ hook -group lsp-filetype-go global BufSetOption filetype=go %{
 }
 
 define-command goweave-fuzz-package -docstring "goweave: fuzz every test of this buffer's package" %{
-    lsp-execute-command goweave.fuzz_package %sh{ printf '[{"uri":"file://%s"}]' "$kak_buffile" }
+    lsp-execute-command goweave.fuzz_package %sh{ printf '[{uri = "file://%s"}]' "$kak_buffile" }
 }
 define-command goweave-stop -docstring "goweave: stop fuzzing this buffer's package" %{
-    lsp-execute-command goweave.stop %sh{ printf '[{"uri":"file://%s"}]' "$kak_buffile" }
+    lsp-execute-command goweave.stop %sh{ printf '[{uri = "file://%s"}]' "$kak_buffile" }
 }
