@@ -7,12 +7,14 @@
 #       editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on client
 #       beside gopls: diagnostic, replay code action, fuzz this test);
 #     - Helix: `hx --health go` with editors/helix/languages.toml: the file parses and both
-#       gopls and goweave are configured for Go and found;
+#       gopls and goweave are configured for Go and found; then hx opens a test file in a
+#       terminal (script's pty) and what it sends goweave at initialize is kept;
 #     - Kakoune: editors/kakoune/goweave.kak sourced by kak, a Go buffer opened: the
 #       lsp_servers it sets runs gopls and `goweave serve`; goweave-stop asks kakoune-lsp's
 #       lsp-execute-command for goweave.stop on the buffer.
-#   (What each client sends at initialize is replayed against goweave serve by the Go test
-#   editors/clients, part of go test ./....)
+#     - traces: what Helix and Emacs sent goweave at initialize still equals the traces in
+#       editors/clients/testdata, which the Go test editors/clients (part of go test ./...)
+#       replays against goweave serve.
 # What it fetches, into $GOWEAVE_CI_CACHE (default ~/.cache/goweave-ci), outside the clone:
 #   - Emacs 30 (emacs-nox), hx (Helix) and kakoune from Debian trixie, unpacked from their .debs
 #     with the libraries they link and started through trixie's own dynamic loader (its glibc
@@ -158,10 +160,21 @@ if [ -z "${GOWEAVE_BIN:-}" ]; then
 fi
 # The editors find gopls and goweave on PATH, as the snippets expect.
 bin=$(mktemp -d)
-trap 'rm -rf "$bin" ${tmp:+"$tmp"}' EXIT
-ln -s "$GOWEAVE_BIN" "$bin/goweave"
+# goweave on PATH copies what the editor sends it into $GOWEAVE_CAPTURE when that is set: the
+# captures are compared with editors/clients/testdata (traces_current below).
+cat >"$bin/goweave" <<WRAPPER
+#!/bin/sh
+if [ -n "\${GOWEAVE_CAPTURE:-}" ]; then
+  tee -a "\$GOWEAVE_CAPTURE" | "$GOWEAVE_BIN" "\$@"
+else
+  exec "$GOWEAVE_BIN" "\$@"
+fi
+WRAPPER
+chmod +x "$bin/goweave"
 ln -s "$gopls" "$bin/gopls"
 export PATH="$bin:$PATH"
+captures=$(mktemp -d)
+trap 'rm -rf "$bin" "$captures" ${tmp:+"$tmp"}' EXIT
 
 failed=0
 # result NAME STATUS: prints the outcome of one check.
@@ -191,7 +204,8 @@ emacs_e2e() {
     -f batch-byte-compile "$work/goweave.el" </dev/null && [ -f "$work/goweave.elc" ] &&
     echo "goweave.el byte-compiles without warnings" || { rm -rf "$work"; return 1; }
   rm -rf "$work"
-  GOWEAVE_EMACS_LOAD_PATH=$load_path timeout 900 "$dir/emacs" --batch -l "$root/editors/emacs/test/e2e.el" </dev/null
+  GOWEAVE_CAPTURE=$captures/emacs-lsp-mode GOWEAVE_BIN=$bin/goweave GOWEAVE_EMACS_LOAD_PATH=$load_path \
+    timeout 900 "$dir/emacs" --batch -l "$root/editors/emacs/test/e2e.el" </dev/null
 }
 
 # Helix: hx --health go with the snippet as the user's languages.toml. hx exits 0 even when
@@ -203,11 +217,38 @@ helix_health() {
   cp "$root/editors/helix/languages.toml" "$config/helix/"
   "$dir/hx" --version
   out=$(XDG_CONFIG_HOME=$config "$dir/hx" --health go 2>&1 | sed 's/\x1b\[[0-9;]*m//g')
-  rm -rf "$config"
   printf '%s\n' "$out"
-  ! grep -qi 'error' <<<"$out" &&
-    grep -q "✓ gopls: $bin/gopls" <<<"$out" &&
-    grep -q "✓ goweave: $bin/goweave" <<<"$out"
+  if grep -qi 'error' <<<"$out" || ! grep -q "✓ gopls: $bin/gopls" <<<"$out" ||
+    ! grep -q "✓ goweave: $bin/goweave" <<<"$out"; then
+    rm -rf "$config"
+    return 1
+  fi
+  # A real session, for what Helix sends goweave at initialize: hx in a terminal (script's
+  # pty) on the test file until goweave has read the initialize request and the notification
+  # after it, then stopped.
+  local work pid i
+  work=$(mktemp -d)
+  cp -r "$root/examples" "$work/"
+  (cd "$work/examples" && TERM=xterm-256color XDG_CONFIG_HOME=$config GOWEAVE_CAPTURE=$captures/helix \
+    exec timeout 120 script -qec "stty cols 120 rows 40; exec $dir/hx metrics/metrics_test.go" /dev/null \
+    </dev/null >/dev/null 2>&1) &
+  pid=$!
+  for i in $(seq 1200); do
+    grep -q '"method":"initialized"' "$captures/helix" 2>/dev/null && break
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  rm -rf "$config" "$work"
+  grep -q '"method":"initialize"' "$captures/helix" 2>/dev/null &&
+    echo "captured what hx sends goweave at initialize" ||
+    { echo "hx did not start goweave"; return 1; }
+}
+
+# The captures of Helix and Emacs still equal the traces the Go test replays.
+traces_current() {
+  GOWEAVE_CLIENT_CAPTURES="helix=$captures/helix emacs-lsp-mode=$captures/emacs-lsp-mode" \
+    go test -count=1 -short -run 'TestTracesAreCurrent' -v ./editors/clients
 }
 
 # Kakoune: the snippet sourced, a Go buffer opened; the lsp_servers option kakoune-lsp
@@ -242,10 +283,10 @@ KAK
     sed -n '/^[[:space:]]*\[goweave\]/,/^[[:space:]]*\[/p' <<<"$out" | grep -q 'args = \["serve"\]'
 }
 
-for check in emacs_e2e helix_health kakoune_config; do
+for check in emacs_e2e helix_health kakoune_config traces_current; do
   echo "--- $check"
   "$check" 2>&1 | sed 's/^/    /'
   result "$check" "${PIPESTATUS[0]}"
 done
-echo "clients: $((3 - failed)) passed, $failed failed"
+echo "clients: $((4 - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

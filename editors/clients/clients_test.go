@@ -638,3 +638,91 @@ func (c *conn) waitDiagnostic(t *testing.T, uri string, line int) diagnostic {
 		c.cond.Wait()
 	}
 }
+
+// TestTracesAreCurrent compares the traces captured from real editors with what those
+// editors send now: .ci/clients.sh runs Helix and Emacs with a goweave that copies its
+// input, and names the copies in GOWEAVE_CLIENT_CAPTURES ("helix=FILE emacs-lsp-mode=FILE").
+// A client that changed what it declares fails here, so its trace gets captured again.
+func TestTracesAreCurrent(t *testing.T) {
+	captures := os.Getenv("GOWEAVE_CLIENT_CAPTURES")
+	if captures == "" {
+		t.Skip("GOWEAVE_CLIENT_CAPTURES not set (.ci/clients.sh sets it)")
+	}
+	for _, pair := range strings.Fields(captures) {
+		name, file, ok := strings.Cut(pair, "=")
+		if !ok {
+			t.Fatalf("GOWEAVE_CLIENT_CAPTURES: %q is not NAME=FILE", pair)
+		}
+		t.Run(name, func(t *testing.T) {
+			var tr clientTrace
+			if b, err := os.ReadFile(filepath.Join("testdata", name+".json")); err != nil || json.Unmarshal(b, &tr) != nil {
+				t.Fatalf("no trace testdata/%s.json", name)
+			}
+			now := firstParams(t, file)
+			var kept map[string]json.RawMessage
+			if err := json.Unmarshal(tr.Initialize, &kept); err != nil {
+				t.Fatal(err)
+			}
+			for _, field := range []string{"capabilities", "initializationOptions"} {
+				if !sameJSON(kept[field], now[field]) {
+					t.Errorf("%s: %s changed:\nkept: %s\nnow:  %s", name, field, kept[field], now[field])
+				}
+			}
+			var keptInfo, nowInfo struct {
+				Name string `json:"name"`
+			}
+			json.Unmarshal(kept["clientInfo"], &keptInfo)
+			json.Unmarshal(now["clientInfo"], &nowInfo)
+			if keptInfo.Name != nowInfo.Name {
+				t.Errorf("%s: clientInfo.name %q, now %q", name, keptInfo.Name, nowInfo.Name)
+			}
+		})
+	}
+}
+
+// firstParams is the params of the first message in an LSP stream copied to file.
+func firstParams(t *testing.T, file string) map[string]json.RawMessage {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := bufio.NewReader(f)
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: no complete LSP message: %v", file, err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	body := make([]byte, max(length, 0))
+	if _, err := io.ReadFull(r, body); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	var m struct {
+		Method string                     `json:"method"`
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(body, &m); err != nil || m.Method != "initialize" {
+		t.Fatalf("%s: the first message is not initialize (%v): %.200s", file, err, body)
+	}
+	return m.Params
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return len(a) == 0 && len(b) == 0
+	}
+	ja, _ := json.Marshal(x)
+	jb, _ := json.Marshal(y)
+	return bytes.Equal(ja, jb)
+}

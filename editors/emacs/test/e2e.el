@@ -77,6 +77,9 @@
       lsp-log-io nil
       lsp-enable-snippet nil
       lsp-completion-provider :none
+      ;; gopls as a plain child, not lsp-go's default shared daemon (-remote=auto), which
+      ;; would outlive the test.
+      lsp-go-gopls-server-args nil
       goweave-command (list (or (getenv "GOWEAVE_BIN") "goweave") "serve")
       ;; One short campaign per test: the bug shows in the first runs.
       goweave-settings '(:runsPerTest 20 :budgetPerTest "60s" :race :json-false))
