@@ -7,8 +7,9 @@
 #       editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on client
 #       beside gopls: diagnostic, replay code action, fuzz this test);
 #     - Helix: `hx --health go` with editors/helix/languages.toml: the file parses and both
-#       gopls and goweave are configured for Go and found; then hx opens a test file in a
-#       terminal (script's pty) and what it sends goweave at initialize is kept;
+#       gopls and goweave are configured for Go and found; then a real session, keys typed
+#       into hx in a terminal (script's pty): the diagnostic of the background campaign,
+#       the "Replay this bug" code action reproducing the bug;
 #     - Kakoune: editors/kakoune/goweave.kak sourced by kak, a Go buffer opened: the
 #       lsp_servers it sets runs gopls and `goweave serve`; goweave-stop asks kakoune-lsp's
 #       lsp-execute-command for goweave.stop on the buffer.
@@ -160,12 +161,13 @@ if [ -z "${GOWEAVE_BIN:-}" ]; then
 fi
 # The editors find gopls and goweave on PATH, as the snippets expect.
 bin=$(mktemp -d)
-# goweave on PATH copies what the editor sends it into $GOWEAVE_CAPTURE when that is set: the
+# goweave on PATH copies what the editor sends it into $GOWEAVE_CAPTURE when that is set, and
+# what it answers into $GOWEAVE_CAPTURE.out: the checks follow a session there, and the
 # captures are compared with editors/clients/testdata (traces_current below).
 cat >"$bin/goweave" <<WRAPPER
 #!/bin/sh
 if [ -n "\${GOWEAVE_CAPTURE:-}" ]; then
-  tee -a "\$GOWEAVE_CAPTURE" | "$GOWEAVE_BIN" "\$@"
+  tee -a "\$GOWEAVE_CAPTURE" | "$GOWEAVE_BIN" "\$@" | tee -a "\$GOWEAVE_CAPTURE.out"
 else
   exec "$GOWEAVE_BIN" "\$@"
 fi
@@ -223,26 +225,64 @@ helix_health() {
     rm -rf "$config"
     return 1
   fi
-  # A real session, for what Helix sends goweave at initialize: hx in a terminal (script's
-  # pty) on the test file until goweave has read the initialize request and the notification
-  # after it, then stopped.
-  local work pid i
-  work=$(mktemp -d)
-  cp -r "$root/examples" "$work/"
-  (cd "$work/examples" && TERM=xterm-256color XDG_CONFIG_HOME=$config GOWEAVE_CAPTURE=$captures/helix \
-    exec timeout 120 script -qec "stty cols 120 rows 40; exec $dir/hx metrics/metrics_test.go" /dev/null \
-    </dev/null >/dev/null 2>&1) &
-  pid=$!
-  for i in $(seq 1200); do
-    grep -q '"method":"initialized"' "$captures/helix" 2>/dev/null && break
+  rm -rf "$config"
+}
+
+# wait_for FILE PATTERN: waits (up to 5 minutes: a hang guard) until FILE holds PATTERN.
+wait_for() {
+  local i
+  for i in $(seq 3000); do
+    grep -q "$2" "$1" 2>/dev/null && return 0
     sleep 0.1
   done
-  kill "$pid" 2>/dev/null
-  wait "$pid" 2>/dev/null
+  echo "timed out waiting for $2 in $1"
+  return 1
+}
+
+# Helix for real: hx in a terminal (script's pty), keys typed into it. It opens the test
+# file (goweave's background campaign finds the bug), opens metrics.go, selects the line
+# of the send and runs the "Replay this bug" code action from its menu (space a, then up
+# three times: Helix lists gopls's actions first, goweave's three on a diagnostic last);
+# the replay must reproduce the bug. What hx sends at initialize is kept for
+# traces_current. Each key waits for what it depends on in goweave's captured traffic.
+helix_session() {
+  local config work pid keys capture=$captures/helix status=1
+  config=$(mktemp -d)
+  mkdir -p "$config/helix"
+  cp "$root/editors/helix/languages.toml" "$config/helix/"
+  work=$(mktemp -d)
+  cp -r "$root/examples" "$work/"
+  keys=$work/keys
+  mkfifo "$keys"
+  (cd "$work/examples" && TERM=xterm-256color XDG_CONFIG_HOME=$config GOWEAVE_CAPTURE=$capture \
+    exec timeout 600 script -qec "stty cols 160 rows 50; exec $dir/hx metrics/metrics_test.go" /dev/null \
+    <"$keys" >"$work/screen" 2>&1) &
+  pid=$!
+  exec 7>"$keys"
+  if wait_for "$capture.out" 'publishDiagnostics.*metrics/metrics.go.*"source":"goweave"'; then
+    echo "goweave's diagnostic reached hx"
+    printf ':open metrics/metrics.go\r' >&7
+    wait_for "$capture" 'didOpen.*metrics/metrics.go' &&
+      printf ':%s\rx a' "$(grep -n 'c.samples <- ' "$work/examples/metrics/metrics.go" | cut -d: -f1)" >&7 &&
+      wait_for "$capture.out" '"title":"Replay this bug"' && sleep 1 &&
+      printf '\x10\x10\x10\r' >&7 &&
+      wait_for "$capture" '"command":"goweave.replay"' && echo "hx ran goweave.replay" &&
+      wait_for "$capture.out" '"reproduced":true' && echo "the replay reproduced the bug" && status=0
+  fi
+  # Escape closes a menu left open; a pause, or hx reads escape and ':' as Alt-:.
+  printf '\x1b' >&7
+  sleep 1
+  printf ':q!\r' >&7
+  local i
+  for i in $(seq 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill "$pid" 2>/dev/null || true
+  exec 7>&-
+  wait "$pid" 2>/dev/null || true
   rm -rf "$config" "$work"
-  grep -q '"method":"initialize"' "$captures/helix" 2>/dev/null &&
-    echo "captured what hx sends goweave at initialize" ||
-    { echo "hx did not start goweave"; return 1; }
+  return $status
 }
 
 # The captures of Helix and Emacs still equal the traces the Go test replays.
@@ -283,10 +323,14 @@ KAK
     sed -n '/^[[:space:]]*\[goweave\]/,/^[[:space:]]*\[/p' <<<"$out" | grep -q 'args = \["serve"\]'
 }
 
-for check in emacs_e2e helix_health kakoune_config traces_current; do
+for check in emacs_e2e helix_health helix_session kakoune_config traces_current; do
   echo "--- $check"
-  "$check" 2>&1 | sed 's/^/    /'
-  result "$check" "${PIPESTATUS[0]}"
+  # A failing check is reported, not the end of the script (set -e, pipefail).
+  if "$check" 2>&1 | sed 's/^/    /'; then
+    result "$check" 0
+  else
+    result "$check" 1
+  fi
 done
-echo "clients: $((4 - failed)) passed, $failed failed"
+echo "clients: $((5 - failed)) passed, $failed failed"
 [ "$failed" = 0 ]
