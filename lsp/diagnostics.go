@@ -264,8 +264,11 @@ func (fs *findingStore) diagnostics(path string, relatedInfo bool) []protocol.Di
 
 func (sf *storedFinding) diagnostic(relatedInfo bool) protocol.Diagnostic {
 	severity := protocol.DiagnosticSeverityError
-	if analysis.SeverityOfFinding(&sf.Finding.Finding) == analysis.SeverityWarning {
+	switch fuzzer.SeverityOf(&sf.Finding) {
+	case analysis.SeverityWarning:
 		severity = protocol.DiagnosticSeverityWarning
+	case fuzzer.SeverityHint:
+		severity = protocol.DiagnosticSeverityHint // a prediction its confirmation refuted
 	}
 	msg := sf.Message
 	if sf.Confidence != "" {

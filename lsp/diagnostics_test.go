@@ -256,3 +256,18 @@ func TestDiagnosticSeverityTestOnly(t *testing.T) {
 		t.Errorf("test-only leak: severity %v, want warning", got)
 	}
 }
+
+// A prediction its confirmation refuted is a hint in the editor, as in JSON (severity
+// "hint") and SARIF (note); unrefuted it stays a warning.
+func TestDiagnosticSeverityRefuted(t *testing.T) {
+	sf := &storedFinding{places: []placement{{path: "/m/x.go", valid: true}}}
+	sf.Kind, sf.Confidence = "mixed-deadlock", analysis.Predicted
+	sf.Positions = []analysis.Position{{Role: "lock", File: "/m/x.go", Line: 3, Column: 2}}
+	if got := sf.diagnostic(false).Severity; got != protocol.DiagnosticSeverityWarning {
+		t.Errorf("predicted finding: severity %v, want warning", got)
+	}
+	sf.Refuted = "ran to completion: the test passed without the bug"
+	if got := sf.diagnostic(false).Severity; got != protocol.DiagnosticSeverityHint {
+		t.Errorf("refuted prediction: severity %v, want hint", got)
+	}
+}

@@ -59,9 +59,14 @@ func (ws *warningsShown) first(w string) bool {
 	return true
 }
 
-// showWarnings tells the user about the warnings of a campaign's report.
+// showWarnings tells the user about the errors (tests the campaign could not fuzz, such as
+// one failing in every run) and warnings of a campaign's report. An error is shown on every
+// campaign that has it: the test stays broken until the user fixes it.
 func (c *campaigns) showWarnings(cp *campaign, report *fuzzer.Report) {
 	s := c.s
+	for _, e := range report.Errors {
+		s.tell(protocol.MessageTypeError, "fuzzing %s: %s", relDir(s, cp.req.dir), forEditor(e))
+	}
 	for _, w := range report.Warnings {
 		w = forEditor(w)
 		if c.warned.first(w) {

@@ -108,3 +108,31 @@ func TestWarningFlagsForEditor(t *testing.T) {
 		}
 	}
 }
+
+// A test the campaign could not fuzz (it fails in every run) is an error message on every
+// campaign that has it, not only the first: it stays broken until the user fixes it.
+func TestCampaignErrorsShown(t *testing.T) {
+	dir, testFile := buggyPackage(t)
+	broken := "example.com/buggy.TestSend fails without goweave's scheduling: fix the test first (all 3 runs failed): buggy_test.go:9: boom"
+	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
+		progress(fuzzer.Progress{Package: "example.com/buggy", TestsDone: 1, TestsTotal: 1, Runs: 3, Done: true})
+		return &fuzzer.Report{Tests: []fuzzer.TestResult{{Package: "example.com/buggy", Test: "TestSend", Runs: 3, Status: "fail"}},
+			Errors: []string{broken}}, nil
+	}}
+	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir})
+	se.open(testFile)
+	waitFor(t, "the first campaign's end", func() bool { return len(se.endMessages()) == 1 })
+	if err := se.remote.DidSave(se.ctx(), &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri.File(testFile)}}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the second campaign's end", func() bool { return len(se.endMessages()) == 2 })
+	shown := 0
+	for _, m := range se.client.shownMessages() {
+		if m.Type == protocol.MessageTypeError && strings.HasSuffix(m.Message, broken) {
+			shown++
+		}
+	}
+	if shown != 2 {
+		t.Errorf("the broken test's error shown %d times, want once per campaign (2): %v", shown, se.client.shownMessages())
+	}
+}
