@@ -162,6 +162,17 @@ func TestStuckLeaked(t *testing.T) {
 	}
 }
 
+func TestStuckSelfLock(t *testing.T) {
+	if !testdataRelease(t).LeakGC {
+		t.Skip("no GC leak detection before Go 1.26: a goroutine waiting for its own mutex waits for the time limit")
+	}
+	r, _ := recordArmed(t, buildStuck(t, false), "TestStuckSelfLock")
+	wantStuck(t, r, "lockcycle")
+	if !positions(findings(t, r.tr, "deadlock"))[markersIn(t, "stuck")["self.lock"]] {
+		t.Errorf("no deadlock finding at @self.lock\n%s", dump(r.tr))
+	}
+}
+
 func TestStuckHandoff(t *testing.T) {
 	r, _ := recordArmed(t, buildStuck(t, true), "TestStuckHandoff")
 	wantStuck(t, r, "global")
@@ -170,7 +181,7 @@ func TestStuckHandoff(t *testing.T) {
 func TestNotStuck(t *testing.T) {
 	bin := buildStuck(t, true)
 	for _, name := range []string{"TestNotStuckSleep", "TestNotStuckTimerChan", "TestNotStuckAfterFunc",
-		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers"} {
+		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore"} {
 		t.Run(name, func(t *testing.T) {
 			r, progress := recordArmed(t, bin, name)
 			if m := r.tr.Meta; m["stuck"] != "" || m["exit"] != "exit" || r.err != nil {

@@ -15,7 +15,12 @@
 //     timer on any P that could wake user code; two quiet ticks in a row.
 //   - lockcycle: goroutines parked in Lock/RLock, each on a mutex
 //     write-held by the next (zz_goweave_sync.go keeps who holds what), the
-//     same cycle on two checks in a row, whatever the rest of the program does.
+//     same cycle on two checks in a row, whatever the rest of the program
+//     does. Only a holder unlocks its mutex, as the analysis assumes; a
+//     goroutine waiting for a mutex it holds itself is the one case where
+//     another goroutine unlocking it is a known pattern (a mutex used as a
+//     semaphore), so that cycle of one needs the GC's leak detection to
+//     prove it (Go 1.26+; on Go 1.25 it waits for the time limit).
 //   - leaked (Go 1.26+): nothing stamped for a quiet window and the test
 //     goroutine (main's for an Example) parked on an operation: the watch
 //     goroutine runs the GC's leak detection; if the test goroutine leaked,
@@ -80,6 +85,9 @@ var goweaveStuck struct {
 	nextLeak   int64       // no partial check before this nanotime
 	leakBusy   atomic.Bool // the watch goroutine runs a leak check
 	leakChecks uint32      // leak checks run (META stuck.leakchecks)
+	selfCheck  bool        // the leak check is for a goroutine waiting for a mutex it holds (cycle[0])
+	selfGoid   uint64      // that goroutine
+	nextSelf   int64       // no such check before this nanotime
 	progress   uintptr     // the mapped progress record, 0 = none
 	held       uintptr     // [1<<goweaveHeldBits]goweaveHeld, mmap'd
 }
@@ -393,11 +401,19 @@ func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
 
 	if sig := goweaveLockCycle(&s); sig == 0 {
 		st.cycleSig = 0
-	} else if sig == st.cycleSig {
+	} else if sig != st.cycleSig {
+		st.cycleSig = sig
+	} else if st.ncycle > 1 {
 		goweaveDeclare(goweaveStuckLockCycle, now)
 		return
-	} else {
-		st.cycleSig = sig
+	} else if goweaveHasLeakGC && !st.leakBusy.Load() && now >= st.nextSelf {
+		// A goroutine waiting for a mutex it holds itself may be waiting for
+		// another goroutine to unlock it (allowed: a mutex is not its
+		// locker's): only the GC's leak detection tells.
+		st.leakBusy.Store(true)
+		st.selfCheck, st.selfGoid = true, st.cycle[0]
+		st.nextSelf = now + goweavePartialMaxNs
+		goweaveWakeWatch(goweaveReqLeakCheck)
 	}
 	if !quiet {
 		return
@@ -440,13 +456,29 @@ func goweaveLeakCheck() bool {
 	if testGoid == 0 && goweaveExampleStart.Load() != 0 {
 		testGoid = 1
 	}
-	leaked := false
+	self := goweaveStuck.selfCheck
+	goweaveStuck.selfCheck = false
+	leaked, selfLeaked := false, false
 	forEachG(func(gp *g) {
-		if gp.goid == testGoid && readgstatus(gp)&^_Gscan == goweaveGleaked {
+		if readgstatus(gp)&^_Gscan != goweaveGleaked {
+			return
+		}
+		if gp.goid == testGoid {
 			leaked = true
 		}
+		if self && gp.goid == goweaveStuck.selfGoid {
+			selfLeaked = true
+		}
 	})
-	if leaked && goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, goweaveStuckLeaked) {
+	kind := uint32(goweaveStuckNone)
+	switch {
+	case selfLeaked:
+		kind = goweaveStuckLockCycle
+		goweaveStuck.cycle[0], goweaveStuck.ncycle = goweaveStuck.selfGoid, 1
+	case leaked:
+		kind = goweaveStuckLeaked
+	}
+	if kind != goweaveStuckNone && goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, kind) {
 		goweaveStuck.quietNs = nanotime() - goweaveStuck.quietSince
 		goweaveLeakGCRan = true
 		return true

@@ -53,6 +53,33 @@ func TestStuckLockCycle(t *testing.T) {
 	wg.Wait()
 }
 
+// TestStuckSelfLock: a goroutine locks a mutex it holds, which nothing else
+// references, while another goroutine keeps working.
+func TestStuckSelfLock(t *testing.T) {
+	go busy()
+	done := make(chan bool)
+	go func() {
+		var mu sync.Mutex
+		mu.Lock()
+		mu.Lock() // @self.lock
+		close(done)
+	}()
+	<-done
+}
+
+// TestNotStuckSemaphore locks a mutex it holds, which another goroutine unlocks
+// after a while (allowed: a mutex is not tied to the goroutine that locked it).
+func TestNotStuckSemaphore(t *testing.T) {
+	var mu sync.Mutex
+	mu.Lock()
+	go func() {
+		time.Sleep(notStuckFor)
+		mu.Unlock()
+	}()
+	mu.Lock()
+	mu.Unlock()
+}
+
 // busy works and sleeps forever, with recorded operations on a mutex and a channel.
 func busy() {
 	var mu sync.Mutex
