@@ -53,6 +53,10 @@ const (
 	// doubled after each negative leak check up to goweavePartialMaxNs.
 	goweavePartialFirstNs = 150_000_000
 	goweavePartialMaxNs   = 2_000_000_000
+	// goweaveCostFactor bounds the check's CPU share: after a pass over the
+	// goroutines or a leak check that took d, the next waits at least
+	// goweaveCostFactor*d (at most 1/goweaveCostFactor of one CPU).
+	goweaveCostFactor = 25
 	// goweaveMaxLockWaits bounds the goroutines parked in Lock looked at
 	// for a cycle.
 	goweaveMaxLockWaits = 64
@@ -83,6 +87,7 @@ var goweaveStuck struct {
 	ncycle     int
 	window     int64       // the partial check's current quiet window
 	nextLeak   int64       // no partial check before this nanotime
+	nextScan   int64       // no pass over the goroutines before this nanotime
 	leakBusy   atomic.Bool // the watch goroutine runs a leak check
 	leakChecks uint32      // leak checks run (META stuck.leakchecks)
 	selfCheck  bool        // the leak check is for a goroutine waiting for a mutex it holds (cycle[0])
@@ -369,8 +374,11 @@ func goweaveStuckTick(now int64) uint32 {
 	if moved {
 		st.lastStamp, st.quietSince, st.globalSeen = stamp, now, 0
 	}
-	if !moved || st.ticks%goweaveCycleEvery == 0 {
+	if (!moved || st.ticks%goweaveCycleEvery == 0) && now >= st.nextScan {
 		goweaveStuckLook(now, !moved, stamp)
+		// A pass over many goroutines (100,000: milliseconds) is not
+		// repeated before goweaveCostFactor times its cost has passed.
+		st.nextScan = now + goweaveCostFactor*(nanotime()-now)
 	} else {
 		goweaveProgressWrite(stamp, goweaveProgressRunnable)
 	}
@@ -450,8 +458,12 @@ func goweaveDeclare(kind uint32, now int64) {
 // goweaveLeakCheck runs on the watch goroutine: the GC's leak detection,
 // then whether it proved the test goroutine leaked.
 func goweaveLeakCheck() bool {
+	start := nanotime()
 	goweaveLeakGC()
 	goweaveStuck.leakChecks++
+	if d := goweaveCostFactor * (nanotime() - start); goweaveStuck.nextLeak < start+d {
+		goweaveStuck.nextLeak = start + d // a costly check (a large heap) is rarer
+	}
 	testGoid := goweaveTestGoid.Load()
 	if testGoid == 0 && goweaveExampleStart.Load() != 0 {
 		testGoid = 1
