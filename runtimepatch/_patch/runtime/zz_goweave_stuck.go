@@ -291,12 +291,14 @@ func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
 //
 //go:nowritebarrierrec
 func goweaveWakingTimer() bool {
-	found := false
-	lock(&allpLock)
-	for _, pp := range allp {
+	lock(&allpLock) // a consistent slice; not held with a P's timers lock (lock ranks)
+	ps := allp
+	unlock(&allpLock)
+	for _, pp := range ps {
 		if pp == nil || pp.timers.len.Load() == 0 {
 			continue
 		}
+		found := false
 		lock(&pp.timers.mu)
 		for _, tw := range pp.timers.heap {
 			t := tw.timer
@@ -311,11 +313,10 @@ func goweaveWakingTimer() bool {
 		}
 		unlock(&pp.timers.mu)
 		if found {
-			break
+			return true
 		}
 	}
-	unlock(&allpLock)
-	return found
+	return false
 }
 
 // goweaveLockCycle finds goroutines parked in Lock, each on a mutex
