@@ -81,6 +81,9 @@ var goweaveStuck struct {
 	lastStamp  uint64
 	quietSince int64 // nanotime of the tick that last saw the stamp move
 	quietNs    int64 // at the declaration: how long nothing had been stamped
+	withinNs   int64 // at the declaration: the stuck state formed at most this long before
+	lastLook   int64 // nanotime of the last look at the goroutines
+	cycleSince int64 // the last look before the current cycle was first seen
 	globalSeen int   // consecutive quiet ticks with every goroutine blocked
 	cycleSig   uint64
 	cycle      [goweaveMaxLockWaits]uint64 // goids on the cycle (META stuck.goroutines)
@@ -113,6 +116,7 @@ func goweaveStuckInit() {
 		return
 	}
 	goweaveStuck.window = goweavePartialFirstNs
+	goweaveStuck.lastLook = nanotime()
 	goweaveProgressOpen(gogetenv("GOWEAVE_PROGRESS"))
 	goweaveStuck.on = true
 }
@@ -411,7 +415,7 @@ func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
 	if sig := goweaveLockCycle(&s); sig == 0 {
 		st.cycleSig = 0
 	} else if sig != st.cycleSig {
-		st.cycleSig = sig
+		st.cycleSig, st.cycleSince = sig, st.lastLook
 	} else if st.ncycle > 1 {
 		goweaveDeclare(goweaveStuckLockCycle, now)
 		return
@@ -424,6 +428,7 @@ func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
 		st.nextSelf = now + goweavePartialMaxNs
 		goweaveWakeWatch(goweaveReqLeakCheck)
 	}
+	st.lastLook = now
 	if !quiet {
 		return
 	}
@@ -451,6 +456,13 @@ func goweaveDeclare(kind uint32, now int64) {
 		return
 	}
 	goweaveStuck.quietNs = now - goweaveStuck.quietSince
+	// A goroutine blocks after its last recorded event: a global deadlock
+	// formed within the quiet time; a lock cycle after the last look
+	// that did not see it.
+	goweaveStuck.withinNs = goweaveStuck.quietNs
+	if kind == goweaveStuckLockCycle {
+		goweaveStuck.withinNs = now - goweaveStuck.cycleSince
+	}
 	if kind != goweaveStuckLeaked {
 		goweaveWakeWatch(goweaveReqStuck)
 	}
@@ -493,6 +505,10 @@ func goweaveLeakCheck() bool {
 	}
 	if kind != goweaveStuckNone && goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, kind) {
 		goweaveStuck.quietNs = nanotime() - goweaveStuck.quietSince
+		goweaveStuck.withinNs = goweaveStuck.quietNs
+		if kind == goweaveStuckLockCycle {
+			goweaveStuck.withinNs = nanotime() - goweaveStuck.cycleSince
+		}
 		goweaveLeakGCRan = true
 		return true
 	}
@@ -520,8 +536,9 @@ func goweaveStuckReport() {
 }
 
 // goweaveStuckMeta writes META stuck=<kind>, stuck.quietns (how long after
-// the last recorded event it was found), stuck.goroutines (a lock cycle's)
-// and stuck.leakchecks.
+// the last recorded event it was found), stuck.withinns (at most how long
+// after the stuck state formed), stuck.goroutines (a lock cycle's) and
+// stuck.leakchecks.
 //
 //go:nowritebarrierrec
 func goweaveStuckMeta() {
@@ -550,4 +567,6 @@ func goweaveStuckMeta() {
 	}
 	goweaveMetaKey("stuck.quietns")
 	goweaveMetaInt(uint64(goweaveStuck.quietNs))
+	goweaveMetaKey("stuck.withinns")
+	goweaveMetaInt(uint64(goweaveStuck.withinNs))
 }
