@@ -168,6 +168,20 @@ func TestStuckLeaked(t *testing.T) {
 	}
 }
 
+// The partial check does not need the whole run quiet: the test goroutine without an event
+// of its own for the window is enough, however busy the rest is.
+func TestStuckLeakBesideBusy(t *testing.T) {
+	if !testdataRelease(t).LeakGC {
+		t.Skip("no GC leak detection before Go 1.26: no partial check")
+	}
+	r, _ := recordArmed(t, buildStuck(t, false), "TestStuckLeakBesideBusy")
+	wantStuck(t, r, "leaked")
+	got := positions(findings(t, r.tr, "leak-chan"))
+	if !got[markersIn(t, "stuck")["busy.leak"]] {
+		t.Errorf("no leak-chan at @busy.leak: %v", got)
+	}
+}
+
 func TestStuckSelfLock(t *testing.T) {
 	if !testdataRelease(t).LeakGC {
 		t.Skip("no GC leak detection before Go 1.26: a goroutine waiting for its own mutex waits for the time limit")

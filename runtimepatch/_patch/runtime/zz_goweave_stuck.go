@@ -21,10 +21,11 @@
 //     another goroutine unlocking it is a known pattern (a mutex used as a
 //     semaphore), so that cycle of one needs the GC's leak detection to
 //     prove it (Go 1.26+; on Go 1.25 it waits for the time limit).
-//   - leaked (Go 1.26+): nothing stamped for a quiet window and the test
-//     goroutine (main's for an Example) parked on an operation: the watch
-//     goroutine runs the GC's leak detection; if the test goroutine leaked,
-//     nothing can ever wake it. A negative check doubles the window.
+//   - leaked (Go 1.26+): the test goroutine (main's for an Example) parked
+//     on an operation with no event of its own for a quiet window, whatever
+//     other goroutines do: the watch goroutine runs the GC's leak detection;
+//     if the test goroutine leaked, nothing can ever wake it. A negative
+//     check doubles the window.
 //
 // A stuck run ends as one stopped at its time limit does (leak GC, trace,
 // SIGQUIT and the goroutine dump), with META stuck=<kind> and a "fatal error:
@@ -79,12 +80,14 @@ var goweaveStuck struct {
 	kind       atomic.Uint32 // goweaveStuck*: set once, when declared
 	ticks      uint64
 	lastStamp  uint64
-	quietSince int64 // nanotime of the tick that last saw the stamp move
-	quietNs    int64 // at the declaration: how long nothing had been stamped
-	withinNs   int64 // at the declaration: the stuck state formed at most this long before
-	lastLook   int64 // nanotime of the last look at the goroutines
-	cycleSince int64 // the last look before the current cycle was first seen
-	globalSeen int   // consecutive quiet ticks with every goroutine blocked
+	quietSince int64  // nanotime of the tick that last saw the stamp move
+	quietNs    int64  // at the declaration: how long nothing had been stamped
+	withinNs   int64  // at the declaration: the stuck state formed at most this long before
+	lastLook   int64  // nanotime of the last look at the goroutines
+	cycleSince int64  // the last look before the current cycle was first seen
+	testLast   uint64 // the test goroutine's newest event when last seen blocked
+	testSince  int64  // the last look before it was first seen blocked after that event
+	globalSeen int    // consecutive quiet ticks with every goroutine blocked
 	cycleSig   uint64
 	cycle      [goweaveMaxLockWaits]uint64 // goids on the cycle (META stuck.goroutines)
 	ncycle     int
@@ -248,7 +251,8 @@ type goweaveScan struct {
 	progress  bool // a user goroutine can move on by itself (or we cannot tell)
 	blocked   int  // user goroutines blocked on an operation
 	testFound bool
-	testOp    bool // the test goroutine is blocked on an operation
+	testOp    bool   // the test goroutine is blocked on an operation
+	testLast  uint64 // its newest event's handle
 	nwait     int
 	waitG     [goweaveMaxLockWaits]uint64 // goroutines parked on a recorded Lock/RLock
 	waitL     [goweaveMaxLockWaits]uint64 // and the mutex each waits for
@@ -276,7 +280,7 @@ func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
 			}
 		}
 		if gp.goid == testGoid {
-			s.testFound, s.testOp = true, blocked
+			s.testFound, s.testOp, s.testLast = true, blocked, gp.goweave.last
 		}
 		if blocked {
 			s.blocked++
@@ -428,6 +432,19 @@ func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
 		st.nextSelf = now + goweavePartialMaxNs
 		goweaveWakeWatch(goweaveReqLeakCheck)
 	}
+	// The partial check: the test goroutine blocked, with no event of its own,
+	// for the quiet window, whatever other goroutines do (a heartbeat keeps
+	// stamping): the GC's leak detection tells whether anything can wake it.
+	if !s.testOp {
+		st.testLast = 0
+	} else if s.testLast != st.testLast {
+		st.testLast, st.testSince = s.testLast, st.lastLook
+	} else if goweaveHasLeakGC && now-st.testSince >= goweavePartialFirstNs && now >= st.nextLeak && !st.leakBusy.Load() {
+		st.leakBusy.Store(true)
+		st.nextLeak = now + st.window // the next check, should this one prove nothing
+		st.window = min(2*st.window, goweavePartialMaxNs)
+		goweaveWakeWatch(goweaveReqLeakCheck)
+	}
 	st.lastLook = now
 	if !quiet {
 		return
@@ -439,12 +456,6 @@ func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
 		}
 	} else {
 		st.globalSeen = 0
-	}
-	if goweaveHasLeakGC && s.testOp && now-st.quietSince >= goweavePartialFirstNs && now >= st.nextLeak && !st.leakBusy.Load() {
-		st.leakBusy.Store(true)
-		st.nextLeak = now + st.window // the next check, should this one prove nothing
-		st.window = min(2*st.window, goweavePartialMaxNs)
-		goweaveWakeWatch(goweaveReqLeakCheck)
 	}
 }
 
@@ -505,7 +516,9 @@ func goweaveLeakCheck() bool {
 	}
 	if kind != goweaveStuckNone && goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, kind) {
 		goweaveStuck.quietNs = nanotime() - goweaveStuck.quietSince
-		goweaveStuck.withinNs = goweaveStuck.quietNs
+		// The test goroutine blocked after its last event, after the look
+		// before the one that first saw it blocked.
+		goweaveStuck.withinNs = nanotime() - goweaveStuck.testSince
 		if kind == goweaveStuckLockCycle {
 			goweaveStuck.withinNs = nanotime() - goweaveStuck.cycleSince
 		}

@@ -118,6 +118,14 @@ func TestStuckWaitGroupLeak(t *testing.T) {
 	wg.Wait() // @wg.wait
 }
 
+// TestStuckLeakBesideBusy: the test goroutine receives from a channel nothing else
+// references while another goroutine keeps working and recording: the run is never quiet.
+func TestStuckLeakBesideBusy(t *testing.T) {
+	go busy()
+	jobs := make(chan int)
+	<-jobs // @busy.leak
+}
+
 // TestStuckHandoff: a mutex locked by one goroutine is unlocked by another
 // (allowed) and taken by a third, which keeps it and blocks on a channel. Then
 // the first waits for a mutex a fourth holds, which waits for the handed-off one:
