@@ -26,13 +26,37 @@ import (
 //
 // A goroutine blocked on a channel that a busy goroutine may still hold is not reported
 // from the trace alone: the busy goroutine could still send (a slow sender is not a leak).
+//
+// A run the patched runtime found stuck by its state and ended itself (META stuck=global,
+// lockcycle or leaked, runtimepatch's zz_goweave_stuck.go) is explained the same way: it
+// ran the same leak detection and ended with the same signal, only earlier.
+
+// stoppedEarly reports whether the run was stopped before it ended by itself, with the
+// GC's leak detection run then: at its time limit or when the runtime found it stuck.
+func (r *Result) stoppedEarly() bool {
+	return r.Trace.Meta["timelimit"] == "1" || r.Trace.Meta["stuck"] != ""
+}
+
+// stoppedWhy says why such a run was stopped, for a finding's message.
+func (r *Result) stoppedWhy() string {
+	switch r.Trace.Meta["stuck"] {
+	case "":
+		return "stopped at its time limit"
+	case "lockcycle":
+		return "ended when the runtime found the lock cycle"
+	case "leaked":
+		return "ended when the runtime's leak detection proved the test goroutine blocked for good"
+	default:
+		return "ended when the runtime found every goroutine blocked"
+	}
+}
 
 // timeLimitLeaks returns the goroutines the GC's leak detection proved leaked when a
 // slow run was stopped at its time limit: nothing when the run is stuck (the deadlock
 // detector reports every blocked operation then) or hangs in a lock cycle (reported as one
 // stuck state with these: timeLimitDeadlocks).
 func (r *Result) timeLimitLeaks() []leak {
-	if r.Trace.Meta["timelimit"] != "1" || !r.gcVerdict() || r.end() != endStuck {
+	if !r.stoppedEarly() || !r.gcVerdict() || r.end() != endStuck {
 		return nil
 	}
 	blocked := r.blockedForever()
@@ -53,7 +77,7 @@ func (r *Result) timeLimitLeaks() []leak {
 // gcLeakedAtTimeLimit returns the blocked operations whose goroutines the GC's leak
 // detection, run at the time limit, marked leaked.
 func (r *Result) gcLeakedAtTimeLimit(blocked []int32) []int32 {
-	if r.Trace.Meta["timelimit"] != "1" || !r.gcVerdict() {
+	if !r.stoppedEarly() || !r.gcVerdict() {
 		return nil
 	}
 	var out []int32
@@ -136,7 +160,7 @@ func (r *Result) timeLimitDeadlocks(blocked []int32) []Finding {
 	slices.Sort(stuck)
 	var out []Finding
 	for _, i := range stuck {
-		msg := fmt.Sprintf("the run hangs (stopped at its time limit): %s is blocked forever %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
+		msg := fmt.Sprintf("the run hangs (%s): %s is blocked forever %s at %s", r.stoppedWhy(), r.spawnedAt(i), r.blockedIn(i), r.at(i))
 		why := "; proven: no live goroutine or global can reach what it waits on"
 		if h, ok := c.holder[i]; ok {
 			msg += fmt.Sprintf(", which %s holds since %s", r.holderName(i, h), r.at(h))

@@ -107,3 +107,45 @@ func TestTimeLimitHeldByBusyIsNoDeadlock(t *testing.T) {
 	m.Pending().Lock(a, "h.go:44")
 	wantNo(t, analyze(t, b), "deadlock")
 }
+
+// stuckRun is a run the patched runtime ended itself when it found it stuck (META
+// stuck=kind), after running the GC's leak detection, while a sleeper was still busy.
+func stuckRun(kind string) (*tracetest.Builder, *tracetest.G) {
+	b := tracetest.New().Meta("exit", "signal").Meta("signal", "3").Meta("testgoid", "1").Meta("stuck", kind).Meta("leakgc", "1")
+	m := b.Main()
+	m.Go("h.go:5").State(4, "sleep")
+	return b, m
+}
+
+// A run ended when the runtime found a lock cycle is explained as a run stopped at its time
+// limit is: the cycle, each Lock with the other, and the Wait the GC proved leaked; the
+// message says why the run ended.
+func TestStuckRunLockCycle(t *testing.T) {
+	b, m := stuckRun("lockcycle")
+	wg := b.WaitGroup()
+	a, c := b.Mutex(), b.Mutex()
+	m.Add(wg, 2, "h.go:20")
+	g1, g2 := m.Go("h.go:21"), m.Go("h.go:22")
+	g1.Lock(a, "h.go:30")
+	g2.Lock(c, "h.go:31")
+	g1.State(10, "sync.Mutex.Lock").Pending().Lock(c, "h.go:32")
+	g2.State(10, "sync.Mutex.Lock").Pending().Lock(a, "h.go:33")
+	m.State(10, "sync.WaitGroup.Wait").Pending().Wait(wg, "h.go:25")
+	r := analyze(t, b)
+	f := want(t, r, "deadlock", Actual, "h.go:32", "also blocked=h.go:33")
+	if !strings.Contains(f.Message, "the runtime found the lock cycle") || strings.Contains(f.Message, "time limit") {
+		t.Errorf("message does not say the runtime found the lock cycle: %s", f.Message)
+	}
+	want(t, r, "deadlock", Actual, "h.go:25", "also blocked=h.go:32", "also blocked=h.go:33")
+}
+
+// A run ended when the GC proved the test goroutine leaked: the proven leak at its receive.
+func TestStuckRunLeaked(t *testing.T) {
+	b, m := stuckRun("leaked")
+	jobs := m.MakeChan(0, "h.go:8")
+	m.State(10, "chan receive").Pending().Recv(jobs, "h.go:9")
+	f := want(t, analyze(t, b), "leak-chan", Actual, "h.go:9")
+	if !strings.Contains(f.Message, "proven") {
+		t.Errorf("message does not say the leak was proven: %s", f.Message)
+	}
+}

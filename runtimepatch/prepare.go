@@ -43,6 +43,12 @@ const (
 	// itself with SIGQUIT (trace META timelimit=1). A process that does not
 	// answer within a grace period gets SIGQUIT as before.
 	EnvTimeLimit = "GOWEAVE_TIMELIMIT"
+	// EnvStuck, set to 0, disarms the stuck check EnvTimeLimit arms with the
+	// time limit: a thread that ends the run as soon as its state shows it
+	// deadlocked (every goroutine blocked, a lock cycle, the test goroutine
+	// proven leaked), with META stuck=global|lockcycle|leaked and a "fatal
+	// error: goweave: deadlock: ..." line (docs/stuck-detection.md).
+	EnvStuck = "GOWEAVE_STUCK"
 )
 
 // TimeLimitSignal is the signal EnvTimeLimit names: Linux's SIGRTMAX-2, which

@@ -402,9 +402,11 @@ var (
 	replayRaceErr  error
 )
 
-// TestScheduleRace follows an order and a select preference in a -race
-// build: the parking, the watchdog and the nested select must work with the
-// race runtime and report no race of their own.
+// TestScheduleRace follows an order, a select preference and a delay in a
+// -race build: the parking, the watchdog and the nested select must work with
+// the race runtime and report no race of their own. The stuck check is armed
+// (as in every fuzzer run): goroutines the schedule parks for their turn, with
+// everything else blocked, are not stuck.
 func TestScheduleRace(t *testing.T) {
 	skipRaceEmulated(t)
 	replayRaceOnce.Do(func() {
@@ -416,10 +418,11 @@ func TestScheduleRace(t *testing.T) {
 	m := markersIn(t, "replay")
 	c := orderCases[1] // locks
 	env, _ := writeSchedule(t, c.schedule(m).String())
+	armed := EnvTimeLimit + "=" + strconv.Itoa(TimeLimitSignal)
 	for i := 0; i < 3; i++ {
-		r := record(t, replayRaceBin, c.test, nil, env)
-		if r.err != nil || strings.Contains(r.output, "DATA RACE") {
-			t.Fatalf("run %d: %v\n%s", i, r.err, r.output)
+		r := record(t, replayRaceBin, c.test, nil, env, armed)
+		if r.err != nil || strings.Contains(r.output, "DATA RACE") || r.tr.Meta["stuck"] != "" {
+			t.Fatalf("run %d: %v, META stuck=%q\n%s", i, r.err, r.tr.Meta["stuck"], r.output)
 		}
 		if !c.reversed(t, r.tr, m) {
 			t.Errorf("run %d: the order was not reversed under -race", i)
@@ -428,12 +431,21 @@ func TestScheduleRace(t *testing.T) {
 	s := &schedText{}
 	s.selectPref(m["pref.select"], 2000, 1)
 	env, _ = writeSchedule(t, s.String())
-	r := record(t, replayRaceBin, "TestSelectPreference", nil, env)
-	if r.err != nil || strings.Contains(r.output, "DATA RACE") {
-		t.Fatalf("select preference: %v\n%s", r.err, r.output)
+	r := record(t, replayRaceBin, "TestSelectPreference", nil, env, armed)
+	if r.err != nil || strings.Contains(r.output, "DATA RACE") || r.tr.Meta["stuck"] != "" {
+		t.Fatalf("select preference: %v, META stuck=%q\n%s", r.err, r.tr.Meta["stuck"], r.output)
 	}
 	if e := oneM(t, r.tr, trace.KindSelect, "pref.select", m); e.A != 1 {
 		t.Errorf("select preference under -race chose case %d, want 1", int64(e.A))
+	}
+	// A delay whose until never comes parks 1.1 for its whole window while every
+	// other goroutine is blocked or done.
+	s = &schedText{}
+	s.delay("1.1", trace.KindOnceDo, m["flow.a"], 1, 600, "1.2", trace.KindOnceDo, m["flow.b"], 2)
+	env, _ = writeSchedule(t, s.String())
+	r = record(t, replayRaceBin, "TestOnceFlow", nil, env, armed)
+	if r.err != nil || r.tr.Meta["stuck"] != "" || metaInt(r, "schedule.delay.timeouts") != 1 {
+		t.Errorf("delay until an op that never comes: err %v, META %v\n%s", r.err, r.tr.Meta, r.output)
 	}
 }
 

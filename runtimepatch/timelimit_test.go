@@ -20,7 +20,8 @@ func TestTimeLimitLeakCheck(t *testing.T) {
 		t.Skipf("under %s a real-time signal does not reach the program as itself", e)
 	}
 	bin := buildLeakgc(t)
-	r := record(t, bin, "TestTimeLimitHang", syscall.Signal(TimeLimitSignal), EnvTimeLimit+"="+strconv.Itoa(TimeLimitSignal))
+	// The stuck check would end the hang before the signal (its test goroutine leaks).
+	r := record(t, bin, "TestTimeLimitHang", syscall.Signal(TimeLimitSignal), EnvTimeLimit+"="+strconv.Itoa(TimeLimitSignal), EnvStuck+"=0")
 	m := r.tr.Meta
 	if m["timelimit"] != "1" || m["exit"] != "signal" || m["signal"] != strconv.Itoa(int(syscall.SIGQUIT)) {
 		t.Fatalf("META timelimit=%q exit=%q signal=%q, want 1, signal, %d (the process ends itself with SIGQUIT)\n%s",

@@ -20,6 +20,9 @@ func TestFuzzCommandExplainsHangs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs tests until their time limit")
 	}
+	// The runtime's stuck check would end these runs before their time limit
+	// (TestFuzzCommandEndsStuckRuns): off here, so the time limit's path is tested.
+	t.Setenv("GOWEAVE_STUCK", "0")
 	dir, _ := filepath.Abs("testdata/timelimit")
 	// -race=false: how these runs end does not depend on the race detector (2-3x slower)
 	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-o", t.TempDir(), "-runs", "2", "-timeout", "3s", "./...")

@@ -26,7 +26,7 @@ type outputMarkers struct {
 	Pass, Fail, Skip bool   // --- PASS / FAIL / SKIP lines
 	Panic            bool   // a line starting with "panic: "
 	PanicMessage     string // the first such line, without the prefix
-	Deadlock         bool   // "fatal error: all goroutines are asleep - deadlock!"
+	Deadlock         bool   // "fatal error: all goroutines are asleep - deadlock!", or the patched runtime's "fatal error: goweave: deadlock: ..."
 	Fatal            string // the first "fatal error: ..." line, without the prefix
 	DataRace         bool   // "WARNING: DATA RACE"
 	NoTests          bool   // "testing: warning: no tests to run"
@@ -116,7 +116,10 @@ func (m *outputMarkers) note(line []byte) {
 		m.Panic = true
 	case bytes.HasPrefix(line, []byte("fatal error: ")) && m.Fatal == "":
 		m.Fatal = string(bytes.TrimPrefix(line, []byte("fatal error: ")))
-		m.Deadlock = strings.HasPrefix(m.Fatal, "all goroutines are asleep")
+		// The runtime's own check, or the patched runtime's stuck check: a run found stuck
+		// by its state (every goroutine blocked, a lock cycle, the test goroutine proven
+		// leaked), which ends itself with SIGQUIT after this line.
+		m.Deadlock = strings.HasPrefix(m.Fatal, "all goroutines are asleep") || strings.HasPrefix(m.Fatal, "goweave: deadlock: ")
 	case bytes.Equal(line, []byte("WARNING: DATA RACE")):
 		m.DataRace = true
 		if len(m.Races) < maxRaceReports {

@@ -8,7 +8,7 @@ const (
 	StatusSkip     Status = "skip"     // the test skipped itself (t.Skip)
 	StatusFail     Status = "fail"     // the test reported failure (t.Error, t.Fatal, ...)
 	StatusPanic    Status = "panic"    // a panic escaped and killed the process
-	StatusDeadlock Status = "deadlock" // the runtime reported "all goroutines are asleep"
+	StatusDeadlock Status = "deadlock" // the runtime reported "all goroutines are asleep", or the patched runtime found the run stuck (a lock cycle, every goroutine blocked, the test goroutine leaked)
 	StatusTimeout  Status = "timeout"  // goweave stopped the process at RunTimeout
 	StatusCrash    Status = "crash"    // any other abnormal end (fatal error, signal, no test output)
 )

@@ -302,6 +302,7 @@ func goweaveBuildMeta() {
 		goweaveMetaKV("leakgc", "1")
 	}
 	goweaveTimeLimitMeta()
+	goweaveStuckMeta() // zz_goweave_stuck.go
 	kind := goweaveExitKind.Load()
 	switch kind {
 	case goweaveExitNormal:
@@ -396,6 +397,12 @@ func goweaveMetaKV(k, v string) {
 
 // goweaveMetaInt writes v in decimal and ends the line.
 func goweaveMetaInt(v uint64) {
+	goweaveMetaDigits(v)
+	goweaveMetaByte('\n')
+}
+
+// goweaveMetaDigits writes v in decimal.
+func goweaveMetaDigits(v uint64) {
 	var digits [20]byte
 	i := len(digits)
 	for {
@@ -409,7 +416,6 @@ func goweaveMetaInt(v uint64) {
 	for ; i < len(digits); i++ {
 		goweaveMetaByte(digits[i])
 	}
-	goweaveMetaByte('\n')
 }
 
 func goweaveSection(tag uint32, length uint64) {

@@ -9,6 +9,9 @@
 
 package runtime
 
+// goweaveHasLeakGC: the runtime can prove goroutines leaked.
+const goweaveHasLeakGC = true
+
 const (
 	goweaveGleaked    = _Gleaked
 	goweaveGdeadextra = _Gdeadextra

@@ -8,6 +8,9 @@
 
 package runtime
 
+// goweaveHasLeakGC: no leak detection, no partial stuck check (zz_goweave_stuck.go).
+const goweaveHasLeakGC = false
+
 // Goroutine states that do not exist before Go 1.26: no status equals them.
 const (
 	goweaveGleaked    = 0xffff

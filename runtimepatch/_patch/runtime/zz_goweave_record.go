@@ -93,6 +93,7 @@ type goweaveG struct {
 	last     uint64  // handle of this goroutine's newest event
 	timer    uint64  // object id of the timer whose function runs on this goroutine (zz_goweave_timer.go), 0 = none
 	timerPos uint32  // and the position of its creation
+	lockWait uint64  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
 	s        goweaveSteerG
 }
 

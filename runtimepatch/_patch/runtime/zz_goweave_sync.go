@@ -41,6 +41,9 @@ func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uint
 	}
 	e := goweaveRec(h)
 	e.a, e.b = a, b
+	if kind == goweaveKLock || kind == goweaveKRLock {
+		goweaveLockWaitStart(gp, e.obj) // zz_goweave_stuck.go
+	}
 	return uintptr(h)
 }
 
@@ -54,6 +57,9 @@ func goweaveSyncPost(h uintptr, flags uint8) {
 	e := goweaveRec(uint64(h))
 	e.flags |= flags
 	e.post = goweaveNextStamp()
+	if e.kind == goweaveKLock || e.kind == goweaveKRLock {
+		goweaveLocked(getg(), e.obj, e.kind == goweaveKLock)
+	}
 }
 
 // goweaveSyncAt completes record h at its pre stamp (the operation took
@@ -68,6 +74,9 @@ func goweaveSyncAt(h uintptr, b uint64) {
 	e := goweaveRec(uint64(h))
 	e.b = b
 	e.post = e.pre
+	if e.kind == goweaveKUnlock {
+		goweaveUnlocked(e.obj)
+	}
 }
 
 // goweaveSyncTry completes a TryLock/TryRLock: both stamps are taken after
@@ -82,6 +91,9 @@ func goweaveSyncTry(h uintptr, ok bool) {
 	e.flags |= goweaveFNonBlocking
 	if ok {
 		e.flags |= goweaveFSuccess
+		if e.kind == goweaveKTryLock {
+			goweaveLocked(getg(), e.obj, true)
+		}
 	}
 	e.pre = goweaveNextStamp()
 	e.post = e.pre

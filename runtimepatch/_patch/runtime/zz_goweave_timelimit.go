@@ -24,13 +24,22 @@ var goweaveTL struct {
 	fired atomic.Uint32 // 1: the signal came (the first one counts)
 	wake  note          // the signal handler wakes the thread
 	lock  mutex
-	g     *g          // the parked goroutine
-	idle  atomic.Bool // g is parked, waiting to be woken
-	ran   bool        // the check ran: META timelimit=1
-	never note        // what the thread sleeps on once done
+	g     *g            // the parked goroutine
+	idle  atomic.Bool   // g is parked, waiting to be woken
+	req   atomic.Uint32 // what g is woken for (goweaveReq*)
+	ran   bool          // the check ran: META timelimit=1
+	never note          // what the thread sleeps on once done
 }
 
-// init arms the check in a recording process whose goweave asked for it.
+// What the watch goroutine is woken for.
+const (
+	goweaveReqTimeLimit = 1 + iota // the signal came: end the run
+	goweaveReqStuck                // the run is stuck (zz_goweave_stuck.go): end it
+	goweaveReqLeakCheck            // run the stuck check's leak detection
+)
+
+// init arms the check in a recording process whose goweave asked for it,
+// and with it the stuck check (zz_goweave_stuck.go).
 func init() {
 	if !goweaveOn {
 		return
@@ -39,6 +48,7 @@ func init() {
 	if !ok || sig == 0 || sig >= _NSIG || sig == _SIGPROF || sig == sigPreempt || sig == sigPerThreadSyscall {
 		return
 	}
+	goweaveStuckInit()
 	go goweaveTimeLimitWatch()
 	mp := acquirem()
 	newm(goweaveTimeLimitThread, nil, -1)
@@ -60,8 +70,9 @@ func goweaveTimeLimitSignal(sig uint32) bool {
 	return true
 }
 
-// goweaveTimeLimitThread waits for the signal, then wakes the goroutine. It
-// runs without a P, like sysmon.
+// goweaveTimeLimitThread waits for the signal, then wakes the goroutine;
+// meanwhile, armed, it ticks the stuck check. It runs without a P, like
+// sysmon.
 //
 //go:nowritebarrierrec
 func goweaveTimeLimitThread() {
@@ -70,29 +81,63 @@ func goweaveTimeLimitThread() {
 	checkdead()
 	unlock(&sched.lock)
 
+	if goweaveStuck.on {
+		for !notetsleep(&goweaveTL.wake, goweaveStuckTickNs) {
+			if goweaveExitKind.Load() != goweaveExitNone {
+				break // the process is ending: nothing more to find
+			}
+			if goweaveStuckTick(nanotime()) != goweaveStuckNone {
+				notesleep(&goweaveTL.never)
+			}
+		}
+	}
 	notesleep(&goweaveTL.wake)
+	goweaveWakeWatch(goweaveReqTimeLimit)
+	notesleep(&goweaveTL.never)
+}
+
+// goweaveWakeWatch wakes the watch goroutine for req once it is parked.
+//
+//go:nowritebarrierrec
+func goweaveWakeWatch(req uint32) {
 	for !goweaveTL.idle.Load() {
-		usleep(1000) // the goroutine has not parked yet (a signal right after start)
+		usleep(1000) // the goroutine has not parked yet (a signal right after start, a leak check)
 	}
 	lock(&goweaveTL.lock)
 	goweaveTL.idle.Store(false)
+	goweaveTL.req.Store(req)
 	var list gList
 	list.push(goweaveTL.g)
 	injectglist(&list)
 	unlock(&goweaveTL.lock)
-	notesleep(&goweaveTL.never)
 }
 
 // goweaveTimeLimitWatch parks until the thread wakes it, then runs the leak
-// check and ends the process as a timed-out run ends.
+// check and ends the process as a timed-out run ends; or, for the stuck
+// check, runs the leak detection and parks again unless it proved the test
+// goroutine leaked.
 func goweaveTimeLimitWatch() {
-	lock(&goweaveTL.lock)
-	goweaveTL.g = getg()
-	goweaveTL.idle.Store(true)
-	goparkunlock(&goweaveTL.lock, waitReasonForceGCIdle, traceBlockSystemGoroutine, 1)
+	for {
+		lock(&goweaveTL.lock)
+		goweaveTL.g = getg()
+		goweaveTL.idle.Store(true)
+		goparkunlock(&goweaveTL.lock, waitReasonForceGCIdle, traceBlockSystemGoroutine, 1)
+		if goweaveTL.req.Load() != goweaveReqLeakCheck {
+			break
+		}
+		if goweaveExitKind.Load() == goweaveExitNone && goweaveLeakCheck() {
+			break
+		}
+	}
 	if goweaveExitKind.Load() == goweaveExitNone {
-		goweaveLeakGCRan = goweaveLeakGC()
-		goweaveTL.ran = true
+		if goweaveTL.req.Load() == goweaveReqTimeLimit {
+			goweaveTL.ran = true
+		} else {
+			goweaveStuckReport()
+		}
+		if !goweaveLeakGCRan {
+			goweaveLeakGCRan = goweaveLeakGC()
+		}
 		// The trace is written before SIGQUIT's goroutine dump, which takes longer than
 		// goweave's grace period with many goroutines (100K: 30 MB, about a minute): the
 		// kill that follows would otherwise leave no trace. As at a normal exit, the

@@ -1,0 +1,585 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// Stuck runs told by the program's state, not by the clock. Under -race the
+// runtime's own "all goroutines are asleep" check never fires, so without
+// this a deadlocked run waits for goweave's time limit. Armed with the time
+// limit (GOWEAVE_TIMELIMIT; GOWEAVE_STUCK=0 disarms it), the time limit's
+// thread (zz_goweave_timelimit.go) ticks every goweaveStuckTickNs and reads
+// the recorder's stamp counter; only while nothing was stamped since its last
+// tick does it look at the goroutines (a pass over allgs, no lock), and every
+// goweaveCycleEvery-th tick whatever the stamps do, for lock cycles:
+//
+//   - global: every user goroutine blocked on a channel, select, sync
+//     primitive or semaphore, none running, runnable, in a system call, in
+//     the network poller, sleeping or parked by goweave's schedule, and no
+//     timer on any P that could wake user code; two quiet ticks in a row.
+//   - lockcycle: goroutines parked in Lock/RLock, each on a mutex
+//     write-held by the next (zz_goweave_sync.go keeps who holds what), the
+//     same cycle on two checks in a row, whatever the rest of the program
+//     does. Only a holder unlocks its mutex, as the analysis assumes; a
+//     goroutine waiting for a mutex it holds itself is the one case where
+//     another goroutine unlocking it is a known pattern (a mutex used as a
+//     semaphore), so that cycle of one needs the GC's leak detection to
+//     prove it (Go 1.26+; on Go 1.25 it waits for the time limit).
+//   - leaked (Go 1.26+): the test goroutine (main's for an Example) parked
+//     on an operation with no event of its own for a quiet window, whatever
+//     other goroutines do: the watch goroutine runs the GC's leak detection;
+//     if the test goroutine leaked, nothing can ever wake it. A negative
+//     check doubles the window.
+//
+// A stuck run ends as one stopped at its time limit does (leak GC, trace,
+// SIGQUIT and the goroutine dump), with META stuck=<kind> and a "fatal error:
+// goweave: deadlock: ..." line the fuzzer classifies as a deadlock. Nothing
+// here runs on a goroutine's path but the lock bookkeeping (a few stores per
+// recorded Lock/Unlock).
+//
+// The same tick keeps the progress record (GOWEAVE_PROGRESS,
+// runtimepatch/progress.go) for the supervisor.
+
+package runtime
+
+import (
+	"internal/runtime/atomic"
+	"unsafe"
+)
+
+const (
+	// goweaveStuckTickNs: how often the thread looks. Two quiet ticks
+	// declare a global deadlock, so one is found 30-45 ms after it forms.
+	goweaveStuckTickNs = 15_000_000
+	// goweaveCycleEvery: lock cycles are looked for on every quiet tick
+	// and on every goweaveCycleEvery-th tick while goroutines stamp.
+	goweaveCycleEvery = 4
+	// The partial check's quiet window: first goweavePartialFirstNs, then
+	// doubled after each negative leak check up to goweavePartialMaxNs.
+	goweavePartialFirstNs = 150_000_000
+	goweavePartialMaxNs   = 2_000_000_000
+	// goweaveCostFactor bounds the check's CPU share: after a pass over the
+	// goroutines or a leak check that took d, the next waits at least
+	// goweaveCostFactor*d (at most 1/goweaveCostFactor of one CPU).
+	goweaveCostFactor = 25
+	// goweaveMaxLockWaits bounds the goroutines parked in Lock looked at
+	// for a cycle.
+	goweaveMaxLockWaits = 64
+	// goweaveHeldBits: size of the lock holder table (by object id).
+	goweaveHeldBits = 14
+
+	goweaveProgressSize = 64
+)
+
+// What a stuck run was found to be (META stuck).
+const (
+	goweaveStuckNone = iota
+	goweaveStuckGlobal
+	goweaveStuckLockCycle
+	goweaveStuckLeaked
+)
+
+var goweaveStuck struct {
+	on         bool
+	kind       atomic.Uint32 // goweaveStuck*: set once, when declared
+	ticks      uint64
+	lastStamp  uint64
+	quietSince int64  // nanotime of the tick that last saw the stamp move
+	quietNs    int64  // at the declaration: how long nothing had been stamped
+	withinNs   int64  // at the declaration: the stuck state formed at most this long before
+	lastLook   int64  // nanotime of the last look at the goroutines
+	cycleSince int64  // the last look before the current cycle was first seen
+	testLast   uint64 // the test goroutine's newest event when last seen blocked
+	testSince  int64  // the last look before it was first seen blocked after that event
+	globalSeen int    // consecutive quiet ticks with every goroutine blocked
+	cycleSig   uint64
+	cycle      [goweaveMaxLockWaits]uint64 // goids on the cycle (META stuck.goroutines)
+	ncycle     int
+	window     int64       // the partial check's current quiet window
+	nextLeak   int64       // no partial check before this nanotime
+	nextScan   int64       // no pass over the goroutines before this nanotime
+	leakBusy   atomic.Bool // the watch goroutine runs a leak check
+	leakChecks uint32      // leak checks run (META stuck.leakchecks)
+	selfCheck  bool        // the leak check is for a goroutine waiting for a mutex it holds (cycle[0])
+	selfGoid   uint64      // that goroutine
+	nextSelf   int64       // no such check before this nanotime
+	progress   uintptr     // the mapped progress record, 0 = none
+	held       uintptr     // [1<<goweaveHeldBits]goweaveHeld, mmap'd
+}
+
+// goweaveHeld says which goroutine write-holds the mutex with object id id.
+type goweaveHeld struct {
+	id   uint64
+	goid uint64
+}
+
+// goweaveStuckInit arms the detection; called from the time limit's init.
+func goweaveStuckInit() {
+	if gogetenv("GOWEAVE_STUCK") == "0" {
+		return
+	}
+	goweaveStuck.held = goweaveMap((1 << goweaveHeldBits) * unsafe.Sizeof(goweaveHeld{}))
+	if goweaveStuck.held == 0 {
+		return
+	}
+	goweaveStuck.window = goweavePartialFirstNs
+	goweaveStuck.lastLook = nanotime()
+	goweaveProgressOpen(gogetenv("GOWEAVE_PROGRESS"))
+	goweaveStuck.on = true
+}
+
+var goweaveProgressPath [4096]byte
+
+// goweaveProgressOpen maps the progress record of path shared. The file is
+// truncated and written whole first, so the mapping has a page behind it.
+func goweaveProgressOpen(path string) {
+	if path == "" || len(path) >= len(goweaveProgressPath) {
+		return
+	}
+	copy(goweaveProgressPath[:], path)
+	goweaveProgressPath[len(path)] = 0
+	const oRDWR, mapShared = 0x2, 0x1 // linux, every architecture
+	fd := open(&goweaveProgressPath[0], oRDWR|_O_CREAT|_O_TRUNC|_O_CLOEXEC, 0o644)
+	if fd < 0 {
+		print("goweave: cannot create progress file ", path, "\n")
+		return
+	}
+	var rec [goweaveProgressSize]byte
+	copy(rec[:], "GWPROG01")
+	if write1(uintptr(fd), unsafe.Pointer(&rec[0]), goweaveProgressSize) != goweaveProgressSize {
+		closefd(fd)
+		return
+	}
+	p, err := mmap(nil, goweaveProgressSize, _PROT_READ|_PROT_WRITE, mapShared, fd, 0)
+	closefd(fd)
+	if err != 0 {
+		return
+	}
+	goweaveStuck.progress = uintptr(p)
+}
+
+// goweaveProgressWrite updates the record: events, ticks, flags.
+//
+//go:nowritebarrierrec
+func goweaveProgressWrite(events, flags uint64) {
+	p := goweaveStuck.progress
+	if p == 0 {
+		return
+	}
+	atomic.Store64((*uint64)(unsafe.Pointer(p+8)), events)
+	atomic.Store64((*uint64)(unsafe.Pointer(p+16)), goweaveStuck.ticks)
+	atomic.Store64((*uint64)(unsafe.Pointer(p+24)), flags)
+}
+
+// Progress flags (runtimepatch/progress.go).
+const (
+	goweaveProgressTimer    = 1
+	goweaveProgressRunnable = 2
+)
+
+// Lock bookkeeping, from the sync hooks of recorded operations.
+
+func goweaveHeldAt(id uint64) *goweaveHeld {
+	return (*goweaveHeld)(unsafe.Pointer(goweaveStuck.held + uintptr(id&(1<<goweaveHeldBits-1))*unsafe.Sizeof(goweaveHeld{})))
+}
+
+// goweaveLockWaitStart notes that gp requests the mutex obj (Lock, RLock).
+func goweaveLockWaitStart(gp *g, obj uint64) {
+	if goweaveStuck.on {
+		gp.goweave.lockWait = obj
+	}
+}
+
+// goweaveLocked notes that gp acquired obj: write-held when write.
+func goweaveLocked(gp *g, obj uint64, write bool) {
+	if !goweaveStuck.on {
+		return
+	}
+	gp.goweave.lockWait = 0
+	if write {
+		h := goweaveHeldAt(obj)
+		atomic.Store64(&h.goid, gp.goid)
+		atomic.Store64(&h.id, obj)
+	}
+}
+
+// goweaveUnlocked notes the write-unlock of obj, by whichever goroutine:
+// the holder entry goes, so a mutex handed to another goroutine to unlock
+// leaves no stale holder.
+func goweaveUnlocked(obj uint64) {
+	if !goweaveStuck.on {
+		return
+	}
+	if h := goweaveHeldAt(obj); atomic.Load64(&h.id) == obj {
+		atomic.Store64(&h.id, 0)
+	}
+}
+
+// goweaveHolder returns the goid write-holding obj, 0 when unknown.
+//
+//go:nowritebarrierrec
+func goweaveHolder(obj uint64) uint64 {
+	h := goweaveHeldAt(obj)
+	if atomic.Load64(&h.id) != obj {
+		return 0
+	}
+	goid := atomic.Load64(&h.goid)
+	if atomic.Load64(&h.id) != obj {
+		return 0
+	}
+	return goid
+}
+
+// The check.
+
+// goweaveBlockedReason reports whether a goroutine waiting for reason waits
+// on a channel, select or sync primitive: only another goroutine wakes it.
+//
+//go:nowritebarrierrec
+func goweaveBlockedReason(r waitReason) bool {
+	switch r {
+	case waitReasonChanReceive, waitReasonChanSend, waitReasonChanReceiveNilChan, waitReasonChanSendNilChan,
+		waitReasonSelect, waitReasonSelectNoCases, waitReasonSyncCondWait, waitReasonSyncMutexLock,
+		waitReasonSyncRWMutexRLock, waitReasonSyncRWMutexLock, waitReasonSyncWaitGroupWait, waitReasonSemacquire:
+		return true
+	}
+	return false
+}
+
+func goweaveLockReason(r waitReason) bool {
+	return r == waitReasonSyncMutexLock || r == waitReasonSyncRWMutexLock || r == waitReasonSyncRWMutexRLock
+}
+
+// goweaveScan is what one pass over the goroutines saw.
+type goweaveScan struct {
+	progress  bool // a user goroutine can move on by itself (or we cannot tell)
+	blocked   int  // user goroutines blocked on an operation
+	testFound bool
+	testOp    bool   // the test goroutine is blocked on an operation
+	testLast  uint64 // its newest event's handle
+	nwait     int
+	waitG     [goweaveMaxLockWaits]uint64 // goroutines parked on a recorded Lock/RLock
+	waitL     [goweaveMaxLockWaits]uint64 // and the mutex each waits for
+}
+
+// goweaveScanGs looks at every goroutine without a lock (allgs only grows;
+// one added meanwhile is running, and the next tick sees it).
+//
+//go:nowritebarrierrec
+func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
+	ptr, n := atomicAllG()
+	for i := uintptr(0); i < n; i++ {
+		gp := atomicAllGIndex(ptr, i)
+		st := readgstatus(gp) &^ _Gscan
+		if st == _Gdead || st == _Gidle || st == goweaveGdeadextra {
+			continue
+		}
+		blocked := false
+		if st == _Gwaiting || st == goweaveGleaked {
+			r := gp.waitreason
+			blocked = goweaveBlockedReason(r) && gp.goweave.s.wstate == goweaveWaitNone
+			if blocked && locks && gp.goweave.lockWait != 0 && goweaveLockReason(r) && s.nwait < goweaveMaxLockWaits {
+				s.waitG[s.nwait], s.waitL[s.nwait] = gp.goid, gp.goweave.lockWait
+				s.nwait++
+			}
+		}
+		if gp.goid == testGoid {
+			s.testFound, s.testOp, s.testLast = true, blocked, gp.goweave.last
+		}
+		if blocked {
+			s.blocked++
+			continue
+		}
+		// Running, runnable, in a system call, sleeping, in the network
+		// poller, parked by the schedule, or a wait of the runtime's own.
+		if !s.progress && !isSystemGoroutine(gp, false) {
+			s.progress = true
+		}
+	}
+}
+
+// goweaveWakingTimer reports whether a timer is pending on any P that could
+// wake user code: any but the scavenger's.
+//
+//go:nowritebarrierrec
+func goweaveWakingTimer() bool {
+	lock(&allpLock) // a consistent slice; not held with a P's timers lock (lock ranks)
+	ps := allp
+	unlock(&allpLock)
+	for _, pp := range ps {
+		if pp == nil || pp.timers.len.Load() == 0 {
+			continue
+		}
+		found := false
+		lock(&pp.timers.mu)
+		for _, tw := range pp.timers.heap {
+			t := tw.timer
+			if t == nil || t.state&timerZombie != 0 {
+				continue
+			}
+			if efaceOf(&t.arg).data == unsafe.Pointer(&scavenger) {
+				continue
+			}
+			found = true
+			break
+		}
+		unlock(&pp.timers.mu)
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// goweaveLockCycle finds goroutines parked in Lock, each on a mutex
+// write-held by the next, and returns a signature of the cycle (0: none).
+//
+//go:nowritebarrierrec
+func goweaveLockCycle(s *goweaveScan) uint64 {
+	var next [goweaveMaxLockWaits]int
+	for i := 0; i < s.nwait; i++ {
+		next[i] = -1
+		h := goweaveHolder(s.waitL[i])
+		if h == 0 {
+			continue
+		}
+		for j := 0; j < s.nwait; j++ {
+			if s.waitG[j] == h {
+				next[i] = j
+				break
+			}
+		}
+	}
+	for i := 0; i < s.nwait; i++ {
+		// Walk nwait steps: then the walk is on a cycle if there is one.
+		at := i
+		for k := 0; k < s.nwait && at >= 0; k++ {
+			at = next[at]
+		}
+		if at < 0 {
+			continue
+		}
+		var sig uint64
+		n := 0
+		for j := at; ; {
+			sig += goweaveHash64(s.waitG[j]*31 + s.waitL[j])
+			goweaveStuck.cycle[n] = s.waitG[j]
+			n++
+			if j = next[j]; j == at {
+				break
+			}
+		}
+		goweaveStuck.ncycle = n
+		return sig | 1
+	}
+	return 0
+}
+
+// goweaveStuckTick is one look of the check thread; it returns what the
+// run was found stuck in, or goweaveStuckNone.
+//
+//go:nowritebarrierrec
+func goweaveStuckTick(now int64) uint32 {
+	st := &goweaveStuck
+	st.ticks++
+	_, stamp := goweaveLoadCounts()
+	moved := stamp != st.lastStamp || st.ticks == 1
+	if moved {
+		st.lastStamp, st.quietSince, st.globalSeen = stamp, now, 0
+	}
+	if (!moved || st.ticks%goweaveCycleEvery == 0) && now >= st.nextScan {
+		goweaveStuckLook(now, !moved, stamp)
+		// A pass over many goroutines (100,000: milliseconds) is not
+		// repeated before goweaveCostFactor times its cost has passed.
+		st.nextScan = now + goweaveCostFactor*(nanotime()-now)
+	} else {
+		goweaveProgressWrite(stamp, goweaveProgressRunnable)
+	}
+	return st.kind.Load()
+}
+
+//go:nowritebarrierrec
+func goweaveStuckLook(now int64, quiet bool, stamp uint64) {
+	st := &goweaveStuck
+	testGoid := goweaveTestGoid.Load()
+	if testGoid == 0 && goweaveExampleStart.Load() != 0 {
+		testGoid = 1 // an Example runs on the main goroutine
+	}
+	var s goweaveScan
+	goweaveScanGs(&s, testGoid, !goweaveFull)
+	timer := false
+	if !s.progress {
+		timer = goweaveWakingTimer()
+	}
+	var flags uint64
+	if s.progress || !quiet {
+		flags |= goweaveProgressRunnable
+	}
+	if timer {
+		flags |= goweaveProgressTimer
+	}
+	goweaveProgressWrite(stamp, flags)
+
+	if sig := goweaveLockCycle(&s); sig == 0 {
+		st.cycleSig = 0
+	} else if sig != st.cycleSig {
+		st.cycleSig, st.cycleSince = sig, st.lastLook
+	} else if st.ncycle > 1 {
+		goweaveDeclare(goweaveStuckLockCycle, now)
+		return
+	} else if goweaveHasLeakGC && !st.leakBusy.Load() && now >= st.nextSelf {
+		// A goroutine waiting for a mutex it holds itself may be waiting for
+		// another goroutine to unlock it (allowed: a mutex is not its
+		// locker's): only the GC's leak detection tells.
+		st.leakBusy.Store(true)
+		st.selfCheck, st.selfGoid = true, st.cycle[0]
+		st.nextSelf = now + goweavePartialMaxNs
+		goweaveWakeWatch(goweaveReqLeakCheck)
+	}
+	// The partial check: the test goroutine blocked, with no event of its own,
+	// for the quiet window, whatever other goroutines do (a heartbeat keeps
+	// stamping): the GC's leak detection tells whether anything can wake it.
+	if !s.testOp {
+		st.testLast = 0
+	} else if s.testLast != st.testLast {
+		st.testLast, st.testSince = s.testLast, st.lastLook
+	} else if goweaveHasLeakGC && now-st.testSince >= goweavePartialFirstNs && now >= st.nextLeak && !st.leakBusy.Load() {
+		st.leakBusy.Store(true)
+		st.nextLeak = now + st.window // the next check, should this one prove nothing
+		st.window = min(2*st.window, goweavePartialMaxNs)
+		goweaveWakeWatch(goweaveReqLeakCheck)
+	}
+	st.lastLook = now
+	if !quiet {
+		return
+	}
+	if !s.progress && !timer && s.blocked > 0 {
+		if st.globalSeen++; st.globalSeen >= 2 {
+			goweaveDeclare(goweaveStuckGlobal, now)
+			return
+		}
+	} else {
+		st.globalSeen = 0
+	}
+}
+
+// goweaveDeclare ends the run as stuck in kind (once).
+//
+//go:nowritebarrierrec
+func goweaveDeclare(kind uint32, now int64) {
+	if !goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, kind) {
+		return
+	}
+	goweaveStuck.quietNs = now - goweaveStuck.quietSince
+	// A goroutine blocks after its last recorded event: a global deadlock
+	// formed within the quiet time; a lock cycle after the last look
+	// that did not see it.
+	goweaveStuck.withinNs = goweaveStuck.quietNs
+	if kind == goweaveStuckLockCycle {
+		goweaveStuck.withinNs = now - goweaveStuck.cycleSince
+	}
+	if kind != goweaveStuckLeaked {
+		goweaveWakeWatch(goweaveReqStuck)
+	}
+}
+
+// goweaveLeakCheck runs on the watch goroutine: the GC's leak detection,
+// then whether it proved the test goroutine leaked.
+func goweaveLeakCheck() bool {
+	start := nanotime()
+	goweaveLeakGC()
+	goweaveStuck.leakChecks++
+	if d := goweaveCostFactor * (nanotime() - start); goweaveStuck.nextLeak < start+d {
+		goweaveStuck.nextLeak = start + d // a costly check (a large heap) is rarer
+	}
+	testGoid := goweaveTestGoid.Load()
+	if testGoid == 0 && goweaveExampleStart.Load() != 0 {
+		testGoid = 1
+	}
+	self := goweaveStuck.selfCheck
+	goweaveStuck.selfCheck = false
+	leaked, selfLeaked := false, false
+	forEachG(func(gp *g) {
+		if readgstatus(gp)&^_Gscan != goweaveGleaked {
+			return
+		}
+		if gp.goid == testGoid {
+			leaked = true
+		}
+		if self && gp.goid == goweaveStuck.selfGoid {
+			selfLeaked = true
+		}
+	})
+	kind := uint32(goweaveStuckNone)
+	switch {
+	case selfLeaked:
+		kind = goweaveStuckLockCycle
+		goweaveStuck.cycle[0], goweaveStuck.ncycle = goweaveStuck.selfGoid, 1
+	case leaked:
+		kind = goweaveStuckLeaked
+	}
+	if kind != goweaveStuckNone && goweaveStuck.kind.CompareAndSwap(goweaveStuckNone, kind) {
+		goweaveStuck.quietNs = nanotime() - goweaveStuck.quietSince
+		// The test goroutine blocked after its last event, after the look
+		// before the one that first saw it blocked.
+		goweaveStuck.withinNs = nanotime() - goweaveStuck.testSince
+		if kind == goweaveStuckLockCycle {
+			goweaveStuck.withinNs = nanotime() - goweaveStuck.cycleSince
+		}
+		goweaveLeakGCRan = true
+		return true
+	}
+	goweaveStuck.leakBusy.Store(false)
+	return false
+}
+
+// goweaveStuckReport prints why the run ends, as a fatal error line the
+// fuzzer's output markers classify as a deadlock.
+func goweaveStuckReport() {
+	print("fatal error: goweave: deadlock: ")
+	switch goweaveStuck.kind.Load() {
+	case goweaveStuckGlobal:
+		print("all goroutines are blocked on channels or locks, no timer pending (found by the run's state)")
+	case goweaveStuckLockCycle:
+		print("lock cycle: goroutine")
+		for i := 0; i < goweaveStuck.ncycle; i++ {
+			print(" ", goweaveStuck.cycle[i], " ->")
+		}
+		print(" ", goweaveStuck.cycle[0], " each wait for a mutex the next holds")
+	case goweaveStuckLeaked:
+		print("the test goroutine can never be woken (GC leak detection after ", goweaveStuck.quietNs/1_000_000, " ms without an event)")
+	}
+	print("\n\n")
+}
+
+// goweaveStuckMeta writes META stuck=<kind>, stuck.quietns (how long after
+// the last recorded event it was found), stuck.withinns (at most how long
+// after the stuck state formed), stuck.goroutines (a lock cycle's) and
+// stuck.leakchecks.
+//
+//go:nowritebarrierrec
+func goweaveStuckMeta() {
+	if goweaveStuck.leakChecks > 0 {
+		goweaveMetaKey("stuck.leakchecks")
+		goweaveMetaInt(uint64(goweaveStuck.leakChecks))
+	}
+	kind := goweaveStuck.kind.Load()
+	switch kind {
+	case goweaveStuckGlobal:
+		goweaveMetaKV("stuck", "global")
+	case goweaveStuckLockCycle:
+		goweaveMetaKV("stuck", "lockcycle")
+		goweaveMetaKey("stuck.goroutines")
+		for i := 0; i < goweaveStuck.ncycle; i++ {
+			if i > 0 {
+				goweaveMetaByte(',')
+			}
+			goweaveMetaDigits(goweaveStuck.cycle[i])
+		}
+		goweaveMetaByte('\n')
+	case goweaveStuckLeaked:
+		goweaveMetaKV("stuck", "leaked")
+	default:
+		return
+	}
+	goweaveMetaKey("stuck.quietns")
+	goweaveMetaInt(uint64(goweaveStuck.quietNs))
+	goweaveMetaKey("stuck.withinns")
+	goweaveMetaInt(uint64(goweaveStuck.withinNs))
+}

@@ -1,0 +1,3 @@
+module stuck
+
+go 1.25
