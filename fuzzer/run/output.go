@@ -133,6 +133,14 @@ func (m *outputMarkers) note(line []byte) {
 
 // finish accounts for a last line without a newline and returns the kept output, with a
 // note where bytes were dropped.
+// reported tells whether the test has printed its verdict (--- PASS, FAIL or SKIP): what
+// the process does after it is its exit.
+func (c *cappedOutput) reported() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.markers.Pass || c.markers.Fail || c.markers.Skip
+}
+
 func (c *cappedOutput) finish() (string, outputMarkers) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -213,6 +213,11 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			now := probe.sample()
 			why := progressed(before, now)
 			if why == "" {
+				// A test that printed its verdict is exiting (exit hooks, the trace's
+				// write), not stuck: TestSlowRunFinishes was stopped there under load.
+				if out.reported() && wait(opts.Grace) {
+					return
+				}
 				break // stuck: stopped now
 			}
 			evidence = why

@@ -107,6 +107,7 @@ var goweaveLeakGCRan bool
 // preemption off: a concurrent fatal panic freezes the world and waits for
 // the write to finish, which a preempted writer never would.
 func goweaveExitHook(code int) {
+	goweaveStuck.exiting.Store(true) // its waits (the leak GC below, the settle) are not the program's
 	if goweaveOn && goweaveSchedOn && goweaveExitKind.Load() == goweaveExitNone {
 		goweaveExitSettle()
 	}
