@@ -110,6 +110,8 @@ type engine struct {
 	wgEvents     []int32  // arena of the WaitGroups' Add and Done lists
 	wgProj       []uint32 // arena of their projections
 	wgFactsChunk []wgFacts
+
+	userHits []int32 // scratch of unorderedUsers
 }
 
 // heldLock is a lock a goroutine holds.
