@@ -546,8 +546,8 @@ func (e *engine) finishBlocked() {
 		m := &e.mutexes[x]
 		if m.writer >= 0 {
 			e.f.holders[m.obj] = m.writerEv
-		} else if len(m.readers) > 0 {
-			e.f.holders[m.obj] = m.readers[len(m.readers)-1].ev
+		} else if m.readers.len() > 0 {
+			e.f.holders[m.obj] = m.readers.last().ev
 		}
 	}
 }

@@ -199,3 +199,58 @@ func BenchmarkObjectCondWaiters100K(b *testing.B) {
 }
 func BenchmarkObjectSelectors10K(b *testing.B)  { benchScale(b, "selectors", selectors, 10_000) }
 func BenchmarkObjectSelectors100K(b *testing.B) { benchScale(b, "selectors", selectors, 100_000) }
+
+// mutexSequential: n workers lock one mutex one after another, each started once main
+// has heard from the previous one (ordered by the channel, not only by the mutex).
+func mutexSequential(n int) *trace.Trace {
+	b := tracetest.New()
+	m := b.Main()
+	mu := b.Mutex()
+	done := m.MakeChan(0, "main.go:5")
+	for range n {
+		w := m.Go("main.go:6")
+		w.Lock(mu, "w.go:10")
+		w.Unlock(mu, "w.go:11")
+		w.Send(done, "w.go:12")
+		m.Recv(done, "main.go:7")
+		w.End()
+	}
+	m.End()
+	return b.Trace()
+}
+
+func BenchmarkObjectMutexSequential10K(b *testing.B) {
+	benchScale(b, "mutexSequential", mutexSequential, 10_000)
+}
+func BenchmarkObjectMutexSequential100K(b *testing.B) {
+	benchScale(b, "mutexSequential", mutexSequential, 100_000)
+}
+
+// condSignals: n goroutines wait on one Cond; main signals each once, then they all return.
+func condSignals(n int) *trace.Trace {
+	b := tracetest.New()
+	m := b.Main()
+	mu := b.Mutex()
+	c := b.Cond(mu)
+	ops := make([]*tracetest.Op, n)
+	for k := range ops {
+		w := m.Go("main.go:6")
+		w.Lock(mu, "main.go:7")
+		ops[k] = w.CondWait(c, "main.go:8")
+	}
+	for range ops {
+		m.Lock(mu, "main.go:10")
+		m.Signal(c, "main.go:11")
+		m.Unlock(mu, "main.go:12")
+	}
+	for _, o := range ops {
+		o.Complete()
+	}
+	m.End()
+	return b.Trace()
+}
+
+func BenchmarkObjectCondSignals10K(b *testing.B) { benchScale(b, "condSignals", condSignals, 10_000) }
+func BenchmarkObjectCondSignals100K(b *testing.B) {
+	benchScale(b, "condSignals", condSignals, 100_000)
+}
