@@ -48,9 +48,11 @@ func (e *BudgetError) Error() string {
 func megabytes(n int64) string { return fmt.Sprintf("%d MB", (n+1<<20-1)>>20) }
 
 // AnalyzeWith is Analyze within a memory budget: past it, the analysis stops with a
-// *BudgetError.
+// *BudgetError. The analyses of the process share its memory: one waits while the others
+// running hold so much that it would pass its budget (budget_pool.go).
 func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
-	r, err := ComputeWith(t, o)
+	defer reserveFor(t, o.budget())()
+	r, err := computeWith(t, o)
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +62,11 @@ func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
 
 // ComputeWith is Compute within a memory budget (see AnalyzeWith).
 func ComputeWith(t *trace.Trace, o Options) (*Result, error) {
+	defer reserveFor(t, o.budget())()
+	return computeWith(t, o)
+}
+
+func computeWith(t *trace.Trace, o Options) (*Result, error) {
 	e := newEngine(t)
 	e.budget = o.budget()
 	e.run()
@@ -128,17 +135,25 @@ func (e *engine) overBudget() bool {
 }
 
 // DefaultMemoryBudget is a quarter of the machine's memory (or of the cgroup's limit,
-// when lower): several analyses may run at once beside the tests they analyze.
+// when lower), and at most MaxDefaultMemoryBudget: the analyses of a campaign run beside
+// the tests they analyze, and on a developer's machine beside an editor, gopls and a
+// browser (a quarter of a 24 GB machine let one campaign reach 2.5 GB).
 func DefaultMemoryBudget() int64 {
 	total := memTotal()
 	if limit := cgroupLimit(); limit > 0 && (total == 0 || limit < total) {
 		total = limit
 	}
 	if total <= 0 {
-		return 4 << 30 // unknown: as if the machine had 16 GB
+		return MaxDefaultMemoryBudget // unknown
 	}
-	return total / 4
+	return min(total/4, MaxDefaultMemoryBudget)
 }
+
+// MaxDefaultMemoryBudget bounds the default budget: enough for the analysis of a full
+// recorder buffer (4M events, about 700 MB at bytesPerEvent) or of 100,000 goroutines
+// under one WaitGroup (about 170 MB); a larger run is said to be over the budget, which
+// -analysis-memory raises.
+const MaxDefaultMemoryBudget = 1 << 30
 
 // memTotal reads MemTotal from /proc/meminfo (0 where unknown).
 func memTotal() int64 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -79,7 +80,42 @@ func TestAnalyzeFileRefusesHugeTraceUnread(t *testing.T) {
 
 func TestDefaultMemoryBudget(t *testing.T) {
 	b := DefaultMemoryBudget()
-	if total := memTotal(); b <= 0 || total > 0 && b > total/4 {
-		t.Errorf("DefaultMemoryBudget() = %d, want a quarter of the machine's %d at most", b, total)
+	if total := memTotal(); b <= 0 || total > 0 && b > total/4 || b > MaxDefaultMemoryBudget {
+		t.Errorf("DefaultMemoryBudget() = %d, want a quarter of the machine's %d, at most %d", b, total, MaxDefaultMemoryBudget)
+	}
+}
+
+// Analyses that together would pass the budget run one after the other; one alone runs
+// whatever its size.
+func TestMemPool(t *testing.T) {
+	p := newMemPool()
+	p.reserve(1500, 1000) // alone: runs though larger than the limit
+	p.release(1500)
+	p.reserve(600, 1000)
+	p.reserve(300, 1000) // fits beside
+	reserved := make(chan bool)
+	go func() {
+		p.reserve(600, 1000)
+		reserved <- true
+	}()
+	for {
+		p.mu.Lock()
+		w := p.waits
+		p.mu.Unlock()
+		if w > 0 {
+			break
+		}
+		runtime.Gosched()
+	}
+	select {
+	case <-reserved:
+		t.Fatalf("a reservation passing the limit beside others did not wait")
+	default:
+	}
+	p.release(300)
+	p.release(600)
+	<-reserved
+	if p.held != 600 || p.running != 1 {
+		t.Errorf("held %d by %d, want 600 by 1", p.held, p.running)
 	}
 }
