@@ -254,3 +254,31 @@ func BenchmarkObjectCondSignals10K(b *testing.B) { benchScale(b, "condSignals", 
 func BenchmarkObjectCondSignals100K(b *testing.B) {
 	benchScale(b, "condSignals", condSignals, 100_000)
 }
+
+// rwSequential: n workers read-lock one RWMutex one after another, each started once main
+// has heard from the previous one; a writer locks it at the end.
+func rwSequential(n int) *trace.Trace {
+	b := tracetest.New()
+	m := b.Main()
+	rw := b.RWMutex()
+	done := m.MakeChan(0, "main.go:5")
+	for range n {
+		w := m.Go("main.go:6")
+		w.RLock(rw, "w.go:10")
+		w.RUnlock(rw, "w.go:11")
+		w.Send(done, "w.go:12")
+		m.Recv(done, "main.go:7")
+		w.End()
+	}
+	m.Lock(rw, "main.go:8")
+	m.Unlock(rw, "main.go:9")
+	m.End()
+	return b.Trace()
+}
+
+func BenchmarkObjectRWSequential10K(b *testing.B) {
+	benchScale(b, "rwSequential", rwSequential, 10_000)
+}
+func BenchmarkObjectRWSequential100K(b *testing.B) {
+	benchScale(b, "rwSequential", rwSequential, 100_000)
+}
