@@ -57,7 +57,17 @@ func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
 		return nil, err
 	}
 	runDetectors(r)
+	r.shed()
 	return r, nil
+}
+
+// shed drops what only the rules and the detectors read, once they ran: the engine's
+// per-event and per-object tables and its clocks (a fifth of a campaign's heap at its peak
+// on a stream multiplexer's suite). A campaign keeps a run's Result while it derives
+// schedules from it; what the Result's methods answer stays (Clocks recomputes).
+func (r *Result) shed() {
+	r.eng = nil
+	r.partnerMemo = nil
 }
 
 // ComputeWith is Compute within a memory budget (see AnalyzeWith).

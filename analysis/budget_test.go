@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,5 +118,28 @@ func TestMemPool(t *testing.T) {
 	<-reserved
 	if p.held != 600 || p.running != 1 {
 		t.Errorf("held %d by %d, want 600 by 1", p.held, p.running)
+	}
+}
+
+// A budgeted analysis sheds the engine once its detectors ran; what callers read stays.
+func TestAnalyzeWithSheds(t *testing.T) {
+	tr := synthetic(20000, 16, 3)
+	want := Analyze(tr)
+	r, err := AnalyzeWith(tr, Options{Run: "shed", MemoryBudget: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.eng != nil {
+		t.Errorf("the engine is still held after the detectors ran")
+	}
+	if !slices.Equal(summaries(r), summaries(want)) || len(r.ConcurrentPairs()) != len(want.ConcurrentPairs()) ||
+		len(r.SelectPartners()) != len(want.SelectPartners()) || len(r.Goroutines) != len(want.Goroutines) {
+		t.Errorf("findings, pairs, select partners or goroutines differ from Analyze's")
+	}
+	c, wc := r.Clocks(), want.Clocks()
+	for i := 0; i+7 < len(tr.Events); i += 97 {
+		if c.HappensBefore(i, i+7) != wc.HappensBefore(i, i+7) {
+			t.Fatalf("HappensBefore(%d, %d) differs", i, i+7)
+		}
 	}
 }
