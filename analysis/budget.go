@@ -3,6 +3,7 @@ package analysis
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -18,7 +19,14 @@ type Options struct {
 	// MemoryBudget bounds the bytes one analysis may hold: the trace's events and the
 	// analysis's own state. 0: DefaultMemoryBudget(); negative: no bound.
 	MemoryBudget int64
+	// Stop, when closed, stops the walk over the events within budgetCheckEvery events:
+	// the analysis returns ErrStopped and releases what it held (a campaign whose time
+	// budget ended no longer waits for it). nil: never.
+	Stop <-chan struct{}
 }
+
+// ErrStopped is the error of an analysis stopped by its Options.Stop.
+var ErrStopped = errors.New("the analysis was stopped before it finished")
 
 // BudgetError says that the analysis of one run stopped because it would hold more memory
 // than its budget. Nothing of the analysis is reported for that run (what it computed so far
@@ -79,7 +87,11 @@ func ComputeWith(t *trace.Trace, o Options) (*Result, error) {
 func computeWith(t *trace.Trace, o Options) (*Result, error) {
 	e := newEngine(t)
 	e.budget = o.budget()
+	e.stop = o.Stop
 	e.run()
+	if e.stopped {
+		return nil, ErrStopped
+	}
 	if e.over != nil {
 		e.over.Run = o.Run
 		return nil, e.over
@@ -133,8 +145,19 @@ func (e *engine) heldBytes() int64 {
 	return e.fixed + e.ck.bytes + e.extra
 }
 
-// overBudget reports (and records) whether the engine holds more than its budget.
+// overBudget reports (and records) whether the engine holds more than its budget, or was
+// told to stop (Options.Stop): either way the walk ends.
 func (e *engine) overBudget() bool {
+	if e.stop != nil && !e.stopped {
+		select {
+		case <-e.stop:
+			e.stopped = true
+		default:
+		}
+	}
+	if e.stopped {
+		return true
+	}
 	if e.budget <= 0 || e.over != nil {
 		return e.over != nil
 	}

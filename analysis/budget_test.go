@@ -143,3 +143,22 @@ func TestAnalyzeWithSheds(t *testing.T) {
 		}
 	}
 }
+
+// A closed Stop ends the walk: ErrStopped, no result; an open one changes nothing.
+func TestAnalyzeWithStop(t *testing.T) {
+	tr := synthetic(20000, 16, 4)
+	stop := make(chan struct{})
+	if r, err := AnalyzeWith(tr, Options{Stop: stop}); err != nil || r == nil {
+		t.Fatalf("open Stop: %v", err)
+	}
+	close(stop)
+	if r, err := AnalyzeWith(tr, Options{Stop: stop}); !errors.Is(err, ErrStopped) || r != nil {
+		t.Errorf("closed Stop: %v, %v; want ErrStopped and no result", r, err)
+	}
+	analyses.mu.Lock()
+	held, running := analyses.held, analyses.running
+	analyses.mu.Unlock()
+	if running != 0 || held != 0 {
+		t.Errorf("the pool still holds %d bytes for %d analyses", held, running)
+	}
+}

@@ -95,10 +95,12 @@ type engine struct {
 
 	rec *clockRecorder // per-event clocks, for Result.Clocks
 
-	budget int64        // bytes the analysis may hold (0: no bound)
-	over   *BudgetError // set when it held more: the walk stopped
-	fixed  int64        // bytes held per event, in all (the trace's included)
-	extra  int64        // bytes of per-goroutine tables of objects
+	budget  int64           // bytes the analysis may hold (0: no bound)
+	over    *BudgetError    // set when it held more: the walk stopped
+	stop    <-chan struct{} // Options.Stop
+	stopped bool            // stop was closed: the walk stopped
+	fixed   int64           // bytes held per event, in all (the trace's included)
+	extra   int64           // bytes of per-goroutine tables of objects
 
 	// From the prepass: completed events in index order (and whether their completion
 	// stamps are increasing, and the largest), and the events that never completed.
