@@ -20,11 +20,12 @@ import (
 // the schedules derived from a run, buffers.
 const memoryHeadroom = 256 << 20
 
-func init() { limitMemory(analysis.DefaultMemoryBudget()) }
+func init() { LimitMemory(analysis.DefaultMemoryBudget()) }
 
-// limitMemory sets the process's soft memory limit for analyses of budget bytes (no
-// bound: none), unless GOMEMLIMIT is set. A campaign with another budget calls it again.
-func limitMemory(budget int64) {
+// LimitMemory sets the process's soft memory limit for analyses of budget bytes (no
+// bound: none), unless GOMEMLIMIT is set. A campaign or a goweave analyze given another
+// budget (-analysis-memory) calls it again with that one.
+func LimitMemory(budget int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
