@@ -23,6 +23,9 @@ type Options struct {
 	// the analysis returns ErrStopped and releases what it held (a campaign whose time
 	// budget ended no longer waits for it). nil: never.
 	Stop <-chan struct{}
+	// Reserved: the caller reserved this analysis's memory from the process's pool
+	// (Reserve), with what it holds beside it; the analysis does not reserve again.
+	Reserved bool
 }
 
 // ErrStopped is the error of an analysis stopped by its Options.Stop.
@@ -59,7 +62,9 @@ func megabytes(n int64) string { return fmt.Sprintf("%d MB", (n+1<<20-1)>>20) }
 // *BudgetError. The analyses of the process share its memory: one waits while the others
 // running hold so much that it would pass its budget (budget_pool.go).
 func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
-	defer reserveFor(t, o.budget())()
+	if !o.Reserved {
+		defer reserveFor(t, o.budget())()
+	}
 	r, err := computeWith(t, o)
 	if err != nil {
 		return nil, err
@@ -80,7 +85,9 @@ func (r *Result) shed() {
 
 // ComputeWith is Compute within a memory budget (see AnalyzeWith).
 func ComputeWith(t *trace.Trace, o Options) (*Result, error) {
-	defer reserveFor(t, o.budget())()
+	if !o.Reserved {
+		defer reserveFor(t, o.budget())()
+	}
 	return computeWith(t, o)
 }
 

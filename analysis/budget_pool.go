@@ -60,3 +60,22 @@ func reserveFor(t *trace.Trace, budget int64) (release func()) {
 	analyses.reserve(n, budget)
 	return func() { analyses.release(n) }
 }
+
+// Reserve reserves n bytes (at most the budget of o) from the process's pool, as an
+// analysis does, for a caller that holds more than the analysis for the same run (a
+// campaign: the decoded trace before the analysis, the schedule signature after it); it
+// waits while the analyses and reservations running would pass the budget together. Pass
+// Options.Reserved to the analysis run under it. The returned func releases it.
+func Reserve(n int64, o Options) (release func()) {
+	budget := o.budget()
+	if budget <= 0 {
+		return func() {}
+	}
+	n = min(max(n, 0), budget)
+	analyses.reserve(n, budget)
+	return func() { analyses.release(n) }
+}
+
+// BytesPerEvent is what an analysis holds per event of its trace, besides its clocks
+// (the decoded event included): for callers estimating a reservation from a trace's size.
+const BytesPerEvent = bytesPerEvent
