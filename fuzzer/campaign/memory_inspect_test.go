@@ -14,7 +14,7 @@ import (
 // beside it waits until it is released.
 func TestReserveInspect(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "run.trace")
-	// 10,000 events' worth of file: about 3.3 MB reserved
+	// 10,000 events' worth of file: about 4 MB reserved, two do not fit in 5 MB
 	if err := os.WriteFile(path, make([]byte, 10_000*trace.RecordSize), 0o644); err != nil {
 		t.Fatal(err)
 	}
