@@ -3,6 +3,7 @@ package analysis
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -18,7 +19,17 @@ type Options struct {
 	// MemoryBudget bounds the bytes one analysis may hold: the trace's events and the
 	// analysis's own state. 0: DefaultMemoryBudget(); negative: no bound.
 	MemoryBudget int64
+	// Stop, when closed, stops the walk over the events within budgetCheckEvery events:
+	// the analysis returns ErrStopped and releases what it held (a campaign whose time
+	// budget ended no longer waits for it). nil: never.
+	Stop <-chan struct{}
+	// Reserved: the caller reserved this analysis's memory from the process's pool
+	// (Reserve), with what it holds beside it; the analysis does not reserve again.
+	Reserved bool
 }
+
+// ErrStopped is the error of an analysis stopped by its Options.Stop.
+var ErrStopped = errors.New("the analysis was stopped before it finished")
 
 // BudgetError says that the analysis of one run stopped because it would hold more memory
 // than its budget. Nothing of the analysis is reported for that run (what it computed so far
@@ -48,21 +59,46 @@ func (e *BudgetError) Error() string {
 func megabytes(n int64) string { return fmt.Sprintf("%d MB", (n+1<<20-1)>>20) }
 
 // AnalyzeWith is Analyze within a memory budget: past it, the analysis stops with a
-// *BudgetError.
+// *BudgetError. The analyses of the process share its memory: one waits while the others
+// running hold so much that it would pass its budget (budget_pool.go).
 func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
-	r, err := ComputeWith(t, o)
+	if !o.Reserved {
+		defer reserveFor(t, o.budget())()
+	}
+	r, err := computeWith(t, o)
 	if err != nil {
 		return nil, err
 	}
 	runDetectors(r)
+	r.shed()
 	return r, nil
+}
+
+// shed drops what only the rules and the detectors read, once they ran: the engine's
+// per-event and per-object tables and its clocks (a fifth of a campaign's heap at its peak
+// on a stream multiplexer's suite). A campaign keeps a run's Result while it derives
+// schedules from it; what the Result's methods answer stays (Clocks recomputes).
+func (r *Result) shed() {
+	r.eng = nil
+	r.partnerMemo = nil
 }
 
 // ComputeWith is Compute within a memory budget (see AnalyzeWith).
 func ComputeWith(t *trace.Trace, o Options) (*Result, error) {
+	if !o.Reserved {
+		defer reserveFor(t, o.budget())()
+	}
+	return computeWith(t, o)
+}
+
+func computeWith(t *trace.Trace, o Options) (*Result, error) {
 	e := newEngine(t)
 	e.budget = o.budget()
+	e.stop = o.Stop
 	e.run()
+	if e.stopped {
+		return nil, ErrStopped
+	}
 	if e.over != nil {
 		e.over.Run = o.Run
 		return nil, e.over
@@ -116,8 +152,19 @@ func (e *engine) heldBytes() int64 {
 	return e.fixed + e.ck.bytes + e.extra
 }
 
-// overBudget reports (and records) whether the engine holds more than its budget.
+// overBudget reports (and records) whether the engine holds more than its budget, or was
+// told to stop (Options.Stop): either way the walk ends.
 func (e *engine) overBudget() bool {
+	if e.stop != nil && !e.stopped {
+		select {
+		case <-e.stop:
+			e.stopped = true
+		default:
+		}
+	}
+	if e.stopped {
+		return true
+	}
 	if e.budget <= 0 || e.over != nil {
 		return e.over != nil
 	}
@@ -128,17 +175,25 @@ func (e *engine) overBudget() bool {
 }
 
 // DefaultMemoryBudget is a quarter of the machine's memory (or of the cgroup's limit,
-// when lower): several analyses may run at once beside the tests they analyze.
+// when lower), and at most MaxDefaultMemoryBudget: the analyses of a campaign run beside
+// the tests they analyze, and on a developer's machine beside an editor, gopls and a
+// browser (a quarter of a 24 GB machine let one campaign reach 2.5 GB).
 func DefaultMemoryBudget() int64 {
 	total := memTotal()
 	if limit := cgroupLimit(); limit > 0 && (total == 0 || limit < total) {
 		total = limit
 	}
 	if total <= 0 {
-		return 4 << 30 // unknown: as if the machine had 16 GB
+		return MaxDefaultMemoryBudget // unknown
 	}
-	return total / 4
+	return min(total/4, MaxDefaultMemoryBudget)
 }
+
+// MaxDefaultMemoryBudget bounds the default budget: enough for the analysis of a full
+// recorder buffer (4M events, about 700 MB at bytesPerEvent) or of 100,000 goroutines
+// under one WaitGroup (about 170 MB); a larger run is said to be over the budget, which
+// -analysis-memory raises.
+const MaxDefaultMemoryBudget = 1 << 30
 
 // memTotal reads MemTotal from /proc/meminfo (0 where unknown).
 func memTotal() int64 {

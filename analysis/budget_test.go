@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,7 +81,84 @@ func TestAnalyzeFileRefusesHugeTraceUnread(t *testing.T) {
 
 func TestDefaultMemoryBudget(t *testing.T) {
 	b := DefaultMemoryBudget()
-	if total := memTotal(); b <= 0 || total > 0 && b > total/4 {
-		t.Errorf("DefaultMemoryBudget() = %d, want a quarter of the machine's %d at most", b, total)
+	if total := memTotal(); b <= 0 || total > 0 && b > total/4 || b > MaxDefaultMemoryBudget {
+		t.Errorf("DefaultMemoryBudget() = %d, want a quarter of the machine's %d, at most %d", b, total, MaxDefaultMemoryBudget)
+	}
+}
+
+// Analyses that together would pass the budget run one after the other; one alone runs
+// whatever its size.
+func TestMemPool(t *testing.T) {
+	p := newMemPool()
+	p.reserve(1500, 1000) // alone: runs though larger than the limit
+	p.release(1500)
+	p.reserve(600, 1000)
+	p.reserve(300, 1000) // fits beside
+	reserved := make(chan bool)
+	go func() {
+		p.reserve(600, 1000)
+		reserved <- true
+	}()
+	for {
+		p.mu.Lock()
+		w := p.waits
+		p.mu.Unlock()
+		if w > 0 {
+			break
+		}
+		runtime.Gosched()
+	}
+	select {
+	case <-reserved:
+		t.Fatalf("a reservation passing the limit beside others did not wait")
+	default:
+	}
+	p.release(300)
+	p.release(600)
+	<-reserved
+	if p.held != 600 || p.running != 1 {
+		t.Errorf("held %d by %d, want 600 by 1", p.held, p.running)
+	}
+}
+
+// A budgeted analysis sheds the engine once its detectors ran; what callers read stays.
+func TestAnalyzeWithSheds(t *testing.T) {
+	tr := synthetic(20000, 16, 3)
+	want := Analyze(tr)
+	r, err := AnalyzeWith(tr, Options{Run: "shed", MemoryBudget: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.eng != nil {
+		t.Errorf("the engine is still held after the detectors ran")
+	}
+	if !slices.Equal(summaries(r), summaries(want)) || len(r.ConcurrentPairs()) != len(want.ConcurrentPairs()) ||
+		len(r.SelectPartners()) != len(want.SelectPartners()) || len(r.Goroutines) != len(want.Goroutines) {
+		t.Errorf("findings, pairs, select partners or goroutines differ from Analyze's")
+	}
+	c, wc := r.Clocks(), want.Clocks()
+	for i := 0; i+7 < len(tr.Events); i += 97 {
+		if c.HappensBefore(i, i+7) != wc.HappensBefore(i, i+7) {
+			t.Fatalf("HappensBefore(%d, %d) differs", i, i+7)
+		}
+	}
+}
+
+// A closed Stop ends the walk: ErrStopped, no result; an open one changes nothing.
+func TestAnalyzeWithStop(t *testing.T) {
+	tr := synthetic(20000, 16, 4)
+	stop := make(chan struct{})
+	if r, err := AnalyzeWith(tr, Options{Stop: stop}); err != nil || r == nil {
+		t.Fatalf("open Stop: %v", err)
+	}
+	close(stop)
+	if r, err := AnalyzeWith(tr, Options{Stop: stop}); !errors.Is(err, ErrStopped) || r != nil {
+		t.Errorf("closed Stop: %v, %v; want ErrStopped and no result", r, err)
+	}
+	analyses.mu.Lock()
+	held, running := analyses.held, analyses.running
+	analyses.mu.Unlock()
+	if running != 0 || held != 0 {
+		t.Errorf("the pool still holds %d bytes for %d analyses", held, running)
 	}
 }

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"slices"
 )
 
 var NegativeWaitGroup = &Detector{
@@ -25,13 +24,14 @@ or wg.Go).`,
 			out = append(out, r.newFinding("negative-waitgroup", Actual, msg, op{"done", p.a}, op{"previous add or done", p.b}))
 		}
 		for _, wf := range r.facts.wgs {
-			for _, d := range unmatchedDones(r, wf) {
+			for _, j := range unmatchedDones(r, wf) {
+				d := wf.dones[j]
 				if actual[d] {
 					continue
 				}
 				rel := int32(-1)
 				for _, a := range wf.adds {
-					if !addBeforeDone(r, wf, a, d) {
+					if !addBeforeDone(r, wf, a, j) {
 						rel = a
 						break
 					}
@@ -55,24 +55,24 @@ func wgCall(r *Result, i int32) string {
 	return fmt.Sprintf("%s.Add(%d)", r.operand(i, "wg"), int64(r.Trace.Events[i].A))
 }
 
-// addBeforeDone reports whether Add a happens before Done d of the same WaitGroup, from the
-// adder clock entries the engine kept for d.
-func addBeforeDone(r *Result, wf *wgFacts, a, d int32) bool {
-	k := slices.Index(wf.adders, r.gOf[a])
-	j := slices.Index(wf.dones, d)
-	if k < 0 || j < 0 {
+// addBeforeDone reports whether Add a happens before wf.dones[j] (the same WaitGroup's),
+// from the adder clock entries the engine kept for that Done.
+func addBeforeDone(r *Result, wf *wgFacts, a int32, j int) bool {
+	k := wf.adders.index(r.gOf[a])
+	if k < 0 {
 		return false
 	}
-	return r.epoch[a] <= wf.proj[j*len(wf.adders)+k]
+	return r.epoch[a] <= wf.proj[j*len(wf.adders.list)+k]
 }
 
 // maxMatching bounds the size of one matching problem (Adds x Dones).
 const maxMatching = 1 << 20
 
 // unmatchedDones matches every Done unit to an Add unit that happens before it (Kuhn's
-// augmenting paths, Adds with capacity = delta) and returns the Dones left unmatched.
-func unmatchedDones(r *Result, wf *wgFacts) []int32 {
-	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching || wf.covered() || everyDoneCovered(r, wf) {
+// augmenting paths, Adds with capacity = delta) and returns the Dones left unmatched, as
+// indices into wf.dones.
+func unmatchedDones(r *Result, wf *wgFacts) []int {
+	if len(wf.dones) == 0 || len(wf.adds)*len(wf.dones) > maxMatching || wf.noProj || wf.covered() || everyDoneCovered(r, wf) {
 		return nil
 	}
 	capacity := make([]int, len(wf.adds))
@@ -81,9 +81,9 @@ func unmatchedDones(r *Result, wf *wgFacts) []int32 {
 	}
 	// edges[j] = adds Done j may take a unit from
 	edges := make([][]int, len(wf.dones))
-	for j, d := range wf.dones {
+	for j := range wf.dones {
 		for k, a := range wf.adds {
-			if addBeforeDone(r, wf, a, d) {
+			if addBeforeDone(r, wf, a, j) {
 				edges[j] = append(edges[j], k)
 			}
 		}
@@ -110,13 +110,13 @@ func unmatchedDones(r *Result, wf *wgFacts) []int32 {
 		}
 		return false
 	}
-	var out []int32
+	var out []int
 	for j, d := range wf.dones {
 		units := int(min(-int64(r.Trace.Events[d].A), 1<<16))
 		for u := 0; u < units; u++ {
 			visited = make([]bool, len(wf.adds))
 			if !augment(j) {
-				out = append(out, d)
+				out = append(out, j)
 				break
 			}
 		}
@@ -138,9 +138,9 @@ func everyDoneCovered(r *Result, wf *wgFacts) bool {
 	if addUnits < doneUnits {
 		return false
 	}
-	for _, d := range wf.dones {
+	for j := range wf.dones {
 		for _, a := range wf.adds {
-			if !addBeforeDone(r, wf, a, d) {
+			if !addBeforeDone(r, wf, a, j) {
 				return false
 			}
 		}

@@ -95,10 +95,12 @@ type engine struct {
 
 	rec *clockRecorder // per-event clocks, for Result.Clocks
 
-	budget int64        // bytes the analysis may hold (0: no bound)
-	over   *BudgetError // set when it held more: the walk stopped
-	fixed  int64        // bytes held per event, in all (the trace's included)
-	extra  int64        // bytes of per-goroutine tables of objects
+	budget  int64           // bytes the analysis may hold (0: no bound)
+	over    *BudgetError    // set when it held more: the walk stopped
+	stop    <-chan struct{} // Options.Stop
+	stopped bool            // stop was closed: the walk stopped
+	fixed   int64           // bytes held per event, in all (the trace's included)
+	extra   int64           // bytes of per-goroutine tables of objects
 
 	// From the prepass: completed events in index order (and whether their completion
 	// stamps are increasing, and the largest), and the events that never completed.
@@ -110,6 +112,8 @@ type engine struct {
 	wgEvents     []int32  // arena of the WaitGroups' Add and Done lists
 	wgProj       []uint32 // arena of their projections
 	wgFactsChunk []wgFacts
+
+	userHits []int32 // scratch of unorderedUsers
 }
 
 // heldLock is a lock a goroutine holds.
@@ -544,8 +548,8 @@ func (e *engine) finishBlocked() {
 		m := &e.mutexes[x]
 		if m.writer >= 0 {
 			e.f.holders[m.obj] = m.writerEv
-		} else if len(m.readers) > 0 {
-			e.f.holders[m.obj] = m.readers[len(m.readers)-1].ev
+		} else if m.readers.len() > 0 {
+			e.f.holders[m.obj] = m.readers.last().ev
 		}
 	}
 }

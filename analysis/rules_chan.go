@@ -26,6 +26,7 @@ type chanState struct {
 	indexed  [numClasses]bool // per class: users are in the engine's userTable (busy channels)
 	pending  []pendingCase    // select cases not yet known to have a partner
 	pairHits int              // concurrent pairs found (bounds the scanning on hot channels)
+	front    *chanFrontiers   // scans' frontiers, once a list is long (chan_frontier.go)
 
 	fires []int32 // a timer's channel: TimerFire of the k-th value at k-1 (rules_timer.go)
 }
@@ -401,17 +402,16 @@ func (e *engine) before(i, g, x int32, send bool) {
 		if send {
 			kind, classes = PairSend, []uint8{classSend}
 		}
-		vc := &e.vc[g]
 		pos := e.t.Events[i].Pos
 		for _, class := range classes {
-			if !ch.mayBeUnordered(class, g, vc) {
-				continue
+			hits := e.unorderedUsers(ch, class, g)
+			for _, k := range hits { // users that do not happen before i
+				u := &ch.users[class][k]
+				ch.pairHits++
+				e.f.pairAt(kind, u.ev, u.pos, i, pos) // u.pos is u.ev's position
 			}
-			for _, u := range ch.users[class] {
-				if u.g != g && u.ep > vc.tree(u.g) { // u does not happen before i
-					ch.pairHits++
-					e.f.pairAt(kind, u.ev, u.pos, i, pos) // u.pos is u.ev's position
-				}
+			if len(hits) == 0 {
+				e.advanceFrontier(ch, class, g, i) // i's clock before it synchronizes
 			}
 		}
 	}
@@ -430,13 +430,10 @@ func (e *engine) after(i, g, x int32, class uint8) {
 			e.closeRace(i, ch.closeEv, false)
 		}
 	}
-	if class == classRecvValue && ch.pairHits < maxHitsPerObject && ch.mayBeUnordered(classRecvValue, g, &e.vc[g]) {
-		vc := &e.vc[g]
-		for _, u := range ch.users[classRecvValue] {
-			if u.g != g && u.ep > vc.tree(u.g) { // u does not happen before i
-				ch.pairHits++
-				e.f.concRecv(e.t, u.ev, i)
-			}
+	if class == classRecvValue && ch.pairHits < maxHitsPerObject {
+		for _, k := range e.unorderedUsers(ch, classRecvValue, g) { // users that do not happen before i
+			ch.pairHits++
+			e.f.concRecv(e.t, ch.users[classRecvValue][k].ev, i)
 		}
 	}
 	e.userSeen(i, g, x, class)
@@ -452,6 +449,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 		if c.ch == x && c.pos == pos && c.class == class {
 			u := &ch.users[class][c.idx]
 			u.ev, u.ep = i, ep
+			ch.userUpdated(class, c.idx)
 			if l := ch.latest[class]; l != nil {
 				l[g] = max(l[g], ep)
 			}
@@ -485,6 +483,7 @@ func (e *engine) userSeen(i, g, x int32, class uint8) {
 	}
 	u := &ch.users[class][j]
 	u.ev, u.ep = i, ep
+	ch.userUpdated(class, j)
 	if l := ch.latest[class]; l != nil {
 		l[g] = max(l[g], ep)
 	} else if len(ch.users[class]) > 2*e.ng {

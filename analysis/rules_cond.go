@@ -1,12 +1,21 @@
 package analysis
 
-import "github.com/goweave/goweave/analysis/trace"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
 
 // condState is the engine's state of one sync.Cond.
 type condState struct {
 	obj   uint64
 	wakes []condWake
 	last  int32 // latest Signal/Broadcast
+	// unsorted: some wake does not start at or after the previous one's end (the runtime's
+	// tickets only grow, so only a damaged trace): the wakes are searched one by one, not
+	// by bisection
+	unsorted bool
 }
 
 type condWake struct {
@@ -31,6 +40,9 @@ func (e *engine) condSignal(i int32, ev *trace.Event) {
 	if ev.Kind == trace.KindCondBroadcast {
 		hi = ev.B
 	}
+	if n := len(c.wakes); n > 0 && ev.A < c.wakes[n-1].hi {
+		c.unsorted = true
+	}
 	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.snapshot(&e.vc[g]), wvc: e.snapshot(&e.wvc[g])})
 }
 
@@ -43,6 +55,15 @@ func (e *engine) condWait(i int32, ev *trace.Event) {
 		return
 	}
 	c := &e.conds[x]
+	if !c.unsorted {
+		// disjoint ranges in ticket order: the last that starts at or before the ticket
+		k, _ := slices.BinarySearchFunc(c.wakes, ev.A+1, func(w condWake, t uint64) int { return cmp.Compare(w.lo, t) })
+		if k--; k >= 0 && ev.A < c.wakes[k].hi {
+			e.ck.join(&e.vc[g], &c.wakes[k].vc)
+			e.ck.join(&e.wvc[g], &c.wakes[k].wvc)
+		}
+		return
+	}
 	for k := len(c.wakes) - 1; k >= 0; k-- {
 		if w := c.wakes[k]; w.lo <= ev.A && ev.A < w.hi {
 			e.ck.join(&e.vc[g], &w.vc)

@@ -14,13 +14,15 @@ type mutexState struct {
 	rrel       vclock    // merged clocks of all RUnlocks
 	writer     int32     // goroutine holding the write lock; -1 none
 	writerEv   int32
-	readers    []heldRead
+	readers    readerSet
 	lastUnlock int32
 	lastAcq    byGoroutine[acqInfo] // per goroutine that acquired it: its latest acquisition (any mode)
 	lastWrite  byGoroutine[int32]   // per goroutine that requested it for writing: its latest request
 	recursive  []int32              // recursive RLocks, for writers that come later
 	outer      []int32              // the read lock each of them already held
 	pairHits   int
+	front      *acqFrontier // of the lastAcq scans (mutex_scan.go)
+	writeAcqs  int          // entries of lastAcq that are write acquisitions (read requests scan only those)
 }
 
 type heldRead struct{ g, ev int32 }
@@ -158,22 +160,12 @@ func (e *engine) runlock(i int32, ev *trace.Event) {
 		return
 	}
 	m := &e.mutexes[x]
-	k := -1
-	for j := len(m.readers) - 1; j >= 0; j-- {
-		if m.readers[j].g == g {
-			k = j
-			break
-		}
-	}
-	if k < 0 && len(m.readers) > 0 {
-		k = len(m.readers) - 1 // released by another goroutine than the one that acquired it
-	}
-	if k < 0 {
-		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})
-	} else {
-		r := m.readers[k]
-		m.readers = slices.Delete(m.readers, k, k+1)
+	// g's newest read lock, else the newest (released by another goroutine than the one
+	// that acquired it)
+	if r, ok := m.readers.release(g); ok {
 		e.release(i, g, r.g, r.ev, x, true)
+	} else {
+		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})
 	}
 	e.ck.join(&m.rrel, &e.vc[g])
 	m.lastUnlock = i
@@ -186,11 +178,19 @@ func (e *engine) acquire(i, g, x int32, read bool) {
 		e.ck.join(&e.vc[g], &m.rrel)
 	}
 	if read {
-		m.readers = append(m.readers, heldRead{g, i})
+		m.readers.add(g, i)
 	} else {
 		m.writer, m.writerEv = g, i
 	}
-	e.extra += m.lastAcq.set(g, acqInfo{ev: i, ep: e.r.epoch[i], kind: e.t.Events[i].Kind, pos: e.t.Events[i].Pos}, e.ng)
+	if old, ok := m.lastAcq.get(g); ok && isWriteAcq(old.kind) {
+		m.writeAcqs--
+	}
+	kind := e.t.Events[i].Kind
+	if isWriteAcq(kind) {
+		m.writeAcqs++
+	}
+	e.extra += m.lastAcq.set(g, acqInfo{ev: i, ep: e.r.epoch[i], kind: kind, pos: e.t.Events[i].Pos}, e.ng)
+	m.acquiredBy(g)
 	e.held[g] = append(e.held[g], heldLock{mutex: x, ev: i, read: read})
 }
 
@@ -240,14 +240,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 		}
 	}
 	if read {
-		outer := int32(-1)
-		for _, r := range m.readers {
-			if r.g == g {
-				outer = r.ev
-				break
-			}
-		}
-		if outer >= 0 {
+		if outer := m.readers.firstOf(g); outer >= 0 {
 			for k, h := range m.lastWrite.gs {
 				if w := m.lastWrite.vals[k]; h != g && !e.hbAt(w, g, true) {
 					f.rw(e.t, rwFact{inner: i, outer: outer, writer: w})
@@ -267,18 +260,36 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 		}
 	}
 	if completed && m.pairHits < maxHitsPerObject {
-		for k, h := range m.lastAcq.gs {
+		hits := 0
+		check := func(k int, h int32) {
 			if h == g {
-				continue
+				return
 			}
 			info := m.lastAcq.vals[k]
-			if read && info.kind != trace.KindLock && info.kind != trace.KindTryLock {
-				continue
+			if read && !isWriteAcq(info.kind) {
+				return
 			}
 			if info.ep > e.wvc[g].get(h) { // a does not happen before i (weak clock)
+				hits++
 				m.pairHits++
 				f.pairAt(PairLock, info.ev, info.pos, i, e.t.Events[i].Pos)
 			}
+		}
+		switch {
+		case read && m.writeAcqs == 0: // a read request pairs only with write acquisitions
+		case e.frontierCovers(m, g):
+			for _, h := range m.front.dirty {
+				if k, ok := m.lastAcq.index(h); ok {
+					check(k, h)
+				}
+			}
+		default:
+			for k, h := range m.lastAcq.gs {
+				check(k, h)
+			}
+		}
+		if !read && hits == 0 {
+			e.setFrontier(m, g, i) // every acquisition so far happens before i
 		}
 	}
 }

@@ -10,8 +10,8 @@ import (
 type wgState struct {
 	obj     uint64
 	vc, wvc vclock
-	live    bool    // vc and wvc hold the group's clocks (from its first Add or Done to its last operation)
-	adders  []int32 // goroutines that Add a positive delta (prepass)
+	live    bool     // vc and wvc hold the group's clocks (from its first Add or Done to its last operation)
+	adders  adderSet // goroutines that Add a positive delta (prepass)
 	facts   *wgFacts
 	last    int32
 	// When the group's clocks are exactly those of goroutine owner right after its event
@@ -31,16 +31,61 @@ type wgState struct {
 // Done the clock entries of the adding goroutines.
 type wgFacts struct {
 	obj    uint64
-	adders []int32
+	adders adderSet
 	adds   []int32  // events with a positive delta
 	dones  []int32  // events with a negative delta
-	proj   []uint32 // len(dones) x len(adders)
+	proj   []uint32 // len(dones) x len(adders); none when noProj
+	// noProj: the group has too many Adds and Dones to be matched (maxMatching), so
+	// nothing reads proj: not keeping it saves len(dones) x len(adders) entries.
+	noProj bool
 
 	// Kept as the operations come, so that the detector can skip the matching of the
 	// common group without reading the events again: ordered holds while every Add came
-	// before every Done and happens before each of them.
+	// before every Done and happens before each of them. While it holds no Add comes
+	// after a Done, so a Done checks only each adder's latest Add (lastAdd, by adder
+	// index: a goroutine's epochs grow), not every Add: linear in the group's operations.
 	addUnits, doneUnits int
 	ordered             bool
+	foreignAdd          bool     // an Add by a goroutine missing from adders (not ordered)
+	lastAdd             []uint32 // epoch of each adder's latest Add (0: none yet)
+}
+
+// adderSet is the goroutines that Add to one WaitGroup, in the order of their first Add,
+// with an index once there are many (a group Added to by every worker).
+type adderSet struct {
+	list []int32
+	idx  map[int32]int32 // g -> position in list, when len(list) > adderScan
+}
+
+// adderScan is how many adders are found by scanning the list; past it, by the index.
+const adderScan = 8
+
+// index returns the position of g in the set, -1 if absent.
+func (s *adderSet) index(g int32) int {
+	if s.idx != nil {
+		if k, ok := s.idx[g]; ok {
+			return int(k)
+		}
+		return -1
+	}
+	return slices.Index(s.list, g)
+}
+
+// add puts g in the set if it is not there yet.
+func (s *adderSet) add(g int32) {
+	if s.index(g) >= 0 {
+		return
+	}
+	s.list = append(s.list, g)
+	switch {
+	case s.idx != nil:
+		s.idx[g] = int32(len(s.list) - 1)
+	case len(s.list) > adderScan:
+		s.idx = make(map[int32]int32, 2*len(s.list))
+		for k, a := range s.list {
+			s.idx[a] = int32(k)
+		}
+	}
 }
 
 // maxAddUnits bounds the units one Add counts for (a corrupt delta must not overflow a
@@ -52,11 +97,7 @@ const maxAddUnits = 1 << 31
 // have enough units); false may still be covered (the detector checks).
 func (wf *wgFacts) covered() bool { return wf.ordered && wf.addUnits >= wf.doneUnits }
 
-func (w *wgState) addAdder(g int32) {
-	if !slices.Contains(w.adders, g) {
-		w.adders = append(w.adders, g)
-	}
-}
+func (w *wgState) addAdder(g int32) { w.adders.add(g) }
 
 // Rule WgAdd / WgDone: the counter change is merged into the group's clock (a Wait that
 // returns happens after every Add and Done before it).
@@ -92,18 +133,30 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		wf.adds = append(wf.adds, i)
 		wf.addUnits += int(min(delta, maxAddUnits))
 		wf.ordered = wf.ordered && len(wf.dones) == 0
+		if wf.ordered {
+			if k := wf.adders.index(g); k >= 0 {
+				wf.lastAdd[k] = e.r.epoch[i]
+			} else {
+				wf.foreignAdd = true
+			}
+		}
 	case delta < 0:
 		wf.dones = append(wf.dones, i)
 		wf.doneUnits += int(min(-delta, 1<<16))
-		for _, a := range wf.adders {
-			wf.proj = append(wf.proj, e.vc[g].get(a))
-		}
-		for _, a := range wf.adds {
-			if !wf.ordered {
-				break
+		if !wf.noProj {
+			for _, a := range wf.adders.list {
+				wf.proj = append(wf.proj, e.vc[g].get(a))
 			}
-			// as addBeforeDone will read it from proj
-			wf.ordered = slices.Contains(wf.adders, e.r.gOf[a]) && e.r.epoch[a] <= e.vc[g].get(e.r.gOf[a])
+		}
+		if wf.ordered && len(wf.adds) > 0 {
+			// every Add happens before this Done, as addBeforeDone will read it from proj
+			wf.ordered = !wf.foreignAdd
+			for k, a := range wf.adders.list {
+				if !wf.ordered {
+					break
+				}
+				wf.ordered = wf.lastAdd[k] <= e.vc[g].get(a)
+			}
 		}
 	}
 	w.last = i
@@ -142,20 +195,27 @@ func (w *wgState) countWg(ev *trace.Event) {
 	}
 }
 
-// wgArenas allocates at once the Add, Done and projection lists of every WaitGroup, as
+// wgArenas allocates at once the Add, Done, latest-Add and projection lists of every WaitGroup, as
 // the prepass counted them; each group's first operation cuts its lists off the front.
 func (e *engine) wgArenas() {
 	n, proj := 0, 0
 	for x := range e.wgs.len() {
 		w := e.wgs.at(x)
 		n += int(w.nAdd + w.nDone)
-		proj += int(w.nDone) * len(w.adders)
+		proj += len(w.adders.list) // lastAdd
+		if !w.noProj() {
+			proj += int(w.nDone) * len(w.adders.list)
+		}
 	}
 	e.wgEvents = make([]int32, n)
 	if proj <= 4*len(e.t.Events)+1024 { // else (absurd counts): lists grow by appending
 		e.wgProj = make([]uint32, proj)
 	}
 }
+
+// noProj reports that w has too many Adds and Dones for the detector to match them
+// (maxMatching): it never reads their projections.
+func (w *wgState) noProj() bool { return int64(w.nAdd)*int64(w.nDone) > maxMatching }
 
 // newWgFacts returns the facts of WaitGroup w, their lists cut from the arenas.
 func (e *engine) newWgFacts(w *wgState) *wgFacts {
@@ -164,13 +224,19 @@ func (e *engine) newWgFacts(w *wgState) *wgFacts {
 	}
 	wf := &e.wgFactsChunk[0]
 	e.wgFactsChunk = e.wgFactsChunk[1:]
-	wf.obj, wf.adders, wf.ordered = w.obj, w.adders, true
+	wf.obj, wf.adders, wf.ordered, wf.noProj = w.obj, w.adders, true, w.noProj()
 	if mid, end := int(w.nAdd), int(w.nAdd+w.nDone); end <= len(e.wgEvents) {
 		wf.adds = e.wgEvents[0:0:mid]
 		wf.dones = e.wgEvents[mid:mid:end]
 		e.wgEvents = e.wgEvents[end:]
 	}
-	if end := int(w.nDone) * len(w.adders); end <= len(e.wgProj) {
+	if n := len(w.adders.list); n <= len(e.wgProj) {
+		wf.lastAdd = e.wgProj[:n:n]
+		e.wgProj = e.wgProj[n:]
+	} else {
+		wf.lastAdd = make([]uint32, n)
+	}
+	if end := int(w.nDone) * len(w.adders.list); !wf.noProj && end <= len(e.wgProj) {
 		wf.proj = e.wgProj[0:0:end]
 		e.wgProj = e.wgProj[end:]
 	}

@@ -114,7 +114,9 @@ func benchScale(b *testing.B, name string, gen func(int) *trace.Trace, n int) {
 		Analyze(tr)
 	}
 	b.StopTimer()
-	b.ReportMetric(ev*float64(b.N)/(cpuSeconds()-cpu0), "events/cpu-s")
+	cpu := cpuSeconds() - cpu0
+	b.ReportMetric(ev*float64(b.N)/cpu, "events/cpu-s")
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	if peak := peakRSS(b); peak > 0 {
 		// the analysis's share: the peak less what was resident before (the trace, the test)
 		b.ReportMetric(float64(peak-base)/(1<<20), "peak-MB")

@@ -48,8 +48,11 @@ type Config struct {
 	// replaced when this campaign ends.
 	Fresh bool
 	// AnalysisMemory is the memory budget of the analysis of one run, in bytes (0:
-	// analysis.DefaultMemoryBudget(), a quarter of the machine's; negative: none). A run
-	// past it is not analyzed and the campaign goes on: Report.Warnings names the run.
+	// analysis.DefaultMemoryBudget(), a quarter of the machine's and at most 1 GiB;
+	// negative: none). The analyses running at once share it (one waits while the others
+	// would pass it together); the process's soft memory limit is set for the default
+	// budget (LimitMemory). A run past it is not analyzed and the campaign goes on:
+	// Report.Warnings names the run.
 	AnalysisMemory int64
 	// StateBytes is the byte budget of the state saved for each test (see Fresh); default
 	// DefaultStateBytes. Past it the least useful entries are dropped first: the queued

@@ -1,0 +1,79 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// The gated fan-out (every Done after every Add): the group is ordered, so the detector
+// skips the matching; the leaked sender is still reported.
+func TestWaitGroupGatedFanout(t *testing.T) {
+	r := Analyze(wgFanout(3000))
+	wantNo(t, r, "negative-waitgroup")
+	want(t, r, "leak-chan", Actual, "main.go:18")
+	if len(r.facts.wgs) != 1 || !r.facts.wgs[0].covered() {
+		t.Fatalf("the group's Adds all happen before its Dones: want it covered without matching")
+	}
+}
+
+// A Done that no Add happens before, in a large group whose other Dones are ordered after
+// every Add: the prediction needs the matching, which reads the per-Done projections.
+func TestWaitGroupLargeGroupUnorderedDone(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	wg := b.WaitGroup()
+	start := m.MakeChan(0, "main.go:8")
+	early := m.Go("main.go:9") // started before any Add: its Done may come first
+	var ws []*tracetest.G
+	for range 300 {
+		m.Add(wg, 1, "main.go:10")
+		ws = append(ws, m.Go("main.go:11"))
+	}
+	m.Add(wg, 1, "main.go:12")
+	m.Close(start, "main.go:14")
+	early.Done(wg, "early.go:20")
+	for _, w := range ws {
+		w.RecvBare(start, "main.go:15")
+		w.Done(wg, "main.go:16")
+	}
+	m.Wait(wg, "main.go:18")
+	r := Analyze(b.Trace())
+	want(t, r, "negative-waitgroup", Predicted, "early.go:20")
+	if n := len(r.Findings); n != 1 {
+		t.Errorf("%d findings, want only the early Done: %v", n, summaries(r))
+	}
+}
+
+// A group every worker Adds to itself: too many Adds and Dones to match, so no projection
+// per Done and adder is kept (2000 x 2000 entries otherwise), and the adders are indexed.
+func TestWaitGroupManyAdders(t *testing.T) {
+	r := Analyze(wgSelfAdd(2000))
+	wantNo(t, r)
+	wf := r.facts.wgs[0]
+	if !wf.noProj || cap(wf.proj) != 0 {
+		t.Errorf("noProj %v, projection capacity %d: want none kept", wf.noProj, cap(wf.proj))
+	}
+	if len(wf.adders.list) != 2000 || wf.adders.index(wf.adders.list[1234]) != 1234 {
+		t.Errorf("adders: %d, index of the 1235th %d", len(wf.adders.list), wf.adders.index(wf.adders.list[1234]))
+	}
+}
+
+func TestAdderSet(t *testing.T) {
+	var s adderSet
+	for _, g := range []int32{5, 3, 5, 9, 1, 2, 3, 7, 8, 11, 12, 13, 5, 40} {
+		s.add(g)
+	}
+	want := []int32{5, 3, 9, 1, 2, 7, 8, 11, 12, 13, 40}
+	if len(s.list) != len(want) {
+		t.Fatalf("list %v, want %v", s.list, want)
+	}
+	for k, g := range want {
+		if s.list[k] != g || s.index(g) != k {
+			t.Errorf("%d: list %d, index %d", g, s.list[k], s.index(g))
+		}
+	}
+	if s.index(4) != -1 || s.idx == nil {
+		t.Errorf("index(4) = %d, idx %v: want -1 and an index past %d adders", s.index(4), s.idx != nil, adderScan)
+	}
+}
