@@ -166,7 +166,7 @@ func (e *engine) runlock(i int32, ev *trace.Event) {
 		}
 	}
 	if k < 0 && len(m.readers) > 0 {
-		k = len(m.readers) - 1 // released by another goroutine than the one that acquired it
+		k = e.handoffReader(m, g) // released by another goroutine than the one that acquired it
 	}
 	if k < 0 {
 		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})
