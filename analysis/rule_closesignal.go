@@ -29,14 +29,27 @@ import (
 type closeSignal struct {
 	r       *Result
 	senders map[uint64][]int32 // channel -> distinct goroutines that sent on it (at most 2 kept)
+	memo    map[[2]int64]bool  // (receive position, close event) -> harmless: a receive in a loop repeats
 }
 
-func newCloseSignal(r *Result) *closeSignal { return &closeSignal{r: r} }
+func newCloseSignal(r *Result) *closeSignal {
+	return &closeSignal{r: r, memo: map[[2]int64]bool{}}
+}
 
 // harmless reports whether receive recv, which got or may get the zero value because of
 // close cl (-1: the close was not recorded), reads the close as a signal and no value it
 // waited for can be lost.
 func (c *closeSignal) harmless(recv, cl int32) bool {
+	k := [2]int64{int64(c.r.Trace.Events[recv].Pos), int64(cl)}
+	h, ok := c.memo[k]
+	if !ok {
+		h = c.compute(recv, cl)
+		c.memo[k] = h
+	}
+	return h
+}
+
+func (c *closeSignal) compute(recv, cl int32) bool {
 	r := c.r
 	ev := &r.Trace.Events[recv]
 	closer := int32(-1)
