@@ -48,11 +48,21 @@ A plain receive (v := <-ch) cannot tell a real value from the zero value a
 closed channel yields, so the program goes on with a value nobody sent (often a nil
 pointer). Range loops, comma-ok receives and bare <-ch signal waits handle closing and are
 not reported; neither are select cases (a trace cannot tell case v := <-ch from
-case v, ok := <-ch). Fix it with v, ok := <-ch and handling !ok, or by ordering the close after
+case v, ok := <-ch). Only a receive with evidence of harm is reported: close as a signal is
+idiomatic (a goroutine defers close(errCh) and sends only on failure; the reader checks
+if err := <-errCh; err != nil), so a receive that compares its value with nil or the zero
+value (in its if statement or the one right after it), or from a channel closed by a
+deferred close in the goroutine that made every send on it, is not reported, unless
+another goroutine sent on the channel (a value this receive could have taken is lost to
+it in another ordering). Fix it with v, ok := <-ch and handling !ok, or by ordering the close after
 the send the receiver waits for.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
+		sig := newCloseSignal(r)
 		for _, p := range r.facts.recvOnClosed {
+			if sig.harmless(p.a, p.b) {
+				continue
+			}
 			ch := r.operand(p.a, "the channel")
 			msg := fmt.Sprintf("receive from %s at %s got the zero value of a closed channel", ch, r.at(p.a))
 			if p.b >= 0 {
@@ -61,7 +71,7 @@ the send the receiver waits for.`,
 			out = append(out, r.newFinding("recv-on-closed", Actual, msg, op{"receive", p.a}, op{"close", p.b}))
 		}
 		for _, c := range r.facts.closeRaces {
-			if c.send {
+			if c.send || sig.harmless(c.op, c.close) {
 				continue
 			}
 			ch := r.operand(c.op, "the channel")

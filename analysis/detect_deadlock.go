@@ -354,11 +354,16 @@ var MixedDeadlock = &Detector{
 If the holder reaches the channel operation first, it waits for the partner while the
 partner waits for the lock. It is predicted when the partner goroutine acquired the lock
 before its channel operation and that acquisition is not ordered with the holder's (ignoring
-the mutex's own ordering). Fix it by not holding locks across channel operations (copy what
+the mutex's own ordering). A select with a default case (or a non-blocking send or
+receive) under the lock is not reported: it never waits, so it cannot hold the lock while
+blocked. Fix it by not holding locks across channel operations (copy what
 is needed, unlock, then send), or by buffering the channel so the send cannot block.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, m := range r.facts.mixed {
+			if r.nonBlocking(m.op) {
+				continue // a select with default never waits holding the lock
+			}
 			msg := fmt.Sprintf("%s at %s holds %s (locked at %s) while its partner at %s needs that lock first (at %s): if this side locks first, both wait forever",
 				r.chanOpName(m.op), r.at(m.op), r.operand(m.held, "a lock"), r.at(m.held), r.at(m.partner), r.at(m.partnerLock))
 			out = append(out, r.newFinding("mixed-deadlock", Predicted, msg,

@@ -55,38 +55,36 @@ func (s *readerSet) firstOf(g int32) int32 {
 	return -1
 }
 
-// release removes and returns the newest read lock of g, or when g holds none the newest
-// of all (released by another goroutine than the one that acquired it); false if none.
-func (s *readerSet) release(g int32) (heldRead, bool) {
-	if s.live == 0 {
-		return heldRead{}, false
-	}
-	if s.byG == nil {
-		k := len(s.list) - 1
-		for j := len(s.list) - 1; j >= 0; j-- {
-			if s.list[j].g == g {
-				k = j
-				break
-			}
+// newestOf returns the index of the newest read lock g holds, -1 if none.
+func (s *readerSet) newestOf(g int32) int {
+	if s.byG != nil {
+		if ks := s.byG[g]; len(ks) > 0 {
+			return int(ks[len(ks)-1])
 		}
-		r := s.list[k]
+		return -1
+	}
+	for j := len(s.list) - 1; j >= 0; j-- {
+		if s.list[j].g == g {
+			return j
+		}
+	}
+	return -1
+}
+
+// removeAt removes and returns the read lock at index k (a live entry).
+func (s *readerSet) removeAt(k int) heldRead {
+	r := s.list[k]
+	if s.byG == nil {
 		s.list = slices.Delete(s.list, k, k+1)
 		s.live--
-		return r, true
+		return r
 	}
-	ks := s.byG[g]
+	ks := slices.DeleteFunc(s.byG[r.g], func(j int32) bool { return int(j) == k })
 	if len(ks) == 0 {
-		// the newest of all is the newest of its goroutine (the list ends with a live entry)
-		g = s.list[len(s.list)-1].g
-		ks = s.byG[g]
-	}
-	k := ks[len(ks)-1]
-	if len(ks) == 1 {
-		delete(s.byG, g)
+		delete(s.byG, r.g)
 	} else {
-		s.byG[g] = ks[:len(ks)-1]
+		s.byG[r.g] = ks
 	}
-	r := s.list[k]
 	s.list[k].g = -1
 	s.live--
 	for len(s.list) > 0 && s.list[len(s.list)-1].g < 0 {
@@ -96,7 +94,7 @@ func (s *readerSet) release(g int32) (heldRead, bool) {
 		s.list = slices.DeleteFunc(s.list, func(r heldRead) bool { return r.g < 0 })
 		s.reindex()
 	}
-	return r, true
+	return r
 }
 
 // reindex builds the index of the (hole-free) list.

@@ -160,9 +160,13 @@ func (e *engine) runlock(i int32, ev *trace.Event) {
 		return
 	}
 	m := &e.mutexes[x]
-	// g's newest read lock, else the newest (released by another goroutine than the one
-	// that acquired it)
-	if r, ok := m.readers.release(g); ok {
+	// g's newest read lock, else one handed over to g (rule_handoff.go)
+	k := m.readers.newestOf(g)
+	if k < 0 {
+		k = e.handoffReader(&m.readers, g)
+	}
+	if k >= 0 {
+		r := m.readers.removeAt(k)
 		e.release(i, g, r.g, r.ev, x, true)
 	} else {
 		e.f.unlockOfUnlocked = append(e.f.unlockOfUnlocked, evPair{i, m.lastUnlock})

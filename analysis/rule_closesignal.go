@@ -1,0 +1,243 @@
+package analysis
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Rule close as a signal: a receive that gets the zero value of a closed channel is a bug
+// only with evidence of harm, and idiomatic Go closes a channel to say "nothing more": a
+// goroutine defers close(errCh) and sends only on failure, and the reader checks
+// `if err := <-errCh; err != nil`. The zero value is then the designed outcome. What the
+// trace and the source can show decides:
+//   - harm, a value lost: some send on the channel ran in a goroutine other than the one
+//     that closed it. That sender's value went elsewhere in this run, and the closer does
+//     not own it: another ordering gives this receive the close instead of the value (or
+//     the value instead of the close).
+//   - a signal: the received value is compared with nil or its zero value (in the
+//     receiving if statement, or in the if statement right after `v := <-ch`), or the
+//     channel is closed by a deferred close in the goroutine that made every send on it
+//     (conditional reports before the close: the zero value means "no report").
+//
+// A receive is reported when it is not a signal, or when a value may be lost: a zero value
+// used as a real one (v := <-ch; v.Field) stays a finding, as does a checked receive that
+// other goroutines' sends could have fed. Comma-ok receives, range loops and receives whose
+// result is ignored are not value receives and never reach this rule.
+type closeSignal struct {
+	r       *Result
+	senders map[uint64][]int32 // channel -> distinct goroutines that sent on it (at most 2 kept)
+	memo    map[[2]int64]bool  // (receive position, close event) -> harmless: a receive in a loop repeats
+}
+
+func newCloseSignal(r *Result) *closeSignal {
+	return &closeSignal{r: r, memo: map[[2]int64]bool{}}
+}
+
+// harmless reports whether receive recv, which got or may get the zero value because of
+// close cl (-1: the close was not recorded), reads the close as a signal and no value it
+// waited for can be lost.
+func (c *closeSignal) harmless(recv, cl int32) bool {
+	k := [2]int64{int64(c.r.Trace.Events[recv].Pos), int64(cl)}
+	h, ok := c.memo[k]
+	if !ok {
+		h = c.compute(recv, cl)
+		c.memo[k] = h
+	}
+	return h
+}
+
+func (c *closeSignal) compute(recv, cl int32) bool {
+	r := c.r
+	ev := &r.Trace.Events[recv]
+	closer := int32(-1)
+	if cl >= 0 {
+		closer = r.gOf[cl]
+	}
+	obj := ev.Obj
+	if ev.Kind == trace.KindSelect {
+		if ev.A >= uint64(len(ev.Cases)) {
+			return false
+		}
+		obj = ev.Cases[ev.A].Obj
+	}
+	for _, g := range c.sendersOf(obj) {
+		if g != closer || closer < 0 {
+			return false // a value another goroutine sent: this receive could have been its taker
+		}
+	}
+	p := r.Trace.Position(ev.Pos)
+	if zeroChecked(p.File, p.Line) {
+		return true
+	}
+	if cl < 0 {
+		return false
+	}
+	cp := r.Trace.Position(r.Trace.Events[cl].Pos)
+	return deferredClose(cp.File, cp.Line)
+}
+
+// sendersOf returns the goroutines that sent on channel obj (plain sends and select send
+// cases that communicated), computed for every channel in one pass over the trace.
+func (c *closeSignal) sendersOf(obj uint64) []int32 {
+	if c.senders == nil {
+		c.senders = map[uint64][]int32{}
+		for i := range c.r.Trace.Events {
+			ev := &c.r.Trace.Events[i]
+			var ch uint64
+			switch {
+			case ev.Kind == trace.KindChanSend && ev.Post != 0:
+				ch = ev.Obj
+			case ev.Kind == trace.KindSelect && ev.A < uint64(len(ev.Cases)) && ev.Cases[ev.A].Send:
+				ch = ev.Cases[ev.A].Obj
+			default:
+				continue
+			}
+			g := c.r.gOf[i]
+			if l := c.senders[ch]; len(l) < 2 && (len(l) == 0 || l[0] != g) {
+				c.senders[ch] = append(l, g)
+			}
+		}
+	}
+	return c.senders[obj]
+}
+
+// zeroChecked reports whether the receive on line of file compares its result with nil or
+// a zero literal: `<-ch != nil`, `if v := <-ch; v != nil`, or `v := <-ch` (or v = <-ch)
+// directly followed by an if statement that compares v so.
+func zeroChecked(file string, line int) bool {
+	f, fset := parsedFile(file)
+	if f == nil {
+		return false
+	}
+	found := false
+	var stack []ast.Node
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if fset.Position(n.Pos()).Line > line || fset.Position(n.End()).Line < line {
+			return false
+		}
+		stack = append(stack, n)
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW && fset.Position(u.Pos()).Line == line {
+			found = recvChecked(stack)
+		}
+		return true
+	})
+	return found
+}
+
+// recvChecked: stack ends at a receive expression; see zeroChecked.
+func recvChecked(stack []ast.Node) bool {
+	k := len(stack) - 1
+	for k > 1 {
+		if _, ok := stack[k-1].(*ast.ParenExpr); !ok {
+			break
+		}
+		k--
+	}
+	if k < 2 {
+		return false
+	}
+	recv, parent := stack[k].(ast.Expr), stack[k-1]
+	if b, ok := parent.(*ast.BinaryExpr); ok {
+		return comparesZero(b, types.ExprString(recv))
+	}
+	as, ok := parent.(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != recv {
+		return false
+	}
+	v := types.ExprString(as.Lhs[0])
+	switch outer := stack[k-2].(type) {
+	case *ast.IfStmt:
+		if outer.Init == as {
+			return comparesZeroIn(outer.Cond, v)
+		}
+	case *ast.BlockStmt:
+		return nextIfCompares(outer.List, as, v)
+	case *ast.CaseClause:
+		return nextIfCompares(outer.Body, as, v)
+	case *ast.CommClause:
+		return nextIfCompares(outer.Body, as, v)
+	}
+	return false
+}
+
+func nextIfCompares(list []ast.Stmt, s ast.Stmt, v string) bool {
+	for k, x := range list {
+		if x == s && k+1 < len(list) {
+			if is, ok := list[k+1].(*ast.IfStmt); ok {
+				return comparesZeroIn(is.Cond, v)
+			}
+		}
+	}
+	return false
+}
+
+// comparesZeroIn reports whether cond contains v == zero or v != zero.
+func comparesZeroIn(cond ast.Expr, v string) bool {
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		if b, ok := n.(*ast.BinaryExpr); ok && comparesZero(b, v) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func comparesZero(b *ast.BinaryExpr, v string) bool {
+	if b.Op != token.EQL && b.Op != token.NEQ {
+		return false
+	}
+	return (types.ExprString(b.X) == v && isZeroLit(b.Y)) || (types.ExprString(b.Y) == v && isZeroLit(b.X))
+}
+
+func isZeroLit(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "nil" || e.Name == "false"
+	case *ast.BasicLit:
+		return e.Value == "0" || e.Value == `""` || e.Value == "``"
+	}
+	return false
+}
+
+// deferredClose reports whether the close on line of file is deferred: `defer close(ch)`,
+// or a close inside a function literal that is deferred (defer func() { close(ch) }()).
+func deferredClose(file string, line int) bool {
+	f, fset := parsedFile(file)
+	if f == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		d, ok := n.(*ast.DeferStmt)
+		if !ok {
+			return true
+		}
+		if fset.Position(d.Pos()).Line > line || fset.Position(d.End()).Line < line {
+			return true
+		}
+		ast.Inspect(d.Call, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && fset.Position(c.Pos()).Line == line {
+				if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "close" {
+					found = true
+				}
+			}
+			return !found
+		})
+		return !found
+	})
+	return found
+}
