@@ -133,7 +133,7 @@ var settingsTable = []setting{
 	},
 	{
 		Name: "analysisMemory", Type: "integer", Default: `0`,
-		Doc: "Memory budget of the analysis of one run, in MB (goweave fuzz -analysis-memory); a run whose analysis needs more is not analyzed, the campaign goes on and says so in a warning. 0: a quarter of the machine's memory.",
+		Doc: "Memory budget of the analysis of one run, in MB (goweave fuzz -analysis-memory); a run whose analysis needs more is not analyzed, the campaign goes on and says so in a warning. 0: a quarter of the machine's memory, at most 1 GB.",
 		apply: func(s *Settings, raw json.RawMessage) error {
 			return unmarshalNonNegative(raw, &s.AnalysisMemory)
 		},

@@ -31,7 +31,7 @@ func analyzeMain(args []string, stdout, stderr io.Writer) int {
 	}
 	asJSON := fs.Bool("json", false, "print {\"findings\": [...]} as JSON")
 	kinds := fs.Bool("kinds", false, "list the bug kinds and exit (as goweave kinds; goweave kinds KIND explains one)")
-	memory := fs.Int64("analysis-memory", 0, "memory budget of one trace's analysis, in MB; past it that trace is not analyzed (0: a quarter of the machine's memory)")
+	memory := fs.Int64("analysis-memory", 0, "memory budget of one trace's analysis, in MB; past it that trace is not analyzed (0: a quarter of the machine's memory, at most 1 GB)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}

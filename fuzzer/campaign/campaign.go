@@ -358,9 +358,10 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	rc := *r
 	began := time.Now()
 	inspected := make(chan *AnalyzedRun, 1)
-	analyze := analyzeTrace // read here: the analysis may finish unseen after the campaign
+	stop := make(chan struct{})
+	analyze := analyzeTrace // read here: the analysis may end unseen after the campaign
 	go func() {
-		inspected <- inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory, analyze)
+		inspected <- inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory, stop, analyze)
 	}()
 	select {
 	case ar := <-inspected:
@@ -370,6 +371,7 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 			ar := <-inspected
 			return jobResult{job: j, run: ar, inspected: time.Since(began), late: time.Since(deadline)}
 		}
+		close(stop) // the analysis ends at once instead of holding its CPU and memory unseen
 		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}}
 	}
 }
@@ -382,11 +384,12 @@ var errCutShort = errors.New("the time budget ended during the analysis of this 
 // default, negative: none; see Config.AnalysisMemory). Past the budget, TraceErr is the
 // *analysis.BudgetError and the run has no analysis.
 func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64) *AnalyzedRun {
-	return inspect(bin, test, index, req, r, analyze, memory, analyzeTrace)
+	return inspect(bin, test, index, req, r, analyze, memory, nil, analyzeTrace)
 }
 
-// inspect is Inspect with the analysis analyzeFn.
-func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64,
+// inspect is Inspect with the analysis analyzeFn, which a close of stop ends early
+// (analysis.ErrStopped).
+func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64, stop <-chan struct{},
 	analyzeFn func(*trace.Trace, analysis.Options) (*analysis.Result, error)) *AnalyzedRun {
 	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
 	strategy := "record"
@@ -418,12 +421,16 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
 		return ar
 	}
-	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory}
+	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop}
 	if analyze {
 		if err := tooLargeToRead(r.Trace, opts); err != nil {
 			ar.TraceErr = err
 			return ar
 		}
+		// The whole inspection (decoding, analysis, signature) holds its share of the
+		// process's analysis budget (memory_inspect.go).
+		defer reserveInspect(r.Trace, opts)()
+		opts.Reserved = true
 	}
 	tr, err := trace.ReadFile(r.Trace)
 	if err != nil {
@@ -448,6 +455,11 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 				found(hang)
 			}
 		}
+	}
+	select {
+	case <-stop:
+		return ar // cut: the run counts without its analysis, its signature is not needed
+	default:
 	}
 	ar.Signature = signature(tr) // after the findings: on a large run it takes seconds too
 	return ar

@@ -67,7 +67,7 @@ const checks: { [K in keyof ServerSettings]: { valid: Check; expect: string } } 
     expect: 'a non-empty list of package patterns such as ["./..."]',
   },
   maxCampaigns: { valid: (v) => isNonNegativeInt(v) && (v as number) >= 1, expect: 'an integer >= 1' },
-  analysisMemory: { valid: isNonNegativeInt, expect: "an integer >= 0 (MB; 0: a quarter of the machine's memory)" },
+  analysisMemory: { valid: isNonNegativeInt, expect: "an integer >= 0 (MB; 0: a quarter of the machine's memory, at most 1 GB)" },
 };
 
 /**

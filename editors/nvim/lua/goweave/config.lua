@@ -68,7 +68,7 @@ local checks = {
     expect = 'a non-empty list of package patterns such as {"./..."}',
   },
   maxCampaigns = { valid = function(v) return non_negative_int(v) and v >= 1 end, expect = "an integer >= 1" },
-  analysisMemory = { valid = non_negative_int, expect = "an integer >= 0 (MB; 0: a quarter of the machine's memory)" },
+  analysisMemory = { valid = non_negative_int, expect = "an integer >= 0 (MB; 0: a quarter of the machine's memory, at most 1 GB)" },
 }
 
 -- server_settings merges user over the defaults. Unknown names and invalid values are
