@@ -55,7 +55,7 @@ type leak struct {
 	ticker      int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
 	tickerFired bool // each of those wakes got a value a recorded timer fire delivered
 	abandoned   bool // a Lock cut short by the exit, on a mutex whose holder has ended
-	timeLimit   bool // proven when the run was stopped at its time limit (detect_timelimit.go)
+	timeLimit   bool // proven when the run was stopped at its time limit or found stuck (detect_timelimit.go)
 	testOnly    bool // a leak of the test's own goroutines (testOnlyRule)
 }
 
@@ -447,7 +447,7 @@ func leakDetector(kind, summary, why string) *Detector {
 				msg += fmt.Sprintf(" (%s at %s)", l.related[0].role, r.at(l.related[0].ev))
 			}
 			if l.timeLimit {
-				msg += "; the test did not finish: proven when the run was stopped at its time limit, no live goroutine or global can reach what it waits on"
+				msg += "; the test did not finish: proven when the run was " + r.stoppedWhy() + ", no live goroutine or global can reach what it waits on"
 			} else if l.proven {
 				msg += "; proven: no live goroutine or global can reach what it waits on"
 			} else if !r.gcVerdict() {

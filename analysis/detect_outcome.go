@@ -32,7 +32,13 @@ order than in a passing run, where the traces show them. The usual cause is an a
 state that concurrent goroutines have not finished updating (a missing wait), or on an
 order the program does not guarantee. The replay recipe reruns the schedule of a run that
 failed. Fix the test's synchronisation, or the program's, so that the asserted state holds
-in every schedule.`,
+in every schedule.
+
+An Example whose output differs between runs is one too, reported at the Example's
+declaration with its // Output: line as a related position and the first line that
+differed. A test that fails in every run is not a flaky failure: goweave fuzz reports it as
+an error naming the failure (exit status 2), and stops fuzzing it after a few runs when it
+fails without goweave's scheduling as well.`,
 	Run: func(r *Result) []Finding { return nil },
 }
 
@@ -49,7 +55,11 @@ process run the GC's leak detection (Go 1.26 and later) before it ends: goroutin
 on something no live goroutine or global can reach are reported as the leak they are
 (leak-chan, ...), and goroutines blocked in a lock cycle as a deadlock, with the hang as
 part of that finding; so is a hang whose trace shows the whole run stuck (deadlock). A hang
-alone means no goroutine could be proven stuck: something may still wake it. If the test is
-only slow, raise -timeout; a test that finishes in some runs is not reported as a hang.`,
+alone means no goroutine could be proven stuck: something may still wake it. A run still
+making progress at its time limit (operations recorded, CPU used, a timer pending) is slow,
+not hung: it goes on up to a cap and is a warning that names the test and a -timeout to
+use, never a hang; a run the runtime finds stuck by its state (every goroutine blocked, a
+lock cycle, the test goroutine proven leaked) ends at once, as a deadlock or a leak, without
+waiting for the time limit. A test that finishes in some runs is not reported as a hang.`,
 	Run: func(r *Result) []Finding { return nil },
 }
