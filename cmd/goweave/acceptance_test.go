@@ -170,7 +170,9 @@ func checkToolchain(t *testing.T, bin, dir, v string) {
 // their `// want` annotations: a poller left looping on its ticker after its context's only
 // cancel was dropped is a leak-select at its select; the same poller with `defer cancel()`,
 // a value published through an atomic flag, an atomic.Value, a sync.Map or atomic.StoreInt32, a send that errgroup.Wait orders before the
-// close and a send that time.AfterFunc orders before the close in its function report nothing; of the two leaks of testonly, the one in the package's code is an
+// close, a send that time.AfterFunc orders before the close in its function, a select with a
+// default case under a lock (nbselect), a read lock released by the worker it was handed to
+// (lockhandoff) and a channel closed as a signal (closesignal) report nothing; of the two leaks of testonly, the one in the package's code is an
 // error and the one of the test's own goroutine is test-only, a warning. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
 func TestStdlibExamples(t *testing.T) {
 	if os.Getenv("GOWEAVE_ACCEPTANCE") == "" {
