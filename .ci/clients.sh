@@ -39,13 +39,8 @@ mkdir -p "$cache"
 
 log() { printf '%s\n' "$*" >&2; }
 
-# archive_uri prints the Debian archive this machine's apt uses.
-archive_uri() {
-  local uri
-  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
-  [ -n "$uri" ] || uri=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
-  echo "${uri:-http://deb.debian.org/debian}"
-}
+# shellcheck source=debian.sh
+. "$(dirname "${BASH_SOURCE[0]}")/debian.sh"
 
 # unpack: downloads emacs-nox, elpa-lsp-mode, elpa-go-mode, hx, kakoune and, recursively, the
 # libraries and elpa packages they depend on in $suite into $dir (which must not exist);

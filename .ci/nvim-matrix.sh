@@ -18,13 +18,8 @@ mkdir -p "$cache"
 
 log() { printf '%s\n' "$*" >&2; }
 
-# archive_uri prints the Debian archive this machine's apt uses.
-archive_uri() {
-  local uri
-  uri=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}' | grep -v security | head -1 || true)
-  [ -n "$uri" ] || uri=$(grep -hs '^deb ' /etc/apt/sources.list | awk '{print $2}' | grep -v security | head -1 || true)
-  echo "${uri:-http://deb.debian.org/debian}"
-}
+# shellcheck source=debian.sh
+. "$(dirname "${BASH_SOURCE[0]}")/debian.sh"
 
 # unpack SUITE DIR: downloads neovim and what it links from SUITE into DIR (which must
 # not exist) and writes DIR/nvim, a wrapper that starts it.
