@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/goweave/goweave/fuzzer"
+	"github.com/goweave/goweave/internal/atomicfile"
 )
 
 // The findings of the last campaign, shown at once when a test file is opened.
@@ -210,21 +211,7 @@ func (s *Server) saveLastCampaign(dir, key string, cfg fuzzer.Config, findings [
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".last-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, data)
 }
 
 // sourceKey hashes what a campaign over the package in dir depends on and can be read

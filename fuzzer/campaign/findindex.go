@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/goweave/goweave/internal/atomicfile"
 )
 
 // The finding index lets `goweave replay ID` find a finding's recipe from any directory,
@@ -117,19 +119,5 @@ func compactIndex(path string) error {
 	for i := len(keep) - 1; i >= 0; i-- {
 		b.WriteString(keep[i])
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "findings.idx.*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.WriteString(b.String())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return atomicfile.Write(path, []byte(b.String()))
 }

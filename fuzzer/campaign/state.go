@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/goweave/goweave/fuzzer/mutate"
+	"github.com/goweave/goweave/internal/atomicfile"
 )
 
 // Campaign state: what a campaign learned about a test, saved in OutDir/state when it ends,
@@ -257,7 +258,7 @@ func (c *campaign) saveStates(rep *Report) error {
 		s.Proposed = capped(slices.Sorted(maps.Keys(proposed)), maxSavedProposed)
 		data, err := c.fitState(&s, t.queue)
 		if err == nil {
-			err = writeFileAtomic(c.statePath(t), data)
+			err = atomicfile.Write(c.statePath(t), data)
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("saving the campaign state of %s: %v", t.name, err))
@@ -328,32 +329,6 @@ func (c *campaign) fitState(s *savedTest, queue []*RunRequest) ([]byte, error) {
 			return nil, fmt.Errorf("the findings alone take %d bytes, over the state budget of %d", len(data), budget)
 		}
 	}
-}
-
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".state-*")
-	if err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }
 
 // savedCampaigns returns the campaign directories under outDir that saved states point at
