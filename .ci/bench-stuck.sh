@@ -3,7 +3,7 @@
 # deadlocks in one run in three: goweave at two revisions, run in turns (issue 20;
 # BENCHMARKS.md "Stuck runs told by the program's state").
 #
-#   bash .ci/bench-stuck.sh [BEFORE [AFTER]]     (defaults: 0307aff, HEAD; N=3 rounds)
+#   bash .ci/bench-stuck.sh [BEFORE [AFTER]]   (defaults: 0307aff, HEAD; N=3 rounds; KERNELS="k1 k2" for a subset)
 #
 # Needs the acceptance corpus at ../shared/corpus. Prints one line per kernel and revision
 # with the median and the maximum wall time of `goweave fuzz -fresh -q -until-wants -time 30s`
@@ -22,7 +22,7 @@ for rev in "$before" "$after"; do
   git -C "$root" worktree remove --force "$work/src-$rev"
 done
 cp -r "$root/../shared/corpus" "$work/corpus"
-kernels="cyclic_deadlock_abba mixed_deadlock_lock_chan rwmutex_recursive_rlock leak_chan_buffered_full leak_chan_timeout leak_cond leak_mutex leak_nil_chan leak_select leak_waitgroup"
+kernels="${KERNELS:-cyclic_deadlock_abba mixed_deadlock_lock_chan rwmutex_recursive_rlock leak_chan_buffered_full leak_chan_timeout leak_cond leak_mutex leak_nil_chan leak_select leak_waitgroup}"
 stats() { sort -n | awk '{v[NR]=$1} END {printf "median %.1f s, max %.1f s", v[int((NR+1)/2)], v[NR]}'; }
 for k in $kernels; do
   for rev in "$before" "$after"; do : >"$work/$k-$rev"; done
