@@ -36,7 +36,8 @@ for k in $kernels; do
   for rev in "$before" "$after"; do echo "$k $rev: $(stats <"$work/$k-$rev")"; done
 done
 for rev in "$before" "$after"; do
-  runs=$(cd "$root/testdata/bench/onein3" && "$work/goweave-$rev" fuzz -fresh -json -time 30s -o "$work/out-$rev" ./ 2>/dev/null |
-    python3 -c 'import json,sys; print(sum(t.get("runs",0) for t in json.load(sys.stdin)["tests"]))')
+  # goweave fuzz exits 1: the test's deadlock is found
+  (cd "$root/testdata/bench/onein3" && "$work/goweave-$rev" fuzz -fresh -json -time 30s -o "$work/out-$rev" ./ >"$work/onein3-$rev.json" 2>/dev/null) || true
+  runs=$(python3 -c 'import json,sys; print(sum(t.get("runs",0) for t in json.load(sys.stdin)["tests"]))' <"$work/onein3-$rev.json")
   echo "onein3 $rev: $runs runs in a 30 s budget"
 done
