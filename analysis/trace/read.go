@@ -377,6 +377,13 @@ func (d *decoder) events(off int64, length uint64) error {
 			return d.errf(at, "event %d: select case without a select", rec)
 		}
 		orphans = false
+		if e.Post == 0 && takesEffectAtRequest(e.Kind) {
+			// Its goroutine was preempted between the record's opening and its completion
+			// (WgDone: around the counter's change) and not run again before the process
+			// exited. Such an operation completes at its request: a Done left open was a
+			// Done never done, and a correct worker pool's send a predicted send-on-closed.
+			e.Post = e.Pre
+		}
 		if e.Post != 0 && e.Pre > e.Post {
 			return d.errf(at, "event %d: completion stamp %d precedes request stamp %d", rec, e.Post, e.Pre)
 		}
@@ -511,4 +518,15 @@ func (d *decoder) finish() error {
 		d.t.Goroutines[i] = g
 	}
 	return nil
+}
+
+// takesEffectAtRequest reports whether operations of kind k complete at their request
+// stamp (FORMAT.md: their post equals their pre): an Add or Done of a WaitGroup, an Unlock or
+// RUnlock.
+func takesEffectAtRequest(k Kind) bool {
+	switch k {
+	case KindWgAdd, KindWgDone, KindUnlock, KindRUnlock:
+		return true
+	}
+	return false
 }
