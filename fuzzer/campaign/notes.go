@@ -157,7 +157,7 @@ func (c *campaign) runWarnings() []string {
 		}
 		if t.runs > 0 && n.cutConfirm == 0 && n.cutLongest >= time.Second && n.cutLongest > 2*n.longestRun {
 			out = append(out, fmt.Sprintf("%s: a run was stopped unfinished by the end of its time budget (-time %s) after %s, longer than any finished run (%s): raise -time",
-				name, c.cfg.TimePerTest, n.cutLongest.Round(100*time.Millisecond), n.longestRun.Round(100*time.Millisecond)))
+				name, c.cfg.TimePerTest, n.cutLongest.Round(100*time.Millisecond), shortDuration(n.longestRun)))
 		}
 	}
 	return out
@@ -214,4 +214,13 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// shortDuration rounds d for a message: to the millisecond under a second (a test's runs
+// often take a few: rounded to 100 ms they read "0s"), else to 100 ms.
+func shortDuration(d time.Duration) time.Duration {
+	if d < time.Second {
+		return d.Round(time.Millisecond)
+	}
+	return d.Round(100 * time.Millisecond)
 }

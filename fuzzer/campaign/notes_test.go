@@ -147,3 +147,15 @@ func TestCappedRunIsNoHang(t *testing.T) {
 		t.Errorf("warnings %q: want one that says the runs were stopped at their cap", rep.Warnings)
 	}
 }
+
+func TestShortDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		3 * time.Millisecond:                        "3ms",
+		420*time.Millisecond + 300*time.Microsecond: "420ms",
+		2*time.Second + 340*time.Millisecond:        "2.3s",
+	} {
+		if got := shortDuration(d).String(); got != want {
+			t.Errorf("shortDuration(%v) = %s, want %s", d, got, want)
+		}
+	}
+}
