@@ -316,22 +316,27 @@ async function steps(page, context) {
   // 1. Opening the test file starts the extension and background fuzzing of its package.
   await quickOpen(page, TEST_FILE);
   const opened = Date.now();
-  const lenses = await until('the code lenses', 60000, async () => {
+  // The lenses and the first diagnostic are waited for at once: a restored finding may show
+  // before the lenses do, and its time is measured from the open, not from the lenses.
+  const lensesP = until('the code lenses', 60000, async () => {
     const l = await page.locator(sel.lens).allInnerTexts();
     return l.some((x) => /fuzz this test/.test(x)) ? l : undefined;
+  }, 100).then((l) => {
+    summary.timings.firstLensS = secs(opened);
+    return l;
   });
-  summary.timings.firstLensS = secs(opened);
-  check('code lenses above the test', lenses.some((x) => /fuzz this test/.test(x)), lenses);
-  await shot(page, 'test-file-lenses');
-
-  // 2. The first diagnostic.
-  const problems = await until('a goweave diagnostic in the Problems panel', DIAG_TIMEOUT, async () => {
+  const problemsP = until('a goweave diagnostic in the Problems panel', DIAG_TIMEOUT, async () => {
     await collectErrorToasts(page);
     const p = await goweaveProblems(page);
     return p.some((x) => x.text.includes(KIND)) ? p : undefined;
-  }, 500);
-  summary.timings.firstDiagnosticS = secs(opened);
+  }, 100).then((p) => {
+    summary.timings.firstDiagnosticS = secs(opened);
+    return p;
+  });
+  const [lenses, problems] = await Promise.all([lensesP, problemsP]);
+  check('code lenses above the test', lenses.some((x) => /fuzz this test/.test(x)), lenses);
   log('first diagnostic', summary.timings.firstDiagnosticS, 's after opening', TEST_FILE);
+  await shot(page, 'test-file-lenses');
   await shot(page, 'first-diagnostic');
   if (process.env.ONLY_FIRST_DIAGNOSTIC === '1') {
     // BENCHMARKS.md's time to the first diagnostic: nothing more to do.
