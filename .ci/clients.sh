@@ -2,6 +2,8 @@
 # The editor clients beyond VS Code and Neovim (editors/emacs, helix, kakoune), for .ci/run:
 #   bash .ci/clients.sh download   fetch what the checks need into the cache (.ci/run starts
 #                                  this in the background);
+#   bash .ci/clients.sh gopls-path prints where the download puts gopls (the real VS Code test
+#                                  runs it beside goweave);
 #   bash .ci/clients.sh            fetch if needed, then run the checks:
 #     - Emacs: editors/emacs/goweave.el byte-compiles without warnings, and
 #       editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on client
@@ -36,6 +38,10 @@ cache=${GOWEAVE_CI_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/goweave-ci}
 max_age_days=${GOWEAVE_CLIENTS_MAX_AGE_DAYS:-30}
 dir=$cache/clients-$suite
 mkdir -p "$cache"
+if [ "${1:-}" = gopls-path ]; then
+  echo "$cache/gopls-$gopls_version/gopls"
+  exit 0
+fi
 
 log() { printf '%s\n' "$*" >&2; }
 

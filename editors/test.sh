@@ -82,7 +82,8 @@ if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
     step "vscode: vsce package (bundled)" bash -c "cd '$vscode' && npx --no-install vsce package --out '$tmp/goweave.vsix' && test -s '$tmp/goweave.vsix' && diff <(npx --no-install vsce ls | sort) <(printf '%s\n' LICENSE README.md dist/extension.js package.json)"
     # --- VS Code in a real editor (GOWEAVE_VSCODE_REAL=1, set by .ci/run): code-server in
     # headless Chromium with the .vsix just packaged, installed as users install it, and
-    # goweave.path pointing at the plain binary. Installs (cached under ~/.cache/goweave-ci)
+    # goweave.path pointing at the plain binary; with GOPLS=path (.ci/run sets it), gopls runs
+    # beside it (gopls-companion/). Installs (cached under ~/.cache/goweave-ci)
     # and all its steps: editors/vscode/test/real/. Prints where its screenshots are.
     if [ "${GOWEAVE_VSCODE_REAL:-}" = 1 ] && [ "$failed" -eq "$before" ]; then
       step "vscode: real VS Code (code-server $(sed -n 's/^code_server_version=//p' "$vscode/test/real/install.sh"), Chromium): diagnostics, quick fixes, lens, timeline" \

@@ -22,6 +22,8 @@ const SHOTS = env('SHOTS');
 const USER_DATA = env('USER_DATA');
 const GOWEAVE_BIN = env('GOWEAVE_BIN');
 const CHROMIUM = env('CHROMIUM', '/usr/bin/chromium');
+// Set when run.sh installed gopls-companion (gopls beside goweave, as with the Go extension).
+const GOPLS = env('GOPLS', '');
 // Waits are bounds, not pauses; they are generous because CI machines are shared and slow
 // (TIMEOUT_SCALE multiplies them all).
 const SCALE = Number(env('TIMEOUT_SCALE', '1'));
@@ -335,6 +337,16 @@ async function steps(page, context) {
   });
   const [lenses, problems] = await Promise.all([lensesP, problemsP]);
   check('code lenses above the test', lenses.some((x) => /fuzz this test/.test(x)), lenses);
+  if (GOPLS) {
+    // Beside gopls: its "run test" lens and goweave's "fuzz this test" share the line above a
+    // test, one lens each, neither hidden by the other.
+    const rows = await until('the gopls lens beside goweave\'s', 60000, async () => {
+      const r = await page.locator('.codelens-decoration').allInnerTexts();
+      return r.some((x) => /run test/.test(x) && /fuzz this test/.test(x)) ? r : undefined;
+    }, 250);
+    const row = rows.find((x) => /fuzz this test/.test(x) && /run test/.test(x));
+    check('gopls and goweave lenses on one line, one each', row.match(/fuzz this test/g).length === 1 && row.match(/run test/g).length === 1, row);
+  }
   log('first diagnostic', summary.timings.firstDiagnosticS, 's after opening', TEST_FILE);
   await shot(page, 'test-file-lenses');
   await shot(page, 'first-diagnostic');

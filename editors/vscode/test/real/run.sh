@@ -13,7 +13,9 @@
 # diagnostic: BENCHMARKS.md's measurement), TIMEOUT_SCALE (multiplies drive.js's waits),
 # KEEP=1 (keep the work dir), DRIVE_TIMEOUT (seconds, default 900), FOLDER=DIR (open DIR, a
 # copy of examples/ made on its first use and kept, instead of a new copy: the same project
-# opened again, whose last campaign's findings the server shows at once).
+# opened again, whose last campaign's findings the server shows at once), GOPLS=PATH (gopls:
+# also install gopls-companion/, a stand-in for the Go extension's gopls client, and check
+# goweave beside gopls; needs editors/vscode's node_modules for its bundle).
 # Prints "screenshots: DIR" first and "timings: {...}" (JSON) at the end.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -80,6 +82,21 @@ fi
 "${cs_env[@]}" "$CODE_SERVER" --user-data-dir "$ud" --extensions-dir "$ext" --install-extension "$vsix" >"$shots/install-extension.log" 2>&1 ||
   { cat "$shots/install-extension.log"; exit 1; }
 
+# gopls beside it: the companion bundled with editors/vscode's esbuild and vscode-languageclient.
+if [ -n "${GOPLS:-}" ]; then
+  gopls_bin=$(realpath "$GOPLS")
+  companion=$work/gopls-companion
+  cp -r "$here/gopls-companion" "$companion"
+  NODE_PATH="$repo/editors/vscode/node_modules" "$repo/editors/vscode/node_modules/.bin/esbuild" "$here/gopls-companion/extension.js" --bundle --platform=node \
+    --format=cjs --target=node20 --external:vscode --outfile="$companion/dist/extension.js" --log-level=warning
+  (cd "$companion" && rm extension.js && "$repo/editors/vscode/node_modules/.bin/vsce" package --no-dependencies \
+    --allow-missing-repository --skip-license --out "$work/gopls-companion.vsix") >"$shots/gopls-companion.log" 2>&1 ||
+    { cat "$shots/gopls-companion.log"; exit 1; }
+  "${cs_env[@]}" "$CODE_SERVER" --user-data-dir "$ud" --extensions-dir "$ext" --install-extension "$work/gopls-companion.vsix" \
+    >>"$shots/install-extension.log" 2>&1 || { cat "$shots/install-extension.log"; exit 1; }
+  cs_env+=(GOPLS="$gopls_bin")
+fi
+
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "${cs_env[@]}" setsid "$CODE_SERVER" --auth none --bind-addr "127.0.0.1:$port" \
   --user-data-dir "$ud" --extensions-dir "$ext" \
@@ -95,6 +112,6 @@ done
 
 rc=0
 NODE_PATH=$NODE_PATH_PLAYWRIGHT CHROMIUM=$CHROMIUM CS_URL="http://127.0.0.1:$port" FOLDER="$folder" SHOTS="$shots" \
-  USER_DATA="$ud" GOWEAVE_BIN="$bin" \
+  USER_DATA="$ud" GOWEAVE_BIN="$bin" GOPLS="${GOPLS:-}" \
   timeout "${DRIVE_TIMEOUT:-900}" node "$here/drive.js" || rc=$?
 exit $rc
