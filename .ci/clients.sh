@@ -4,6 +4,8 @@
 #                                  this in the background);
 #   bash .ci/clients.sh gopls-path prints where the download puts gopls (the real VS Code test
 #                                  runs it beside goweave);
+#   bash .ci/clients.sh emacs-env  prints EMACS=... and GOWEAVE_EMACS_LOAD_PATH=... of the
+#                                  download (for editors/emacs/test/first_diagnostic.el);
 #   bash .ci/clients.sh            fetch if needed, then run the checks:
 #     - Emacs: editors/emacs/goweave.el byte-compiles without warnings, and
 #       editors/emacs/test/e2e.el in batch mode (lsp-mode with goweave as an add-on client
@@ -40,6 +42,11 @@ dir=$cache/clients-$suite
 mkdir -p "$cache"
 if [ "${1:-}" = gopls-path ]; then
   echo "$cache/gopls-$gopls_version/gopls"
+  exit 0
+fi
+if [ "${1:-}" = emacs-env ]; then
+  echo "EMACS=$dir/emacs"
+  echo "GOWEAVE_EMACS_LOAD_PATH=$(find "$dir/root/usr/share/emacs/site-lisp/elpa-src" -mindepth 1 -maxdepth 1 -type d | tr '\n' ':')"
   exit 0
 fi
 
