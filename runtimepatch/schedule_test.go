@@ -502,3 +502,30 @@ func TestScheduleSynctest(t *testing.T) {
 			r.err, metaInt(r, "schedule.delay.held"), r.output)
 	}
 }
+
+// TestScheduleSelectFeasible: select preferences steer only to runs the Go
+// runtime can produce. Both selects of TestSelectCancelled have ctx.Done()
+// ready since before they were reached; preferring their errc cases (the
+// receive, and the send that would meet it) may delay them, but a goroutine
+// waiting in a select for one case past a ready one, or parked on errc alone
+// so that the other's select finds errc ready, is no run of the program. Both
+// must take ctx.Done() after their window, counted as timeouts.
+func TestScheduleSelectFeasible(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{}
+	s.selectPref(m["cancel.acquire"], 30, 1)   // the receive from errc (ctx.Done() is case 0)
+	s.selectPref(m["cancel.construct"], 30, 0) // the send on errc (sends come first)
+	r := runSchedule(t, "TestSelectCancelled", s.String())
+	if r.err != nil {
+		t.Fatalf("run: %v\n%s", r.err, r.output)
+	}
+	acquire := oneM(t, r.tr, trace.KindSelect, "cancel.acquire", m)
+	construct := oneM(t, r.tr, trace.KindSelect, "cancel.construct", m)
+	if acquire.A != 0 || construct.A != 1 {
+		t.Errorf("acquire took case %d, construct case %d; want ctx.Done() in both (0 and 1): errc's send and receive met although ctx.Done() was ready before either select\n%s",
+			int64(acquire.A), int64(construct.A), r.output)
+	}
+	if got := metaInt(r, "schedule.select.timeouts"); got != 2 {
+		t.Errorf("select timeouts = %d, want 2 (neither preferred case can become ready)", got)
+	}
+}
