@@ -50,6 +50,9 @@ type goweaveSteerG struct {
 	lspawns   uint32       // recorded spawns so far: the next child is number lspawns+1
 	lhas      bool         // the goroutine has a logical id (its ancestors are all goroutines)
 	inPref    bool         // inside a select preference's nested selectgo
+	prefSend  bool         // sleeping between looks at its preferred case (prefC != 0): a send
+	prefC     uintptr      // the preferred case's channel while sleeping between looks (goweavePrefers)
+	prefNext  guintptr     // goweavePrefers link
 	wstate    uint8        // goweaveWait*: why it is parked (guarded by goweaveSteerMu)
 	wtimeout  bool         // its delay ended by the window
 	wdelay    uint32       // delay index+1 it waits for
@@ -699,7 +702,7 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		si = ncases - 1 - (si - nsends)
 	}
 	cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:ncases:ncases]
-	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, window)
+	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, block, window)
 	if !ok {
 		return 0, false, false
 	}
@@ -715,7 +718,7 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 	switch pc {
 	case 0:
 		cas := scase{c: c, elem: elem}
-		recvOK, ok := goweavePreferWait(gp, &cas, !recv, window)
+		recvOK, ok := goweavePreferWait(gp, &cas, !recv, false, window)
 		if !ok {
 			return -1
 		}
@@ -741,7 +744,13 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 // the select runs normally (and may block: then its first ready case wins).
 // The current goroutine's open record is completed by the nested select's
 // hooks as the outer select's would be.
-func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok bool) {
+//
+// Two selects that prefer the two ends of one rendezvous would each wait for
+// the other to block first; so a blocking select (block) that finds another
+// goroutine looking for the complementary case on the same channel gives up
+// its preference and runs its select at once (goweavePreferEnter): if no case
+// of it is ready it blocks, and the other one finds its case ready.
+func goweavePreferWait(gp *g, cas *scase, send, block bool, window int64) (recvOK, ok bool) {
 	if gp != gp.m.curg || gp.m.locks != 0 {
 		return false, false
 	}
@@ -757,9 +766,66 @@ func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok b
 			goweaveSelTimeouts.Add(1)
 			return false, false
 		}
+		if !goweavePreferEnter(gp, cas.c, send, block) {
+			return false, false
+		}
 		goweaveSteerSleep(min(pause, deadline-now))
+		goweavePreferLeave(gp)
 		pause = min(2*pause, goweavePreferPollMaxNs)
 	}
+}
+
+// goweavePrefers lists the goroutines looking for their preferred case
+// (goweavePreferWait), linked through prefNext. Guarded by goweaveSteerMu.
+var goweavePrefers guintptr
+
+// goweavePreferLeave takes gp off goweavePrefers.
+func goweavePreferLeave(gp *g) {
+	lock(&goweaveSteerMu)
+	goweavePreferUnlink(gp)
+	unlock(&goweaveSteerMu)
+}
+
+// goweavePreferUnlink takes gp off goweavePrefers. goweaveSteerMu is held.
+func goweavePreferUnlink(gp *g) {
+	var prev *g
+	for x := goweavePrefers.ptr(); x != nil; prev, x = x, x.goweave.s.prefNext.ptr() {
+		if x != gp {
+			continue
+		}
+		if prev == nil {
+			goweavePrefers = x.goweave.s.prefNext
+		} else {
+			prev.goweave.s.prefNext = x.goweave.s.prefNext
+		}
+		break
+	}
+	gp.goweave.s.prefNext, gp.goweave.s.prefC = 0, 0
+}
+
+// goweavePreferEnter puts gp on goweavePrefers while it sleeps between two
+// looks at its preferred case on channel c; it is never on it while it looks
+// (a look may panic: a send on a closed channel). It returns false, leaving
+// gp off the list, when gp is a blocking select (block) and another goroutine
+// sleeping there looks for the other end of the case (same channel, other
+// direction): gp gives up its preference, and the other one, which stays on
+// the list, never gives up its own for gp.
+func goweavePreferEnter(gp *g, c *hchan, send, block bool) bool {
+	s := &gp.goweave.s
+	lock(&goweaveSteerMu)
+	if block {
+		for x := goweavePrefers.ptr(); x != nil; x = x.goweave.s.prefNext.ptr() {
+			if xs := &x.goweave.s; xs.prefC == uintptr(unsafe.Pointer(c)) && xs.prefSend != send {
+				unlock(&goweaveSteerMu)
+				return false
+			}
+		}
+	}
+	s.prefC, s.prefSend = uintptr(unsafe.Pointer(c)), send
+	s.prefNext = goweavePrefers
+	goweavePrefers.set(gp)
+	unlock(&goweaveSteerMu)
+	return true
 }
 
 // goweavePreferPollMaxNs bounds the pause between two looks of a preference

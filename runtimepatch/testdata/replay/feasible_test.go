@@ -34,3 +34,25 @@ func TestSelectCancelled(t *testing.T) {
 		t.Log("took errc:", err)
 	}
 }
+
+// TestSelectRendezvous: two selects meet on c (quit is never closed). A
+// schedule that prefers both ends of c must not leave each waiting for the
+// other to block first.
+func TestSelectRendezvous(t *testing.T) {
+	c := make(chan int)
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		select { // @meet.send
+		case c <- 1:
+		case <-quit:
+		}
+	}()
+	select { // @meet.recv
+	case v := <-c:
+		t.Log("received", v)
+	case <-quit:
+	}
+	<-done
+}
