@@ -502,3 +502,47 @@ func TestScheduleSynctest(t *testing.T) {
 			r.err, metaInt(r, "schedule.delay.held"), r.output)
 	}
 }
+
+// TestScheduleSelectFeasible: select preferences steer only to runs the Go
+// runtime can produce. Both selects of TestSelectCancelled have ctx.Done()
+// ready since before they were reached; preferring their errc cases (the
+// receive, and the send that would meet it) may delay them, but a goroutine
+// waiting in a select for one case past a ready one, or parked on errc alone
+// so that the other's select finds errc ready, is no run of the program. Both
+// must take ctx.Done() after their window, counted as timeouts.
+func TestScheduleSelectFeasible(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{}
+	s.selectPref(m["cancel.acquire"], 30, 1)   // the receive from errc (ctx.Done() is case 0)
+	s.selectPref(m["cancel.construct"], 30, 0) // the send on errc (sends come first)
+	r := runSchedule(t, "TestSelectCancelled", s.String())
+	if r.err != nil {
+		t.Fatalf("run: %v\n%s", r.err, r.output)
+	}
+	acquire := oneM(t, r.tr, trace.KindSelect, "cancel.acquire", m)
+	construct := oneM(t, r.tr, trace.KindSelect, "cancel.construct", m)
+	if acquire.A != 0 || construct.A != 1 {
+		t.Errorf("acquire took case %d, construct case %d; want ctx.Done() in both (0 and 1): errc's send and receive met although ctx.Done() was ready before either select\n%s",
+			int64(acquire.A), int64(construct.A), r.output)
+	}
+	if got := metaInt(r, "schedule.select.timeouts"); got < 1 {
+		t.Errorf("select timeouts = %d, want at least 1 (neither preferred case can become ready; one of the selects may give up at once, see below)", got)
+	}
+
+	// Two selects preferring the two ends of one rendezvous: the one that finds the
+	// other looking gives its preference up and blocks in its select, and they meet
+	// at once; waiting for each other would end only with a window (timeouts 1).
+	s = &schedText{}
+	s.selectPref(m["meet.send"], 2000, 0)
+	s.selectPref(m["meet.recv"], 2000, 0)
+	r = runSchedule(t, "TestSelectRendezvous", s.String())
+	if r.err != nil {
+		t.Fatalf("run: %v\n%s", r.err, r.output)
+	}
+	if c := oneM(t, r.tr, trace.KindSelect, "meet.recv", m).A; c != 0 {
+		t.Errorf("the receiving select took case %d, want 0 (c)", int64(c))
+	}
+	if got := metaInt(r, "schedule.select.timeouts"); got != 0 {
+		t.Errorf("select timeouts = %d, want 0: the two ends of c waited for each other until a window ended", got)
+	}
+}

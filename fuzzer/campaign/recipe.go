@@ -256,7 +256,7 @@ func (e *SourceChangedError) Error() string {
 		}
 		b.WriteString(" no longer read as recorded")
 	} else if e.Binary {
-		b.WriteString(": the rebuilt test binary differs from the recorded one (the package, a dependency or the Go toolchain changed)")
+		b.WriteString(": the rebuilt test binary differs from the recorded one (the package, a dependency, the Go toolchain or goweave's patched runtime changed)")
 	}
 	b.WriteString("; run goweave fuzz again to get a fresh finding")
 	return b.String()

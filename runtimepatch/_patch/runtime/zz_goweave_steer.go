@@ -17,7 +17,6 @@ package runtime
 
 import (
 	"internal/runtime/atomic"
-	"internal/runtime/sys"
 	"unsafe"
 )
 
@@ -51,6 +50,9 @@ type goweaveSteerG struct {
 	lspawns   uint32       // recorded spawns so far: the next child is number lspawns+1
 	lhas      bool         // the goroutine has a logical id (its ancestors are all goroutines)
 	inPref    bool         // inside a select preference's nested selectgo
+	prefSend  bool         // sleeping between looks at its preferred case (prefC != 0): a send
+	prefC     uintptr      // the preferred case's channel while sleeping between looks (goweavePrefers)
+	prefNext  guintptr     // goweavePrefers link
 	wstate    uint8        // goweaveWait*: why it is parked (guarded by goweaveSteerMu)
 	wtimeout  bool         // its delay ended by the window
 	wdelay    uint32       // delay index+1 it waits for
@@ -700,7 +702,7 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		si = ncases - 1 - (si - nsends)
 	}
 	cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:ncases:ncases]
-	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, window)
+	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, block, window)
 	if !ok {
 		return 0, false, false
 	}
@@ -716,7 +718,7 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 	switch pc {
 	case 0:
 		cas := scase{c: c, elem: elem}
-		recvOK, ok := goweavePreferWait(gp, &cas, !recv, window)
+		recvOK, ok := goweavePreferWait(gp, &cas, !recv, false, window)
 		if !ok {
 			return -1
 		}
@@ -728,29 +730,119 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 	return -1
 }
 
-// goweavePreferWait waits up to window for the one case cas: one blocking
-// selectgo over {cas, a channel a timer sends on}. ok reports that cas
-// completed. The current goroutine's open record (if any) is completed by
-// the nested select's hooks like the outer select's would be; the private
-// channel has object id 0, which the channel hooks ignore.
-func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok bool) {
+// goweavePreferWait follows a preference for the one case cas for up to
+// window, as a goroutine that is slow to reach its select: it looks whether
+// cas is ready (a non-blocking select over cas alone) and, while it is not,
+// sleeps before looking again. It never waits in the select: a goroutine
+// blocked in a select is woken by the first of its cases that becomes ready,
+// so waiting there for one case while another was ready (or became ready)
+// would be a run no schedule of the program has; and a goroutine waiting on
+// cas's channel alone would make cas ready for a partner (a select that
+// would otherwise take another case), which a slow goroutine does not. Taking
+// cas when the goroutine looks is feasible whatever else is ready then: Go
+// chooses among ready cases at random. ok reports that cas completed; else
+// the select runs normally (and may block: then its first ready case wins).
+// The current goroutine's open record is completed by the nested select's
+// hooks as the outer select's would be.
+//
+// Two selects that prefer the two ends of one rendezvous would each wait for
+// the other to block first; so a blocking select (block) that finds another
+// goroutine looking for the complementary case on the same channel gives up
+// its preference and runs its select at once (goweavePreferEnter): if no case
+// of it is ready it blocks, and the other one finds its case ready.
+func goweavePreferWait(gp *g, cas *scase, send, block bool, window int64) (recvOK, ok bool) {
 	if gp != gp.m.curg || gp.m.locks != 0 {
 		return false, false
 	}
-	ch := make(chan struct{}, 1)
-	hc := *(**hchan)(unsafe.Pointer(&ch))
-	hc.goweave.id = 0
-	hc.bubble = nil // a real-time timer sends on it: never part of a synctest bubble (zz_goweave_synctest.go)
-	t := new(timer)
-	t.init(goweavePreferTimeout, hc)
-	t.reset(nanotime()+window, 0)
-	var cases [2]scase
-	var order [4]uint16
+	deadline := nanotime() + window
+	pause := int64(goweavePollNs)
+	for {
+		if recvOK, ok = goweavePreferTry(gp, cas, send); ok {
+			return recvOK, true
+		}
+		now := nanotime()
+		if cas.c == nil || now >= deadline {
+			// A nil channel is never ready: nothing to wait for.
+			goweaveSelTimeouts.Add(1)
+			return false, false
+		}
+		if !goweavePreferEnter(gp, cas.c, send, block) {
+			return false, false
+		}
+		goweaveSteerSleep(min(pause, deadline-now))
+		goweavePreferLeave(gp)
+		pause = min(2*pause, goweavePreferPollMaxNs)
+	}
+}
+
+// goweavePrefers lists the goroutines looking for their preferred case
+// (goweavePreferWait), linked through prefNext. Guarded by goweaveSteerMu.
+var goweavePrefers guintptr
+
+// goweavePreferLeave takes gp off goweavePrefers.
+func goweavePreferLeave(gp *g) {
+	lock(&goweaveSteerMu)
+	goweavePreferUnlink(gp)
+	unlock(&goweaveSteerMu)
+}
+
+// goweavePreferUnlink takes gp off goweavePrefers. goweaveSteerMu is held.
+func goweavePreferUnlink(gp *g) {
+	var prev *g
+	for x := goweavePrefers.ptr(); x != nil; prev, x = x, x.goweave.s.prefNext.ptr() {
+		if x != gp {
+			continue
+		}
+		if prev == nil {
+			goweavePrefers = x.goweave.s.prefNext
+		} else {
+			prev.goweave.s.prefNext = x.goweave.s.prefNext
+		}
+		break
+	}
+	gp.goweave.s.prefNext, gp.goweave.s.prefC = 0, 0
+}
+
+// goweavePreferEnter puts gp on goweavePrefers while it sleeps between two
+// looks at its preferred case on channel c; it is never on it while it looks
+// (a look may panic: a send on a closed channel). It returns false, leaving
+// gp off the list, when gp is a blocking select (block) and another goroutine
+// sleeping there looks for the other end of the case (same channel, other
+// direction): gp gives up its preference, and the other one, which stays on
+// the list, never gives up its own for gp.
+func goweavePreferEnter(gp *g, c *hchan, send, block bool) bool {
+	s := &gp.goweave.s
+	lock(&goweaveSteerMu)
+	if block {
+		for x := goweavePrefers.ptr(); x != nil; x = x.goweave.s.prefNext.ptr() {
+			if xs := &x.goweave.s; xs.prefC == uintptr(unsafe.Pointer(c)) && xs.prefSend != send {
+				unlock(&goweaveSteerMu)
+				return false
+			}
+		}
+	}
+	s.prefC, s.prefSend = uintptr(unsafe.Pointer(c)), send
+	s.prefNext = goweavePrefers
+	goweavePrefers.set(gp)
+	unlock(&goweaveSteerMu)
+	return true
+}
+
+// goweavePreferPollMaxNs bounds the pause between two looks of a preference
+// at its case: a partner that blocks on the case waits at most about this
+// long for the preferring goroutine to come (as it would for a slow one).
+const goweavePreferPollMaxNs = 500_000
+
+// goweavePreferTry completes cas if it is ready now, without waiting: one
+// non-blocking selectgo over cas alone (the private form of `select { case
+// ...: default: }`, never recorded itself: its caller is the runtime).
+func goweavePreferTry(gp *g, cas *scase, send bool) (recvOK, ok bool) {
+	var cases [1]scase
+	var order [2]uint16
 	cases[0] = *cas
-	cases[1] = scase{c: hc}
-	nsends, nrecvs := 0, 2
+	nsends, nrecvs := 0, 1
 	if send {
-		nsends, nrecvs = 1, 1
+		nsends, nrecvs = 1, 0
 	}
 	s := &gp.goweave.s
 	fam := gp.goweave.fam
@@ -758,21 +850,10 @@ func goweavePreferWait(gp *g, cas *scase, send bool, window int64) (recvOK, ok b
 		gp.goweave.fam = goweaveFamSelect
 	}
 	s.inPref = true
-	casi, recvOK := selectgo(&cases[0], &order[0], nil, nsends, nrecvs, true)
+	casi, recvOK := selectgo(&cases[0], &order[0], nil, nsends, nrecvs, false)
 	s.inPref = false
 	if gp.goweave.rec != 0 {
 		gp.goweave.fam = fam
 	}
-	t.stop()
-	if casi != 0 {
-		goweaveSelTimeouts.Add(1)
-		return false, false
-	}
-	return recvOK, true
-}
-
-// goweavePreferTimeout ends a preference's wait: a non-blocking send on its
-// private channel (buffered, so it never blocks even after the wait ended).
-func goweavePreferTimeout(arg any, _ uintptr, _ int64) {
-	chansend(arg.(*hchan), unsafe.Pointer(&zeroVal[0]), false, sys.GetCallerPC())
+	return recvOK, casi == 0
 }
