@@ -407,8 +407,11 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		}
 	}
 	var hang []analysis.Finding
+	var tr *trace.Trace
 	if analyze {
-		found(raceFindings(r.Races, bin.Module))
+		// At the end, with the trace when it could be read: it names the atomic side of a
+		// race the race detector's stack does not (race.go, mixedRace).
+		defer func() { found(raceFindings(r.Races, bin.Module, tr)) }()
 		outcome := outcomeFindings(bin, test, r)
 		if r.Progressing {
 			// Stopped while still making progress: a hang only if the analysis proves
@@ -432,11 +435,12 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		defer reserveInspect(r.Trace, opts)()
 		opts.Reserved = true
 	}
-	tr, err := trace.ReadFile(r.Trace)
+	read, err := trace.ReadFile(r.Trace)
 	if err != nil {
 		ar.TraceErr = err
 		return ar
 	}
+	tr = read
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
