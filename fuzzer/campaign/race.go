@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,7 @@ func raceFindings(reports [][]string, module string, tr *trace.Trace) []analysis
 		pf, ok2 := userFrame(prev.frames, module)
 		if !ok1 || !ok2 {
 			if f, ok := mixedRace(cur, prev, module, tr); ok {
+				addTestCalls(&f, module, cur, prev)
 				out = append(out, f)
 			}
 			continue
@@ -153,9 +155,32 @@ func raceFindings(reports [][]string, module string, tr *trace.Trace) []analysis
 			f.Positions = []analysis.Position{position(firstOp, first), position("conflicting "+secondOp, second)}
 		}
 		f.Fingerprint = raceFingerprint(f)
+		if f.Kind == "data-race" {
+			addTestCalls(&f, module, cur, prev)
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// addTestCalls adds to data race f, whose accesses are at the innermost frames of the
+// module (the library's racing lines when the race is inside the package's code), the test's
+// calls that led to them: the innermost frame of each stack in a _test.go file, as related
+// positions (the fingerprint keeps to the two accesses).
+func addTestCalls(f *analysis.Finding, module string, sides ...raceAccess) {
+	root := filepath.Clean(module) + string(filepath.Separator)
+	for _, side := range sides {
+		for _, fr := range side.frames {
+			if !strings.HasSuffix(fr.file, "_test.go") || module != "" && !strings.HasPrefix(fr.file, root) {
+				continue
+			}
+			p := position("test's call ("+side.op+")", fr)
+			if !slices.ContainsFunc(f.Positions, func(q analysis.Position) bool { return q.File == p.File && q.Line == p.Line }) {
+				f.Positions = append(f.Positions, p)
+			}
+			break
+		}
+	}
 }
 
 // isAtomic reports whether a race's access is an atomic one: the race detector labels some

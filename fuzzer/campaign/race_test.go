@@ -137,8 +137,8 @@ func TestRaceFindingsMixedAtomic(t *testing.T) {
 		tr    *trace.Trace
 		roles string
 	}{
-		{tr, "plain write@gauge.go:15 atomic store@gauge.go:14"},
-		{nil, "plain write@gauge.go:15 goroutine of the atomic write@gauge_test.go:23"},
+		{tr, "plain write@gauge.go:15 atomic store@gauge.go:14 test's call (write)@gauge_test.go:27"},
+		{nil, "plain write@gauge.go:15 goroutine of the atomic write@gauge_test.go:23 test's call (write)@gauge_test.go:27"},
 	}
 	for _, c := range cases {
 		fs := raceFindings([][]string{mixedReport}, "/src/m", c.tr)
@@ -152,5 +152,45 @@ func TestRaceFindingsMixedAtomic(t *testing.T) {
 		if f := fs[0]; f.Kind != "data-race" || f.Confidence != "actual" || strings.Join(got, " ") != c.roles || !strings.Contains(f.Message, "atomic") {
 			t.Errorf("trace %v: %s %s %q at %v, want data-race actual at %s", c.tr != nil, f.Kind, f.Confidence, f.Message, got, c.roles)
 		}
+	}
+}
+
+// A race inside the package's code (a cache's Put and Get, cache.go) reached from a test:
+// reported at the library's racing lines, the write first, with the test's calls that led
+// to each access as related positions.
+func TestRaceFindingsInLibrary(t *testing.T) {
+	report := []string{
+		"Write at 0x00c000018300 by goroutine 8:",
+		"  app.(*Cache).Put()",
+		"      /src/m/cache.go:12 +0x44",
+		"  app.TestCache.func1()",
+		"      /src/m/cache_test.go:20 +0x44",
+		"",
+		"Previous read at 0x00c000018300 by goroutine 7:",
+		"  app.(*Cache).Get()",
+		"      /src/m/cache.go:18 +0x1a4",
+		"  app.TestCache()",
+		"      /src/m/cache_test.go:24 +0x1a4",
+		"  testing.tRunner()",
+		"      /usr/local/go/src/testing/testing.go:2036 +0x21c",
+		"",
+		"Goroutine 8 (running) created at:",
+		"  app.TestCache()",
+		"      /src/m/cache_test.go:19 +0x199",
+	}
+	fs := raceFindings([][]string{report}, "/src/m", nil)
+	if len(fs) != 1 {
+		t.Fatalf("%d findings, want 1: %+v", len(fs), fs)
+	}
+	var got []string
+	for _, p := range fs[0].Positions {
+		got = append(got, p.Role+"@"+filepath.Base(p.File)+":"+strconv.Itoa(p.Line))
+	}
+	want := "write@cache.go:12 conflicting read@cache.go:18 test's call (write)@cache_test.go:20 test's call (read)@cache_test.go:24"
+	if strings.Join(got, " ") != want {
+		t.Errorf("positions %v, want %s", got, want)
+	}
+	if fs[0].Fingerprint != "race:data-race:/src/m/cache.go:12:/src/m/cache.go:18" {
+		t.Errorf("fingerprint %s: want the two accesses only", fs[0].Fingerprint)
 	}
 }
