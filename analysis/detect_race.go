@@ -16,7 +16,12 @@ return before the work is counted. Call Add before the go statement (or use wg.G
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.addWait {
-			out = append(out, addWaitFinding(r, p.a, p.b))
+			f := addWaitFinding(r, p.a, p.b)
+			if f.Kind != "" {
+				// related, after the fingerprint: the test's calls that led into the package
+				f.Positions = append(f.Positions, r.testCalls(p.a, p.b)...)
+			}
+			out = append(out, f)
 		}
 		return out
 	},

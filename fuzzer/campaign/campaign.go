@@ -424,7 +424,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
 		return ar
 	}
-	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop}
+	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop, Test: test, Dir: bin.Dir}
 	if analyze {
 		if err := tooLargeToRead(r.Trace, opts); err != nil {
 			ar.TraceErr = err
