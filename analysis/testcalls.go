@@ -56,7 +56,7 @@ func calledName(fn string) string {
 		return ""
 	}
 	rest = strings.ReplaceAll(rest, "[...]", "") // a generic's type arguments
-	if strings.HasPrefix(rest, "(") { // a method: (*T).M... or T.M...
+	if strings.HasPrefix(rest, "(") {            // a method: (*T).M... or T.M...
 		if k := strings.Index(rest, ")."); k >= 0 {
 			rest = rest[k+2:]
 		}
