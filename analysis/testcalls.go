@@ -55,8 +55,9 @@ func calledName(fn string) string {
 	if !ok {
 		return ""
 	}
-	rest = strings.ReplaceAll(rest, "[...]", "") // a generic's type arguments
-	if strings.HasPrefix(rest, "(") {            // a method: (*T).M... or T.M...
+	// without a generic's type arguments; a method is (*T).M... or T.M...
+	rest = strings.ReplaceAll(rest, "[...]", "")
+	if strings.HasPrefix(rest, "(") {
 		if k := strings.Index(rest, ")."); k >= 0 {
 			rest = rest[k+2:]
 		}
