@@ -8,11 +8,15 @@ var DataRace = &Detector{
 
 A data race makes the program's behaviour undefined: torn values, lost updates, stale reads.
 goweave reports variable races from -race runs (the recorded trace holds no memory
-accesses). Fix it by protecting the variable with a mutex, using sync/atomic for every access
-to it, or handing the value over through a channel. From the trace it reports the race on a
-WaitGroup the documentation forbids: an Add that starts when the counter is zero must happen
-before the Wait (classically wg.Add called inside the goroutine it counts), else the Wait can
-return before the work is counted. Call Add before the go statement (or use wg.Go).`,
+accesses), at the innermost lines of your module on each side (inside the package's code
+when the race is there), with the test's calls that led to them as related positions. A
+plain access racing an atomic one is reported at the plain access, the one to fix, with
+the atomic operation found in the trace. Fix it by protecting the variable with a mutex,
+using sync/atomic for every access to it, or handing the value over through a channel.
+From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
+that starts when the counter is zero must happen before the Wait (classically wg.Add called
+inside the goroutine it counts), else the Wait can return before the work is counted. Call
+Add before the go statement (or use wg.Go).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.addWait {
