@@ -623,6 +623,11 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 	key := primaryKey(f)
 	if prev := c.byPrimary[key]; prev != nil && prev.Fingerprint != f.Fingerprint {
 		if isRaceFinding(f) {
+			if f.Confidence != analysis.Predicted && prev.Package == f.Package && prev.Test == f.Test {
+				// the race detector saw it happen in this run (a WaitGroup race the trace
+				// only predicts there): the kept finding happened in this run too
+				t.noteSeen([]Finding{{Finding: analysis.Finding{Fingerprint: prev.Fingerprint, Confidence: f.Confidence}}}, f.Run)
+			}
 			return nil, false
 		}
 		if isRaceFinding(prev) {

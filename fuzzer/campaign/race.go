@@ -123,6 +123,19 @@ func raceFindings(reports [][]string, module string, tr *trace.Trace) []analysis
 		f := analysis.Finding{Confidence: analysis.Actual, Severity: analysis.SeverityError}
 		cTop, pTop := cur.frames[0].function, prev.frames[0].function
 		switch {
+		case wgMethod(cur) != "" && wgMethod(prev) != "" && wgMethod(cur) != wgMethod(prev):
+			// The race detector's model of a WaitGroup: an Add from a zero counter reads
+			// the group, a Wait that blocks writes it. Reported as the trace's rule
+			// WgAddWait does (analysis/rules_waitgroup.go), at the Add, so that the two
+			// reports of one race are one finding (campaign.merge: same primary).
+			add, wait := cf, pf
+			if wgMethod(cur) == "Wait" {
+				add, wait = pf, cf
+			}
+			f.Kind = "data-race"
+			f.Message = fmt.Sprintf("WaitGroup Add at %s:%d, from a zero counter, races with the Wait at %s:%d (race detector): an Add from a zero counter must happen before the Wait (call it before the go statement)",
+				filepath.Base(add.file), add.line, filepath.Base(wait.file), wait.line)
+			f.Positions = []analysis.Position{position("add", add), position("wait", wait)}
 		case isRuntime(cTop) || isRuntime(pTop):
 			send, close, kind := chanRace(cTop, cf, pTop, pf)
 			if kind == "" {
@@ -181,6 +194,24 @@ func addTestCalls(f *analysis.Finding, module string, sides ...raceAccess) {
 			break
 		}
 	}
+}
+
+// wgMethod is "Add" or "Wait" when the access is the race detector's model of that
+// WaitGroup method (its stack starts in it, under the race runtime's own frame), else "".
+// WaitGroup.Go's Add counts as an Add.
+func wgMethod(a raceAccess) string {
+	for _, fr := range a.frames {
+		switch {
+		case isRuntime(fr.function):
+			continue
+		case strings.HasPrefix(fr.function, "sync.(*WaitGroup).Add"):
+			return "Add"
+		case strings.HasPrefix(fr.function, "sync.(*WaitGroup).Wait"):
+			return "Wait"
+		}
+		return ""
+	}
+	return ""
 }
 
 // isAtomic reports whether a race's access is an atomic one: the race detector labels some
