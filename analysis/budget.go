@@ -26,6 +26,10 @@ type Options struct {
 	// Reserved: the caller reserved this analysis's memory from the process's pool
 	// (Reserve), with what it holds beside it; the analysis does not reserve again.
 	Reserved bool
+	// Test and Dir, when known, are the test function that ran and its package's
+	// directory: a finding inside the package's code names the test's calls that led
+	// to it (testcalls.go).
+	Test, Dir string
 }
 
 // ErrStopped is the error of an analysis stopped by its Options.Stop.

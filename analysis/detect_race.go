@@ -1,12 +1,56 @@
 package analysis
 
+import "fmt"
+
 var DataRace = &Detector{
 	Name: "data-race",
-	Doc: `Two conflicting accesses to a program variable (at least one a write) that happens-before does not order, as reported by the race detector.
+	Doc: `Two conflicting accesses to a program variable (at least one a write) that happens-before does not order, as reported by the race detector; or a WaitGroup Add from a zero counter unordered with a Wait of the same group.
 
 A data race makes the program's behaviour undefined: torn values, lost updates, stale reads.
-goweave reports it from -race runs (the recorded trace holds no memory accesses, so this
-detector itself finds nothing in a trace). Fix it by protecting the variable with a mutex,
-using sync/atomic, or handing the value over through a channel.`,
-	Run: func(r *Result) []Finding { return nil },
+goweave reports variable races from -race runs (the recorded trace holds no memory
+accesses), at the innermost lines of your module on each side (inside the package's code
+when the race is there), with the test's calls that led to them as related positions. A
+plain access racing an atomic one is reported at the plain access, the one to fix, with
+the atomic operation found in the trace. Fix it by protecting the variable with a mutex,
+using sync/atomic for every access to it, or handing the value over through a channel.
+From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
+that starts when the counter is zero must happen before the Wait (classically wg.Add called
+inside the goroutine it counts), else the Wait can return before the work is counted. Call
+Add before the go statement (or use wg.Go).`,
+	Run: func(r *Result) []Finding {
+		var out []Finding
+		for _, p := range r.facts.addWait {
+			f := addWaitFinding(r, p.a, p.b)
+			if f.Kind != "" {
+				// related, after the fingerprint: the test's calls that led into the package
+				f.Positions = append(f.Positions, r.testCalls(p.a, p.b)...)
+			}
+			out = append(out, f)
+		}
+		return out
+	},
+}
+
+// addWaitFinding reports Add a (from a zero counter) and Wait w racing (rule WgAddWait),
+// at the Add, the line to move. It happened when the Wait was entered with work counted
+// after the Add (the race detector's report), or ran before the Add (it did not wait for
+// its work); with the Add's work done before the Wait was entered, it is a prediction.
+func addWaitFinding(r *Result, a, w int32) Finding {
+	ea, ew := &r.Trace.Events[a], &r.Trace.Events[w]
+	add := wgCall(r, a)
+	wait := r.operand(w, "wg") + ".Wait()"
+	const fix = "an Add from a zero counter must happen before the Wait (call it before the go statement)"
+	switch {
+	case ew.Pre < ea.Pre:
+		msg := fmt.Sprintf("%s at %s ran when the counter was zero, after %s at %s had started and without being ordered after it: the Wait did not wait for this work; %s",
+			add, r.at(a), wait, r.at(w), fix)
+		return r.newFinding("data-race", Actual, msg, op{"add", a}, op{"wait", w})
+	case int64(ew.B) > 0:
+		msg := fmt.Sprintf("%s at %s, from a zero counter, races with %s at %s: nothing orders it before the Wait, which in another schedule returns before this work is counted; %s",
+			add, r.at(a), wait, r.at(w), fix)
+		return r.newFinding("data-race", Actual, msg, op{"add", a}, op{"wait", w})
+	}
+	msg := fmt.Sprintf("%s at %s, from a zero counter, is not ordered before %s at %s: in another schedule the Wait runs first and returns without waiting for this work; %s",
+		add, r.at(a), wait, r.at(w), fix)
+	return r.newFinding("data-race", Predicted, msg, op{"add", a}, op{"wait", w})
 }

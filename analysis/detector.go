@@ -92,7 +92,7 @@ func runDetectors(r *Result) {
 }
 
 // hbDerived are the kinds whose "actual" findings still rest on the happens-before relation.
-var hbDerived = map[string]bool{"concurrent-recv": true, "select-case-without-partner": true}
+var hbDerived = map[string]bool{"concurrent-recv": true, "select-case-without-partner": true, "data-race": true}
 
 func primary(f Finding) Position {
 	if len(f.Positions) > 0 {

@@ -28,6 +28,9 @@ type facts struct {
 	unorderedUnlocks []evPair // unlock, acquisition
 
 	wgs []*wgFacts
+	// an Add from a zero counter and a Wait of the same group, unordered (rule WgAddWait)
+	addWait     []evPair // add, wait
+	addWaitSeen map[pairKey]bool
 
 	deps        []lockDep
 	depSeen     map[depKey]uint8

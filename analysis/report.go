@@ -24,9 +24,10 @@ type op struct {
 // newFinding builds a finding of kind from its operations, primary first. Positions come
 // from the events; goroutines are those performing them, named by their spawn sites. A
 // finding whose primary operation has no source position (it ran in code that was not
-// recorded) comes back without a Kind and is dropped by Analyze: it could not be shown.
+// recorded) comes back without a Kind and is dropped by Analyze: it could not be shown; so
+// does a pair of a library's own operations (rule_library.go).
 func (r *Result) newFinding(kind string, conf Confidence, msg string, ops ...op) Finding {
-	if len(ops) == 0 || ops[0].ev < 0 || r.Trace.Position(r.Trace.Events[ops[0].ev].Pos).File == "" {
+	if len(ops) == 0 || ops[0].ev < 0 || r.Trace.Position(r.Trace.Events[ops[0].ev].Pos).File == "" || r.libraryOwned(kind, conf, ops) {
 		return Finding{}
 	}
 	f := Finding{Kind: kind, Confidence: conf, Severity: SeverityOf(kind, conf), Message: msg}

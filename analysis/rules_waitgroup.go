@@ -25,7 +25,16 @@ type wgState struct {
 	// Adds and Dones, whose lists are cut from one arena.
 	pending     int32
 	nAdd, nDone int32
+
+	// For the Add/Wait race (rule WgAddWait): the latest Add from a zero counter and the
+	// latest Wait of each goroutine, at most maxAddWaitGoroutines each.
+	zeroAdds, waits []int32
 }
+
+// maxAddWaitGoroutines bounds the goroutines whose Adds from zero and Waits one group keeps
+// for the Add/Wait race: a group each of thousands of workers Adds to from zero would make
+// the check quadratic (a race among the first ones is reported all the same).
+const maxAddWaitGoroutines = 64
 
 // wgFacts is what negative-waitgroup matching needs: every Add and Done, and for each
 // Done the clock entries of the adding goroutines.
@@ -127,6 +136,9 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 		e.ck.join(&w.wvc, &e.wvc[g])
 		w.owner = -1
 	}
+	if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 && ev.B == ev.A {
+		e.wgAddWait(w, i, g, true)
+	}
 	wf := w.facts
 	switch delta := int64(ev.A); {
 	case delta > 0:
@@ -167,10 +179,15 @@ func (e *engine) wgAdd(i int32, ev *trace.Event) {
 func (e *engine) wgWait(i int32, ev *trace.Event) {
 	g := e.tick(i)
 	x := e.objOf[i]
-	if x < 0 || !e.wgs.at(x).live {
+	if x < 0 {
 		return
 	}
 	w := e.wgs.at(x)
+	// before the Wait learns the group's clock: what it knew when it was entered
+	e.wgAddWait(w, i, g, false)
+	if !w.live {
+		return
+	}
 	if w.owner < 0 || e.vc[g].get(w.owner) < w.ep {
 		e.ck.join(&e.vc[g], &w.vc)
 	}
@@ -178,6 +195,42 @@ func (e *engine) wgWait(i int32, ev *trace.Event) {
 		e.ck.join(&e.wvc[g], &w.wvc)
 	}
 	e.wgProcessed(w)
+}
+
+// Rule WgAddWait. sync.WaitGroup: "calls with a positive delta that occur when the counter
+// is zero must happen before a Wait", and a reuse's Adds after every earlier Wait returned.
+// An Add that started from a zero counter (in this run) and a Wait of another goroutine that
+// neither happens before the other (strong clock: the race detector's order, locks included)
+// race on the group: the Wait can return before the Add's work is counted, or the Add panics
+// ("Add called concurrently with Wait"). The race detector sees only one schedule of it (the
+// Add first, then a Wait that blocks) and reports it inside sync with no line of the user's.
+// Checked at the Add against the group's earlier Waits and at the Wait, before it joins the
+// group's clock, against the earlier Adds from zero; one of each per goroutine is kept (the
+// latest: an earlier one of the same goroutine is ordered no later).
+func (e *engine) wgAddWait(w *wgState, i, g int32, add bool) {
+	others, mine := &w.waits, &w.zeroAdds
+	if !add {
+		others, mine = &w.zeroAdds, &w.waits
+	}
+	for _, o := range *others {
+		if e.r.gOf[o] == g || e.hbAt(o, g, false) {
+			continue
+		}
+		a, wt := i, o
+		if !add {
+			a, wt = o, i
+		}
+		e.f.noteAddWait(a, wt, e.t.Events[a].Pos, e.t.Events[wt].Pos)
+	}
+	for k, o := range *mine {
+		if e.r.gOf[o] == g {
+			(*mine)[k] = i
+			return
+		}
+	}
+	if len(*mine) < maxAddWaitGoroutines {
+		*mine = append(*mine, i)
+	}
 }
 
 // countWg counts completed operation ev on WaitGroup w for the arenas (prepass).
@@ -252,4 +305,17 @@ func (e *engine) wgProcessed(w *wgState) {
 		e.ck.drop(&w.wvc, -1)
 		w.live = false
 	}
+}
+
+// noteAddWait records an unordered Add from zero and Wait, once per pair of positions.
+func (f *facts) noteAddWait(add, wait int32, pa, pw uint32) {
+	if f.addWaitSeen == nil {
+		f.addWaitSeen = map[pairKey]bool{}
+	}
+	k := pairKey{pa: pa, pb: pw}
+	if f.addWaitSeen[k] || len(f.addWait) >= maxPairs {
+		return
+	}
+	f.addWaitSeen[k] = true
+	f.addWait = append(f.addWait, evPair{add, wait})
 }

@@ -47,9 +47,15 @@ func TestWaitGroupLargeGroupUnorderedDone(t *testing.T) {
 
 // A group every worker Adds to itself: too many Adds and Dones to match, so no projection
 // per Done and adder is kept (2000 x 2000 entries otherwise), and the adders are indexed.
+// Each worker's Done follows its own Add (no negative counter); the Adds from a zero
+// counter, in the workers, are not ordered before main's Wait: one Add/Wait race.
 func TestWaitGroupManyAdders(t *testing.T) {
 	r := Analyze(wgSelfAdd(2000))
-	wantNo(t, r)
+	wantNo(t, r, "negative-waitgroup")
+	want(t, r, "data-race", Predicted, "main.go:12", "wait=main.go:16")
+	if len(r.Findings) != 1 || len(r.facts.addWait) != 1 {
+		t.Errorf("findings %v, %d Add/Wait pairs: want the one race", summaries(r), len(r.facts.addWait))
+	}
 	wf := r.facts.wgs[0]
 	if !wf.noProj || cap(wf.proj) != 0 {
 		t.Errorf("noProj %v, projection capacity %d: want none kept", wf.noProj, cap(wf.proj))

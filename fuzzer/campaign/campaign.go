@@ -407,8 +407,11 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		}
 	}
 	var hang []analysis.Finding
+	var tr *trace.Trace
 	if analyze {
-		found(raceFindings(r.Races, bin.Module))
+		// At the end, with the trace when it could be read: it names the atomic side of a
+		// race the race detector's stack does not (race.go, mixedRace).
+		defer func() { found(raceFindings(r.Races, bin.Module, tr)) }()
 		outcome := outcomeFindings(bin, test, r)
 		if r.Progressing {
 			// Stopped while still making progress: a hang only if the analysis proves
@@ -421,7 +424,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.TraceErr = fmt.Errorf("the test process wrote no trace (built without the goweave runtime?)")
 		return ar
 	}
-	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop}
+	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop, Test: test, Dir: bin.Dir}
 	if analyze {
 		if err := tooLargeToRead(r.Trace, opts); err != nil {
 			ar.TraceErr = err
@@ -432,11 +435,12 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		defer reserveInspect(r.Trace, opts)()
 		opts.Reserved = true
 	}
-	tr, err := trace.ReadFile(r.Trace)
+	read, err := trace.ReadFile(r.Trace)
 	if err != nil {
 		ar.TraceErr = err
 		return ar
 	}
+	tr = read
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
@@ -619,6 +623,11 @@ func (c *campaign) merge(t *testState, f *Finding) (stored *Finding, isNew bool)
 	key := primaryKey(f)
 	if prev := c.byPrimary[key]; prev != nil && prev.Fingerprint != f.Fingerprint {
 		if isRaceFinding(f) {
+			if f.Confidence != analysis.Predicted && prev.Package == f.Package && prev.Test == f.Test {
+				// the race detector saw it happen in this run (a WaitGroup race the trace
+				// only predicts there): the kept finding happened in this run too
+				t.noteSeen([]Finding{{Finding: analysis.Finding{Fingerprint: prev.Fingerprint, Confidence: f.Confidence}}}, f.Run)
+			}
 			return nil, false
 		}
 		if isRaceFinding(prev) {

@@ -172,6 +172,14 @@ func (g *G) Go(pos string) *G {
 	return child
 }
 
+// GoLib spawns a goroutine the way a recorded library does for the user (a dependency's
+// worker started inside the user's call at pos): a GoSpawn with the internal flag.
+func (g *G) GoLib(pos string) *G {
+	child := g.Go(pos)
+	g.b.t.Events[len(g.b.t.Events)-1].Flags |= trace.FlagInternal
+	return child
+}
+
 // End records that g exits.
 func (g *G) End() { g.op(trace.KindGoEnd, "", trace.Event{}, nil); g.ended = true }
 

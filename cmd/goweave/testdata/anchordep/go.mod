@@ -1,0 +1,3 @@
+module goweave.test/anchordep
+
+go 1.25
