@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -63,13 +64,13 @@ func buildEvents(t testing.TB, race bool) string {
 			racePath, raceErr = buildTestdata(t, "events", filepath.Join(workDir, "events-race.test"), "-race")
 		})
 		if raceErr != nil {
-			t.Fatal(raceErr)
+			failBuild(t, raceErr)
 		}
 		return racePath
 	}
 	buildOnce.Do(func() { binPath, buildErr = buildTestdata(t, "events", filepath.Join(workDir, "events.test")) })
 	if buildErr != nil {
-		t.Fatal(buildErr)
+		failBuild(t, buildErr)
 	}
 	return binPath
 }
@@ -89,10 +90,24 @@ func testdataRelease(t testing.TB) release {
 	return rel
 }
 
+// errShort is buildTestdata's answer under -short. It is an error, not a t.Skip: the builds
+// run inside sync.Once, where a skip would end only the first test and leave the others an
+// empty binary path.
+var errShort = errors.New("-short: the build compiles the standard library with the overlay")
+
+// failBuild ends a test whose binary did not build: a skip under -short, else a failure.
+func failBuild(t testing.TB, err error) {
+	t.Helper()
+	if errors.Is(err, errShort) {
+		t.Skip(err)
+	}
+	t.Fatal(err)
+}
+
 // buildTestdata builds the test binary of testdata/<pkg> with the overlay.
 func buildTestdata(t testing.TB, pkg, out string, extra ...string) (string, error) {
 	if testing.Short() {
-		t.Skip("builds the standard library with the overlay")
+		return "", errShort
 	}
 	dir := filepath.Join(testdataDir(t), pkg)
 	ov, err := Prepare(context.Background(), dir)

@@ -29,7 +29,7 @@ func buildLeakgc(t testing.TB) string {
 		leakgcBin, leakgcErr = buildTestdata(t, "leakgc", filepath.Join(workDir, "leakgc.test"))
 	})
 	if leakgcErr != nil {
-		t.Fatal(leakgcErr)
+		failBuild(t, leakgcErr)
 	}
 	return leakgcBin
 }

@@ -28,7 +28,7 @@ func buildReplay(t testing.TB) string {
 	t.Helper()
 	replayOnce.Do(func() { replayBin, replayErr = buildTestdata(t, "replay", filepath.Join(workDir, "replay.test")) })
 	if replayErr != nil {
-		t.Fatal(replayErr)
+		failBuild(t, replayErr)
 	}
 	return replayBin
 }

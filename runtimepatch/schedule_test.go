@@ -413,7 +413,7 @@ func TestScheduleRace(t *testing.T) {
 		replayRaceBin, replayRaceErr = buildTestdata(t, "replay", filepath.Join(workDir, "replay-race.test"), "-race")
 	})
 	if replayRaceErr != nil {
-		t.Fatal(replayRaceErr)
+		failBuild(t, replayRaceErr)
 	}
 	m := markersIn(t, "replay")
 	c := orderCases[1] // locks

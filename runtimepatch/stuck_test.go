@@ -33,13 +33,13 @@ func buildStuck(t *testing.T, race bool) string {
 			stuckRaceBin, stuckRaceErr = buildTestdata(t, "stuck", filepath.Join(workDir, "stuck-race.test"), "-race")
 		})
 		if stuckRaceErr != nil {
-			t.Fatal(stuckRaceErr)
+			failBuild(t, stuckRaceErr)
 		}
 		return stuckRaceBin
 	}
 	stuckOnce.Do(func() { stuckBin, stuckErr = buildTestdata(t, "stuck", filepath.Join(workDir, "stuck.test")) })
 	if stuckErr != nil {
-		t.Fatal(stuckErr)
+		failBuild(t, stuckErr)
 	}
 	return stuckBin
 }

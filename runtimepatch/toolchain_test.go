@@ -160,7 +160,7 @@ func TestRecordWithDownloadedToolchain(t *testing.T) {
 	t.Setenv("GOTOOLCHAIN", other)
 	bin, err := buildTestdata(t, "probe", filepath.Join(t.TempDir(), "probe.test"))
 	if err != nil {
-		t.Fatal(err)
+		failBuild(t, err)
 	}
 	r := record(t, bin, "TestProbe", nil)
 	if r.err != nil {
