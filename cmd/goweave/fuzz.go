@@ -289,6 +289,9 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 		if f.Refuted != "" && !fuzzer.Gating(&f) {
 			fmt.Fprintf(w, "\thint: predicted; confirmation refuted it: %s\n", f.Refuted)
 		}
+		if f.Timing != nil {
+			fmt.Fprintf(w, "\ttiming-dependent (warning, no exit status 1): every failing run needed a goroutine held longer than %s; wait for the goroutine instead of the clock\n", f.Timing.Wait)
+		}
 		if len(f.Related) > 0 {
 			fmt.Fprintf(w, "\talso reported as %s\n", relatedSummary(f.Related))
 		}
@@ -463,6 +466,16 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+// sarifProperties is a result's property bag: whether the finding sets exit status 1
+// (gating: a CI can gate on these alone), and for a timing-dependent failure its timing
+// (the JSON's "timing") with the tag "timing-dependent".
+type sarifProperties struct {
+	Gating bool             `json:"gating"`
+	Tags   []string         `json:"tags,omitempty"`
+	Timing *analysis.Timing `json:"timing,omitempty"`
 }
 
 type sarifLocation struct {
@@ -513,7 +526,11 @@ func sarifFor(findings []fuzzer.Finding, root string) sarifLog {
 			ruleIndex[f.Kind] = i
 			driver.Rules = append(driver.Rules, sarifRuleFor(f.Kind, level))
 		}
-		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{}}
+		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{},
+			Properties: &sarifProperties{Gating: fuzzer.Gating(&f), Timing: f.Timing}}
+		if f.Timing != nil {
+			r.Properties.Tags = []string{"timing-dependent"}
+		}
 		for j, p := range f.Positions {
 			loc := sarifLocation{PhysicalLocation: sarifPhysical(p, root)}
 			if j == 0 {

@@ -58,6 +58,7 @@ type goweaveSteerG struct {
 	wdeadline int64        // delay waits: when the window ends; settle waits: when to look again
 	wsettled  int64        // settle waits: when to give up waiting (a goroutine spinning without hooks)
 	wnext     guintptr     // waiter list / ready list link
+	held      bool         // parked by the schedule since its pre hook began (zz_goweave_timing.go)
 
 	// Released by the schedule and its held operation has not yet taken
 	// effect (goweaveTookEffect(gp, rlast)); cleared at its next hook, when
@@ -213,11 +214,18 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	sp, k := goweaveOccur(gp, pos)
 	op := goweaveOpKey{node: s.lnode, sp: sp, k: k, kind: kind}
 	canPark := s.lhas && gp == gp.m.curg && gp.m.locks == 0
+	var t0 int64
+	if canPark {
+		t0 = nanotime()
+	}
 	if k != 0 && canPark && len(goweaveSchedDelays) > 0 {
 		goweaveDelayWait(gp, op)
 	}
 	if s.lhas && goweaveOrderOn.Load() {
 		goweaveOrderWait(gp, op, canPark)
+	}
+	if canPark {
+		goweaveHoldEnd(gp, kind, pos, t0)
 	}
 	if k != 0 && len(goweaveSchedDelays) > 0 {
 		goweaveDelayAdmit(gp, op)

@@ -1,0 +1,100 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave timing records: what a run's wall clock did, so that a failure the
+// schedule caused only by holding a goroutine longer than the program waits
+// with a sleep or a timer can be told apart from a concurrency bug
+// (analysis/timing.go). Two record kinds, both with the wall-clock start in
+// b (nanotime) and neither an operation of the program: the trace reader
+// keeps them apart from the events (FORMAT.md).
+//
+//   - Hold: the schedule parked a goroutine before an operation (a delay or
+//     the order): g, pos and aux (kind) of the held operation, a = ns held.
+//   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
+//     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
+//     aux 1) or a function (AfterFunc, a context's deadline: aux 2), obj the
+//     timer's object id; a = its duration in ns. Tickers are left out: a
+//     period is not a deadline.
+//
+// Neither updates the goroutine's newest event (goweaveG.last), which the
+// schedule's settle logic reads.
+
+package runtime
+
+const (
+	goweaveKHold      = 80
+	goweaveKTimedWait = 81
+
+	goweaveWaitSleep     = 0
+	goweaveWaitTimerChan = 1
+	goweaveWaitTimerFunc = 2
+)
+
+// goweaveSleep records a time.Sleep(ns) called at return address pc. The
+// schedule's own sleeps (goweaveSteerSleep) are not user code and are not
+// recorded; nor are sleeps in a synctest bubble, on its fake clock.
+func goweaveSleep(ns int64, pc uintptr) {
+	if !goweaveOn || ns <= 0 {
+		return
+	}
+	gp := getg()
+	if gp != gp.m.curg || gp.bubble != nil {
+		return
+	}
+	lib := gp.goweave.lib
+	pos := goweavePosOf(pc)
+	gp.goweave.lib = lib // the flag is for the next operation's record, not this one
+	if pos == 0 {
+		return
+	}
+	goweaveTimedRecord(goweaveKTimedWait, goweaveWaitSleep, pos, gp.goid, 0, uint64(ns), nanotime())
+}
+
+// goweaveTimerWait records the creation of timer t at pos (a user position)
+// by the current goroutine; c is its channel, nil for AfterFunc.
+func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
+	if pos == 0 || t.period != 0 || t.isFake {
+		return
+	}
+	now := nanotime()
+	d := t.when - now
+	if d <= 0 {
+		return
+	}
+	aux := uint16(goweaveWaitTimerFunc)
+	if c != nil {
+		aux = goweaveWaitTimerChan
+	}
+	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, t.goweaveID, uint64(d), now)
+}
+
+// goweaveHoldEnd records that the schedule held gp before its operation of
+// kind at pos, from nanotime t0 until now, if it parked gp at all.
+func goweaveHoldEnd(gp *g, kind uint8, pos uint32, t0 int64) {
+	s := &gp.goweave.s
+	if !s.held {
+		return
+	}
+	s.held = false
+	if pos == 0 {
+		return
+	}
+	goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(nanotime()-t0), t0)
+}
+
+// goweaveTimedRecord writes a completed record of kind, stamped now.
+func goweaveTimedRecord(kind uint8, aux uint16, pos uint32, goid, obj, a uint64, start int64) {
+	h, stamp := goweaveReserve(1)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.kind = kind
+	e.aux = aux
+	e.pos = pos
+	e.g = goid
+	e.obj = obj
+	e.pre = stamp
+	e.post = stamp
+	e.a = a
+	e.b = uint64(start)
+}
