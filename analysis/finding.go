@@ -79,7 +79,7 @@ type Finding struct {
 	// package's code (the leak detectors' rule, detect_leak.go testOnlyLeak).
 	TestOnly bool `json:"test_only,omitempty"`
 	// Timing: a flaky failure or panic that needed goweave's schedule to hold a goroutine
-	// longer than the test waits by the clock (timing.go); a warning, not a bug of the
+	// past the end of a wait bounded by the clock (timing.go); a warning, not a bug of the
 	// module's synchronisation, and no exit status 1.
 	Timing *Timing `json:"timing,omitempty"`
 }

@@ -17,12 +17,12 @@ import (
 // delays goroutines too), but it is the test's reliance on time, not a concurrency bug of
 // the module's synchronisation. The runtime records how long the schedule held each
 // goroutine and every wait bounded by the clock (trace.Timed); a run shows the failure's
-// timing when a wait of one goroutine expired while the schedule held another one for
-// longer than that wait. Whether the failure needed it is the campaign's call, over all
-// of its failing runs (fuzzer/campaign: every failing run must show it).
+// timing when a wait of one goroutine expired while the schedule held another one. Whether
+// the failure needed it is the campaign's call, over all of its failing runs
+// (fuzzer/campaign: every failing run must show it).
 
 // Timing is a run's evidence that a wait bounded by the clock expired while goweave's
-// schedule held another goroutine longer than that wait.
+// schedule held another goroutine before an operation it was due to perform.
 type Timing struct {
 	// Wait is what waited, as the source says it: "time.Sleep(20ms)", "a timer of 50ms
 	// (time.After or time.NewTimer)", "a timer of 1s (time.AfterFunc or a context's
@@ -74,7 +74,10 @@ func formatMs(ms float64) string {
 
 // TimingOf returns tr's evidence of a timing-dependent outcome, nil when it has none: a
 // wait of one goroutine (the last of its sleeps at one line; a timer that fired) that
-// expired while the schedule held another goroutine, for longer than the wait lasted. Of
+// expired while the schedule held another goroutine: that goroutine was due to perform its
+// operation before the wait ended (the hold began before), and performed it after (the
+// hold ended after). Unheld, it would have beaten the clock. The hold need not be longer
+// than the wait: a worker that started late is held for less than the test slept. Of
 // several, the longest wait is named: the one the test relies on.
 func TimingOf(tr *trace.Trace) *Timing {
 	var holds, waits []trace.Timed
@@ -119,7 +122,7 @@ func TimingOf(tr *trace.Trace) *Timing {
 			continue // stopped before it fired: nothing expired
 		}
 		for _, h := range holds {
-			if h.G == w.G || h.Dur <= w.Dur || w.End() <= h.Start || w.End() >= h.End() {
+			if h.G == w.G || w.End() <= h.Start || w.End() >= h.End() {
 				continue
 			}
 			if best != nil && w.Dur <= bestDur {
@@ -131,9 +134,9 @@ func TimingOf(tr *trace.Trace) *Timing {
 			}
 			bestDur = w.Dur
 			best = &Timing{
-				WaitMs: ms(w.Dur), At: Position{Role: "wait", File: at.File, Line: at.Line},
+				WaitMs: ms(w.Dur), At: Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
 				Waiter: timingGoroutine(tr, w.G), Delayed: timingGoroutine(tr, h.G), DelayedMs: ms(h.Dur),
-				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line},
+				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
 			}
 			if n > 1 {
 				best.Sleeps = n

@@ -8,8 +8,8 @@ import (
 )
 
 // Timing-dependent failures (analysis/timing.go). Each failing run whose trace shows a wait
-// bounded by the clock expiring while the schedule held another goroutine longer carries
-// that evidence on its flaky-failure or flaky-panic finding; the campaign reports the
+// bounded by the clock expiring while the schedule held another goroutine carries that
+// evidence on its flaky-failure or flaky-panic finding; the campaign reports the
 // failure as timing-dependent (Finding.Timing: a warning, no exit status 1) only when every
 // run in which it happened showed such evidence, so a failure that also happens without a
 // long hold (in a free run, or under a schedule that held nothing past a wait) stays a bug,
