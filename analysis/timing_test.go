@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// timingTrace is a trace of a test goroutine (7) that started a worker (9) at line 3 of
+// w.go, with the timing records ts; positions: 1 w.go:3 (go), 2 w.go:4 (the worker's
+// Lock), 3 w_test.go:10 (the Sleep or timer).
+func timingTrace(events []trace.Event, ts ...trace.Timed) *trace.Trace {
+	return &trace.Trace{
+		Meta: map[string]string{"module": "/m"},
+		Positions: []trace.Position{
+			{File: "/m/w.go", Line: 3}, {File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 10},
+		},
+		Events: append([]trace.Event{{Kind: trace.KindGoSpawn, G: 7, Pos: 1, A: 9, Pre: 1, Post: 1}}, events...),
+		Timed:  ts,
+	}
+}
+
+const ms1 = int64(time.Millisecond)
+
+func sleep(g uint64, start int64, d time.Duration) trace.Timed {
+	return trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: g, Start: start, Dur: d}
+}
+
+func hold(g uint64, start int64, d time.Duration) trace.Timed {
+	return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindLock), Pos: 2, G: g, Start: start, Dur: d}
+}
+
+func TestTimingOfSleepExpiringInHold(t *testing.T) {
+	// The test sleeps 20 ms from t=0; the worker is held from 1 ms to 22 ms.
+	tm := TimingOf(timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond)))
+	if tm == nil {
+		t.Fatal("no timing: the sleep expired while the worker was held")
+	}
+	if tm.Wait != "time.Sleep(20ms)" || tm.WaitKind != "sleep" || tm.WaitMs != 20 || tm.At.Line != 10 ||
+		tm.HeldAt.Line != 4 || tm.DelayedMs != 21 || tm.Delayed != (Goroutine{ID: 9, Spawn: "w.go:3"}) || tm.Waiter != (Goroutine{ID: 7}) {
+		t.Errorf("timing %+v", *tm)
+	}
+	// A worker that started late is held for less than the test slept, and still beat by
+	// the clock only because it was held.
+	if TimingOf(timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, 5*ms1, 16*time.Millisecond))) == nil {
+		t.Error("no timing for a hold from 5 to 21 ms over a sleep ending at 20 ms")
+	}
+}
+
+func TestTimingOfNeedsTheHoldToSpanTheExpiry(t *testing.T) {
+	cases := map[string]*trace.Trace{
+		"hold after the sleep ended":   timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, 25*ms1, 30*time.Millisecond)),
+		"hold ended before the expiry": timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 10*time.Millisecond)),
+		"the sleeper itself held":      timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(7, ms1, 30*time.Millisecond)),
+		"no hold (a free run)":         timingTrace(nil, sleep(7, 0, 20*time.Millisecond)),
+		"no wait":                      timingTrace(nil, hold(9, ms1, 30*time.Millisecond)),
+		// A polling loop: its earlier rounds expire inside the hold, its last one after it:
+		// the loop waited long enough.
+		"a polling loop that outlasted the hold": timingTrace(nil,
+			sleep(7, 0, 5*time.Millisecond), sleep(7, 5*ms1, 5*time.Millisecond), sleep(7, 10*ms1, 5*time.Millisecond),
+			hold(9, ms1, 12*time.Millisecond)),
+	}
+	for name, tr := range cases {
+		if tm := TimingOf(tr); tm != nil {
+			t.Errorf("%s: timing %+v, want none", name, *tm)
+		}
+	}
+	// The same loop giving up while the worker is held.
+	tm := TimingOf(timingTrace(nil,
+		sleep(7, 0, 5*time.Millisecond), sleep(7, 5*ms1, 5*time.Millisecond), sleep(7, 10*ms1, 5*time.Millisecond),
+		hold(9, ms1, 30*time.Millisecond)))
+	if tm == nil || tm.Sleeps != 3 || tm.WaitMs != 5 {
+		t.Errorf("a polling loop that gave up during the hold: timing %+v, want its 3 sleeps of 5 ms", tm)
+	}
+}
+
+// A timer counts only when it fired: a channel timer's TimerFire, a function timer's
+// GoSpawn of no goroutine.
+func TestTimingOfTimers(t *testing.T) {
+	timer := func(aux uint16, obj uint64) trace.Timed {
+		return trace.Timed{Kind: trace.KindTimedWait, Aux: aux, Pos: 3, G: 7, Obj: obj, Start: 0, Dur: 20 * time.Millisecond}
+	}
+	h := hold(9, ms1, 30*time.Millisecond)
+	if tm := TimingOf(timingTrace(nil, timer(trace.WaitTimerChan, 5), h)); tm != nil {
+		t.Errorf("a timer that never fired: timing %+v", *tm)
+	}
+	fire := trace.Event{Kind: trace.KindTimerFire, Obj: 5, Pos: 3, Pre: 2, Post: 2, A: 1}
+	tm := TimingOf(timingTrace([]trace.Event{fire}, timer(trace.WaitTimerChan, 5), h))
+	if tm == nil || tm.WaitKind != "timer" || tm.Wait != "a timer of 20ms (time.After or time.NewTimer)" {
+		t.Errorf("a fired channel timer: timing %+v", tm)
+	}
+	spawn := trace.Event{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 2, Post: 2, A: 11}
+	tm = TimingOf(timingTrace([]trace.Event{spawn}, timer(trace.WaitTimerFunc, 6), h))
+	if tm == nil || tm.WaitKind != "func-timer" {
+		t.Errorf("a fired function timer (a context's deadline): timing %+v", tm)
+	}
+}
