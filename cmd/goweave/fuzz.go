@@ -35,7 +35,9 @@ func runFuzz(args []string) int {
 			"a test of which no run could be analyzed (a warning says why), or a test that failed in every\n"+
 			"run (an error names the failure; one that fails unsteered, as go test runs it, is stopped after\n"+
 			"3 runs: fix it first). A predicted finding its confirmation refuted (the test passed without\n"+
-			"the bug) is a hint: listed, severity hint, no exit status 1.\n"+
+			"the bug) is a hint: listed, severity hint, no exit status 1. So is a timing-dependent failure\n"+
+			"(a warning): a test failure or panic that happened only when a time.Sleep, timer or deadline\n"+
+			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
 			"it holds for the test's runs, their analysis and confirmation, except the analysis of the\n"+
 			"test's first run, which always completes (a warning says when it went past -time).\n"+
