@@ -157,14 +157,24 @@ func TimingOf(tr *trace.Trace) *Timing {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // firedTimers are the timers of tr that fired: a channel timer's value sent (TimerFire on
-// its channel), a function timer's goroutine started (a GoSpawn of no goroutine, with the
-// timer as its object).
+// its channel) or received (a value receive from it, by a receive or a select: the runtime
+// sees no fire of a timer under asynctimerchan=1), a function timer's goroutine started (a
+// GoSpawn of no goroutine, with the timer as its object).
 func firedTimers(tr *trace.Trace) map[uint64]bool {
 	out := map[uint64]bool{}
 	for i := range tr.Events {
 		e := &tr.Events[i]
-		if e.Kind == trace.KindTimerFire || e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0 {
+		switch {
+		case e.Kind == trace.KindTimerFire, e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0:
 			out[e.Obj] = true
+		case e.Kind == trace.KindChanRecv && e.Completed() && !e.Flags.Has(trace.FlagClosed):
+			out[e.Obj] = true
+		case e.Kind == trace.KindSelect && e.Completed() && e.A != trace.SelectDefault && !e.Flags.Has(trace.FlagClosed):
+			for _, c := range e.Cases {
+				if c.Index == int(e.A) && !c.Send {
+					out[c.Obj] = true
+				}
+			}
 		}
 	}
 	return out

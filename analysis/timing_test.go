@@ -90,6 +90,17 @@ func TestTimingOfTimers(t *testing.T) {
 	if tm == nil || tm.WaitKind != "timer" || tm.Wait != "a timer of 20ms (time.After or time.NewTimer)" {
 		t.Errorf("a fired channel timer: timing %+v", tm)
 	}
+	// A module before Go 1.23 (asynctimerchan=1): no fire recorded, the value's receive
+	// (here by a select) shows it.
+	sel := trace.Event{Kind: trace.KindSelect, G: 7, Pos: 3, Pre: 2, Post: 3, A: 1, Aux: 2,
+		Cases: []trace.Case{{Index: 0, Obj: 4}, {Index: 1, Obj: 5}}}
+	if tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), h)); tm == nil {
+		t.Error("a channel timer whose value a select received: no timing")
+	}
+	sel.A = 0
+	if tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), h)); tm != nil {
+		t.Errorf("a select that took another case than the timer's: timing %+v", *tm)
+	}
 	spawn := trace.Event{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 2, Post: 2, A: 11}
 	tm = TimingOf(timingTrace([]trace.Event{spawn}, timer(trace.WaitTimerFunc, 6), h))
 	if tm == nil || tm.WaitKind != "func-timer" {

@@ -82,7 +82,8 @@ func TestTimedWaitRecords(t *testing.T) {
 }
 
 // A goroutine a delay parks has a Hold record at its held operation, of at least the
-// delay's window when the window ended it; a free run has none.
+// delay's window when the window ended it; so has a select a preference held for its whole
+// window; a free run has none.
 func TestHoldRecords(t *testing.T) {
 	m := markersIn(t, "replay")
 	free := record(t, buildReplay(t), "TestOnceFlow", nil)
@@ -102,5 +103,22 @@ func TestHoldRecords(t *testing.T) {
 	do := oneM(t, r.tr, trace.KindOnceDo, "flow.a", m)
 	if h.Aux != uint16(trace.KindOnceDo) || h.G != do.G || h.Dur < 30*time.Millisecond || h.Stamp > do.Pre {
 		t.Errorf("hold %+v, want the Do of g%d held at least the 30 ms window, ended before its request %d", h, do.G, do.Pre)
+	}
+
+	// A select preference whose case never comes holds the select, ready case and all, for
+	// its window; one whose case comes holds nothing (the select took that case).
+	s = &schedText{}
+	s.selectPref(m["pref.select"], 30, 1)
+	r = runSchedule(t, "TestSelectPreference", s.String(), "GOWEAVE_TEST_NO_PARTNER=1")
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
+	sel := oneM(t, r.tr, trace.KindSelect, "pref.select", m)
+	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond {
+		t.Errorf("preference without partner: holds %+v, want one of the select's goroutine g%d, at least 30 ms", holds, sel.G)
+	}
+	s = &schedText{}
+	s.selectPref(m["pref.select"], 2000, 1)
+	r = runSchedule(t, "TestSelectPreference", s.String())
+	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "pref.select"); len(holds) != 0 {
+		t.Errorf("preference whose case came: holds %+v, want none", holds)
 	}
 }

@@ -708,8 +708,10 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		si = ncases - 1 - (si - nsends)
 	}
 	cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:ncases:ncases]
+	t0 := nanotime()
 	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, window)
 	if !ok {
+		goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 		return 0, false, false
 	}
 	goweaveSelectEnd(h, si, nsends, ncases)
@@ -724,8 +726,10 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 	switch pc {
 	case 0:
 		cas := scase{c: c, elem: elem}
+		t0 := nanotime()
 		recvOK, ok := goweavePreferWait(gp, &cas, !recv, window)
 		if !ok {
+			goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 			return -1
 		}
 		if recvOK {

@@ -8,17 +8,21 @@
 // keeps them apart from the events (FORMAT.md).
 //
 //   - Hold: the schedule parked a goroutine before an operation (a delay or
-//     the order): g, pos and aux (kind) of the held operation, a = ns held.
+//     the order), or a select preference kept its select from its other
+//     cases for the whole window: g, pos and aux (kind) of the held
+//     operation, a = ns held.
 //   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
 //     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
-//     aux 1) or a function (AfterFunc, a context's deadline: aux 2), obj the
-//     timer's object id; a = its duration in ns. Tickers are left out: a
-//     period is not a deadline.
+//     aux 1, obj the channel) or a function (AfterFunc, a context's
+//     deadline: aux 2, obj the timer); a = its duration in ns. Tickers are
+//     left out: a period is not a deadline.
 //
 // Neither updates the goroutine's newest event (goweaveG.last), which the
 // schedule's settle logic reads.
 
 package runtime
+
+import "internal/abi"
 
 const (
 	goweaveKHold      = 80
@@ -60,11 +64,20 @@ func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
 	if d <= 0 {
 		return
 	}
-	aux := uint16(goweaveWaitTimerFunc)
+	aux, obj := uint16(goweaveWaitTimerFunc), t.goweaveID
 	if c != nil {
 		aux = goweaveWaitTimerChan
+	} else if e := efaceOf(&t.arg); e._type != nil && e._type.Kind() == abi.Chan {
+		// A channel timer of a module whose go.mod predates Go 1.23
+		// (asynctimerchan=1): the runtime does not know its channel, whose
+		// value is sent by the timer's function. Named by that channel, whose
+		// receives show the fire.
+		aux = goweaveWaitTimerChan
+		if hc := (*hchan)(e.data); hc != nil && hc.goweave.id != 0 {
+			obj = hc.goweave.id
+		}
 	}
-	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, t.goweaveID, uint64(d), now)
+	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, obj, uint64(d), now)
 }
 
 // goweaveHoldEnd records that the schedule held gp before its operation of
@@ -79,6 +92,15 @@ func goweaveHoldEnd(gp *g, kind uint8, pos uint32, t0 int64) {
 		return
 	}
 	goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(nanotime()-t0), t0)
+}
+
+// goweavePreferHeld records that a select preference held gp's select at
+// pos from nanotime t0 for its whole window (it fell back to a normal select
+// after it): the select's other cases waited that long.
+func goweavePreferHeld(gp *g, kind uint8, pos uint32, t0, window int64) {
+	if d := nanotime() - t0; d >= window && pos != 0 {
+		goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(d), t0)
+	}
 }
 
 // goweaveTimedRecord writes a completed record of kind, stamped now.
