@@ -74,8 +74,9 @@ func formatMs(ms float64) string {
 
 // TimingOf returns tr's evidence of a timing-dependent outcome, nil when it has none: a
 // wait of one goroutine (the last of its sleeps at one line; a timer that fired) that
-// expired while the schedule held another goroutine: that goroutine was due to perform its
-// operation before the wait ended (the hold began before), and performed it after (the
+// expired while the schedule held another goroutine before an operation on an object the
+// waiting goroutine uses too (a channel, a mutex, ...): that goroutine was due to perform
+// its operation before the wait ended (the hold began before), and performed it after (the
 // hold ended after). Unheld, it would have beaten the clock. The hold need not be longer
 // than the wait: a worker that started late is held for less than the test slept. Of
 // several, the longest wait is named: the one the test relies on.
@@ -110,6 +111,7 @@ func TimingOf(tr *trace.Trace) *Timing {
 	}
 	var best *Timing
 	var bestDur time.Duration
+	rel := &timingRelation{tr: tr}
 	for i, w := range waits {
 		n := 1
 		if w.Aux == trace.WaitSleep {
@@ -127,6 +129,9 @@ func TimingOf(tr *trace.Trace) *Timing {
 			}
 			if best != nil && w.Dur <= bestDur {
 				continue
+			}
+			if !rel.shareObject(h, w.G) {
+				continue // the waiter never touches what the held operation works on
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
 			if at.File == "" || heldAt.File == "" {
@@ -152,6 +157,85 @@ func TimingOf(tr *trace.Trace) *Timing {
 		}
 	}
 	return best
+}
+
+// timingRelation tells whether a held operation works on an object (a channel, a mutex,
+// a WaitGroup, ...) that a waiting goroutine uses too: the wait is then for that operation
+// (or for what follows it), not for an unrelated goroutine the schedule happened to hold.
+type timingRelation struct {
+	tr   *trace.Trace
+	byG  map[uint64][]int           // event indices of each goroutine
+	objs map[uint64]map[uint64]bool // objects each goroutine's events use
+}
+
+// shareObject reports whether the operation h held and goroutine g's operations have an
+// object in common.
+func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
+	if r.byG == nil {
+		r.byG = map[uint64][]int{}
+		for i := range r.tr.Events {
+			r.byG[r.tr.Events[i].G] = append(r.byG[r.tr.Events[i].G], i)
+		}
+		r.objs = map[uint64]map[uint64]bool{}
+	}
+	held := r.heldEvent(h)
+	if held < 0 {
+		return false
+	}
+	used := r.objs[g]
+	if used == nil {
+		used = map[uint64]bool{}
+		for _, i := range r.byG[g] {
+			for _, o := range eventObjects(&r.tr.Events[i]) {
+				used[o] = true
+			}
+		}
+		r.objs[g] = used
+	}
+	for _, o := range eventObjects(&r.tr.Events[held]) {
+		if used[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// heldEvent is the operation hold h held: the event of its goroutine at its position
+// whose request is nearest the hold's record (just after it for a hold before the
+// operation, just before it for a select a preference held open); -1 when it never came.
+func (r *timingRelation) heldEvent(h trace.Timed) int {
+	best, dist := -1, uint64(0)
+	for _, i := range r.byG[h.G] {
+		e := &r.tr.Events[i]
+		if e.Pos != h.Pos {
+			continue
+		}
+		d := e.Pre - h.Stamp
+		if e.Pre < h.Stamp {
+			if e.Post != 0 && e.Post < h.Stamp {
+				continue // done before the hold ended: an earlier execution
+			}
+			d = h.Stamp - e.Pre
+		}
+		if best < 0 || d < dist {
+			best, dist = i, d
+		}
+	}
+	return best
+}
+
+// eventObjects are the objects e operates on: its own, and a select's cases' channels.
+func eventObjects(e *trace.Event) []uint64 {
+	var out []uint64
+	if e.Obj != 0 {
+		out = append(out, e.Obj)
+	}
+	for _, c := range e.Cases {
+		if c.Obj != 0 {
+			out = append(out, c.Obj)
+		}
+	}
+	return out
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

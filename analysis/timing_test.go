@@ -8,16 +8,22 @@ import (
 )
 
 // timingTrace is a trace of a test goroutine (7) that started a worker (9) at line 3 of
-// w.go, with the timing records ts; positions: 1 w.go:3 (go), 2 w.go:4 (the worker's
-// Lock), 3 w_test.go:10 (the Sleep or timer).
+// w.go, whose Lock of mutex 50 at w.go:4 comes after its hold (stamp 50), and which locks
+// mutex 50 itself after its wait at w_test.go:11; with the events and the timing records
+// ts. Positions: 1 w.go:3 (go), 2 w.go:4 (the worker's Lock), 3 w_test.go:10 (the Sleep
+// or timer), 4 w_test.go:11 (the test's Lock).
 func timingTrace(events []trace.Event, ts ...trace.Timed) *trace.Trace {
 	return &trace.Trace{
 		Meta: map[string]string{"module": "/m"},
 		Positions: []trace.Position{
-			{File: "/m/w.go", Line: 3}, {File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 10},
+			{File: "/m/w.go", Line: 3}, {File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 10}, {File: "/m/w_test.go", Line: 11},
 		},
-		Events: append([]trace.Event{{Kind: trace.KindGoSpawn, G: 7, Pos: 1, A: 9, Pre: 1, Post: 1}}, events...),
-		Timed:  ts,
+		Events: append([]trace.Event{
+			{Kind: trace.KindGoSpawn, G: 7, Pos: 1, A: 9, Pre: 1, Post: 1},
+			{Kind: trace.KindLock, G: 7, Pos: 4, Obj: 50, Pre: 60, Post: 61},
+			{Kind: trace.KindLock, G: 9, Pos: 2, Obj: 50, Pre: 70, Post: 71},
+		}, events...),
+		Timed: ts,
 	}
 }
 
@@ -28,7 +34,7 @@ func sleep(g uint64, start int64, d time.Duration) trace.Timed {
 }
 
 func hold(g uint64, start int64, d time.Duration) trace.Timed {
-	return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindLock), Pos: 2, G: g, Start: start, Dur: d}
+	return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindLock), Pos: 2, G: g, Stamp: 50, Start: start, Dur: d}
 }
 
 func TestTimingOfSleepExpiringInHold(t *testing.T) {
@@ -55,6 +61,19 @@ func TestTimingOfNeedsTheHoldToSpanTheExpiry(t *testing.T) {
 		"the sleeper itself held":      timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(7, ms1, 30*time.Millisecond)),
 		"no hold (a free run)":         timingTrace(nil, sleep(7, 0, 20*time.Millisecond)),
 		"no wait":                      timingTrace(nil, hold(9, ms1, 30*time.Millisecond)),
+		// The worker is held before a Lock of another mutex than the test's: not what the
+		// test waited for.
+		"an unrelated held goroutine": func() *trace.Trace {
+			tr := timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+			tr.Events[2].Obj = 51
+			return tr
+		}(),
+		// The held Lock never came (the run ended first).
+		"a held operation that never came": func() *trace.Trace {
+			tr := timingTrace(nil, sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+			tr.Events = tr.Events[:2]
+			return tr
+		}(),
 		// A polling loop: its earlier rounds expire inside the hold, its last one after it:
 		// the loop waited long enough.
 		"a polling loop that outlasted the hold": timingTrace(nil,

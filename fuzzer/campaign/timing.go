@@ -12,9 +12,9 @@ import (
 // evidence on its flaky-failure or flaky-panic finding; the campaign reports the
 // failure as timing-dependent (Finding.Timing: a warning, no exit status 1) only when every
 // run in which it happened showed such evidence, so a failure that also happens without a
-// long hold (in a free run, or under a schedule that held nothing past a wait) stays a bug,
-// and when the held operation is one of those the failing run reordered (when the finding
-// names any): the hold must be the one the failure came from.
+// long hold (in a free run, or under a schedule that held nothing past a wait) stays a bug.
+// The evidence itself links the hold to the wait (analysis.TimingOf: the held operation's
+// object is one the waiting goroutine uses).
 
 // timingKind reports whether findings of kind can be timing-dependent: the outcomes of a
 // run the test's own assertions or a panic judged.
@@ -38,10 +38,9 @@ func attachTiming(ar *AnalyzedRun, tr *trace.Trace) {
 }
 
 // timingOf is the timing evidence of f, a bug's cause, when the campaign's runs show that
-// f needed it: every run of its test in which f happened showed it (noteSeen), and the held
-// operation is among the reordered ones f names. nil otherwise; a finding of an earlier
-// campaign that this one did not see happen keeps that campaign's verdict (result saves
-// it).
+// f needed it: every run of its test in which f happened showed it (noteSeen). nil
+// otherwise; a finding of an earlier campaign that this one did not see happen keeps that
+// campaign's verdict (result saves it).
 func (c *campaign) timingOf(f Finding) *analysis.Timing {
 	if !timingKind(f.Kind) {
 		return nil
@@ -60,26 +59,9 @@ func (c *campaign) timingOf(f Finding) *analysis.Timing {
 	if s.timing == nil || !s.happened.equal(s.timed) {
 		return nil
 	}
-	if !heldAmongReordered(f, s.timing.HeldAt) {
-		return nil
-	}
 	tm := *s.timing
 	tm.Runs = s.timed.count()
 	return &tm
-}
-
-// heldAmongReordered reports whether held is one of the operations f names as reordered
-// against a passing run (its positions after the primary one), or f names none.
-func heldAmongReordered(f Finding, held analysis.Position) bool {
-	if len(f.Positions) <= 1 {
-		return true
-	}
-	for _, p := range f.Positions[1:] {
-		if p.File == held.File && p.Line == held.Line {
-			return true
-		}
-	}
-	return false
 }
 
 // markTiming makes f, a grouped bug, timing-dependent with tm: the message says so and the

@@ -9,8 +9,8 @@ import (
 )
 
 // A flaky failure is timing-dependent only when every run in which it happened showed the
-// timing evidence, and the held operation is one of those the failure reordered: then a
-// warning, not gating, counted apart from bugs and hints, its message naming the wait.
+// timing evidence: then a warning, not gating, counted apart from bugs and hints, its
+// message naming the wait.
 func TestTimingNeedsEveryFailingRun(t *testing.T) {
 	at := func(role, file string, line int) analysis.Position {
 		return analysis.Position{Role: role, File: "/m/" + file, Line: line}
@@ -51,15 +51,6 @@ func TestTimingNeedsEveryFailingRun(t *testing.T) {
 	ts.noteSeen([]Finding{failure(nil)}, 5)
 	if got := c.grouped([]Finding{failure(tm)}); got[0].Timing != nil || got[0].Severity != analysis.SeverityError || !Gating(&got[0]) {
 		t.Errorf("run 5 failed without a hold over the wait: %+v, want an error that gates", got[0])
-	}
-
-	// The hold was of an operation the failure did not reorder: a bug.
-	c, ts = newCampaign()
-	other := *tm
-	other.HeldAt = at("held", "w.go", 40)
-	ts.noteSeen([]Finding{failure(&other)}, 2)
-	if got := c.grouped([]Finding{failure(&other)}); got[0].Timing != nil || !Gating(&got[0]) {
-		t.Errorf("held at w.go:40, reordered w.go:17: %+v, want a bug", got[0])
 	}
 
 	// An earlier campaign's verdict stands while this campaign did not see it happen.
