@@ -113,6 +113,11 @@ func TimingOf(tr *trace.Trace) *Timing {
 	var bestDur time.Duration
 	rel := &timingRelation{tr: tr}
 	for i, w := range waits {
+		if w.Aux != trace.WaitSleep {
+			// A timer's duration is measured from its due time after it was set: a
+			// little short of what the program asked for.
+			w.Dur = roundUp2(w.Dur)
+		}
 		n := 1
 		if w.Aux == trace.WaitSleep {
 			k := sleepKey{w.G, w.Pos}
@@ -236,6 +241,18 @@ func eventObjects(e *trace.Event) []uint64 {
 		}
 	}
 	return out
+}
+
+// roundUp2 rounds d up to two significant digits: 994.512µs is 1ms.
+func roundUp2(d time.Duration) time.Duration {
+	if d < 10 {
+		return d
+	}
+	unit := time.Duration(1)
+	for d/unit >= 100 {
+		unit *= 10
+	}
+	return (d + unit - 1) / unit * unit
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -126,3 +126,14 @@ func TestTimingOfTimers(t *testing.T) {
 		t.Errorf("a fired function timer (a context's deadline): timing %+v", tm)
 	}
 }
+
+func TestRoundUp2(t *testing.T) {
+	for in, want := range map[time.Duration]time.Duration{
+		994512 * time.Nanosecond: time.Millisecond, 4998 * time.Microsecond: 5 * time.Millisecond,
+		20 * time.Millisecond: 20 * time.Millisecond, 846 * time.Microsecond: 850 * time.Microsecond, 7: 7,
+	} {
+		if got := roundUp2(in); got != want {
+			t.Errorf("roundUp2(%v) = %v, want %v", in, got, want)
+		}
+	}
+}
