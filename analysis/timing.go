@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -77,7 +78,9 @@ func formatMs(ms float64) string {
 // expired while the schedule held another goroutine before an operation on an object the
 // waiting goroutine uses too (a channel, a mutex, ...): that goroutine was due to perform
 // its operation before the wait ended (the hold began before), and performed it after (the
-// hold ended after). Unheld, it would have beaten the clock. The hold need not be longer
+// hold ended after). Unheld, it would have beaten the clock. Or a timer that expired while
+// the schedule held the goroutine that set it, right before it waits on the timer's
+// channel (a select on it): its deadline ran out while it was held. The hold need not be longer
 // than the wait: a worker that started late is held for less than the test slept. Of
 // several, the longest wait is named: the one the test relies on.
 func TimingOf(tr *trace.Trace) *Timing {
@@ -129,13 +132,20 @@ func TimingOf(tr *trace.Trace) *Timing {
 			continue // stopped before it fired: nothing expired
 		}
 		for _, h := range holds {
-			if h.G == w.G || w.End() <= h.Start || w.End() >= h.End() {
+			if w.End() <= h.Start || w.End() >= h.End() {
 				continue
 			}
 			if best != nil && w.Dur <= bestDur {
 				continue
 			}
-			if !rel.shareObject(h, w.G) {
+			if h.G == w.G {
+				// The goroutine that set a timer, held past it right before it waits
+				// on the timer's channel, finds it fired: its deadline was too short
+				// for a delayed goroutine. No other wait can end during its own hold.
+				if w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
+					continue
+				}
+			} else if !rel.shareObject(h, w.G) {
 				continue // the waiter never touches what the held operation works on
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
@@ -176,13 +186,7 @@ type timingRelation struct {
 // shareObject reports whether the operation h held and goroutine g's operations have an
 // object in common.
 func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
-	if r.byG == nil {
-		r.byG = map[uint64][]int{}
-		for i := range r.tr.Events {
-			r.byG[r.tr.Events[i].G] = append(r.byG[r.tr.Events[i].G], i)
-		}
-		r.objs = map[uint64]map[uint64]bool{}
-	}
+	r.index()
 	held := r.heldEvent(h)
 	if held < 0 {
 		return false
@@ -203,6 +207,25 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 		}
 	}
 	return false
+}
+
+// index lists each goroutine's events, once.
+func (r *timingRelation) index() {
+	if r.byG != nil {
+		return
+	}
+	r.byG = map[uint64][]int{}
+	for i := range r.tr.Events {
+		r.byG[r.tr.Events[i].G] = append(r.byG[r.tr.Events[i].G], i)
+	}
+	r.objs = map[uint64]map[uint64]bool{}
+}
+
+// heldUses reports whether the operation hold h held works on object obj.
+func (r *timingRelation) heldUses(h trace.Timed, obj uint64) bool {
+	r.index()
+	held := r.heldEvent(h)
+	return held >= 0 && slices.Contains(eventObjects(&r.tr.Events[held]), obj)
 }
 
 // heldEvent is the operation hold h held: the event of its goroutine at its position

@@ -120,6 +120,18 @@ func TestTimingOfTimers(t *testing.T) {
 	if tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), h)); tm != nil {
 		t.Errorf("a select that took another case than the timer's: timing %+v", *tm)
 	}
+	// The test goroutine itself held past its timer, right before a select on the timer's
+	// channel: its deadline ran out while it was held. Held before another operation
+	// (its Lock of mutex 50), the timer is not what it was held from.
+	self := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 3, G: 7, Stamp: 2, Start: ms1, Dur: 30 * time.Millisecond}
+	sel.A = 1
+	if tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), self)); tm == nil || tm.Delayed.ID != 7 {
+		t.Errorf("the timer's own goroutine held before its select on the timer: timing %+v", tm)
+	}
+	self.Pos = 4
+	if tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), self)); tm != nil {
+		t.Errorf("the timer's own goroutine held before an unrelated Lock: timing %+v", *tm)
+	}
 	spawn := trace.Event{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 2, Post: 2, A: 11}
 	tm = TimingOf(timingTrace([]trace.Event{spawn}, timer(trace.WaitTimerFunc, 6), h))
 	if tm == nil || tm.WaitKind != "func-timer" {
