@@ -38,7 +38,15 @@ An Example whose output differs between runs is one too, reported at the Example
 declaration with its // Output: line as a related position and the first line that
 differed. A test that fails in every run is not a flaky failure: goweave fuzz reports it as
 an error naming the failure (exit status 2), and stops fuzzing it after a few runs when it
-fails without goweave's scheduling as well.`,
+fails without goweave's scheduling as well.
+
+Timing-dependent: a test that waits for a goroutine by the clock (a time.Sleep, a timer, a
+context's deadline) fails when that goroutine is slower than the wait, as goweave's schedule
+makes it. When every failing run shows a wait expiring while the schedule held another
+goroutine, the finding says so, naming the wait and the held goroutine, and is a warning that
+sets no exit status 1 ("timing" in the JSON and the SARIF): the test, not the module's
+synchronisation, is at fault. Fix it by waiting for the goroutine (a channel, a WaitGroup)
+instead of the clock. The same holds for flaky-panic.`,
 	Run: func(r *Result) []Finding { return nil },
 }
 

@@ -32,10 +32,11 @@ func SeverityOf(kind string, c Confidence) Severity {
 }
 
 // SeverityOfFinding is SeverityOf for f, lowered to a warning when f is test-only (a leak
-// of the test's own goroutines, see TestOnly): the test, not the package, has the bug.
+// of the test's own goroutines, see TestOnly) or timing-dependent (Timing): the test, not
+// the package, has the bug.
 // Whoever recomputes a finding's severity (after a replay, on grouping) uses this one.
 func SeverityOfFinding(f *Finding) Severity {
-	if f.TestOnly {
+	if f.TestOnly || f.Timing != nil {
 		return SeverityWarning
 	}
 	return SeverityOf(f.Kind, f.Confidence)
@@ -77,4 +78,8 @@ type Finding struct {
 	// TestOnly: a leak of the test's own goroutines, true but in the test, not in the
 	// package's code (the leak detectors' rule, detect_leak.go testOnlyLeak).
 	TestOnly bool `json:"test_only,omitempty"`
+	// Timing: a flaky failure or panic that needed goweave's schedule to hold a goroutine
+	// past the end of a wait bounded by the clock (timing.go); a warning, not a bug of the
+	// module's synchronisation, and no exit status 1.
+	Timing *Timing `json:"timing,omitempty"`
 }

@@ -75,6 +75,8 @@ var siteTable = append([]site{
 	{"runtime/time.go", "resetTimer", "", "func resetTimer(t *timeTimer, when, period int64) bool {",
 		"func resetTimer(t *timeTimer, when, period int64) bool { goweaveTimerSet(t, nil, sys.GetCallerPC())"},
 	{"runtime/time.go", "(*timer).unlockAndRun", "", "\tf(arg, seq, delay)", "\tgoweaveTimerRun(t); f(arg, seq, delay); goweaveTimerRun(nil)"},
+	// time.go: a time.Sleep, a wait bounded by wall-clock time (zz_goweave_timing.go).
+	{"runtime/time.go", "timeSleep", "", "\tgp := getg()", "\tgp := getg(); goweaveSleep(ns, sys.GetCallerPC())"},
 
 	// synctest.go: the main goroutine of a testing/synctest bubble is started by newproc1 directly.
 	{"runtime/synctest.go", "synctestRun", "", "\t\tbubble.main = newproc1(fv, gp, pc, false, waitReasonZero)",

@@ -11,7 +11,7 @@ import (
 
 // Encode writes t in the binary format that Read decodes. Event.Index is ignored; a Select
 // is written with len(Cases) SelectCase records after it (Aux is set to len(Cases)), and
-// Goroutine.LastEvent refers to t.Events. Meta is written in key order, so the output is
+// Goroutine.LastEvent refers to t.Events; the Timed records follow the events. Meta is written in key order, so the output is
 // deterministic.
 func Encode(w io.Writer, t *Trace) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
@@ -40,6 +40,7 @@ func Encode(w io.Writer, t *Trace) error {
 		recOf[i] = nrec + 1
 		nrec += 1 + uint64(len(t.Events[i].Cases))
 	}
+	nrec += uint64(len(t.Timed))
 	goRecs := make([]byte, 0, len(t.Goroutines)*goroutineSize)
 	for _, g := range t.Goroutines {
 		last := uint64(0)
@@ -111,6 +112,10 @@ func Encode(w io.Writer, t *Trace) error {
 			putRecord(&rec, KindSelectCase, fl, uint16(c.Index), e.Pos, e.G, c.Obj, e.Pre, e.Post, dir, 0, 0)
 			bw.Write(rec[:])
 		}
+	}
+	for _, tm := range t.Timed {
+		putRecord(&rec, tm.Kind, 0, tm.Aux, tm.Pos, tm.G, tm.Obj, tm.Stamp, tm.Stamp, uint64(tm.Dur), uint64(tm.Start), 0)
+		bw.Write(rec[:])
 	}
 	section(SectionGoroutines, uint64(len(goRecs)))
 	bw.Write(goRecs)

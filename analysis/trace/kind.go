@@ -32,7 +32,9 @@ const (
 	KindAtomicRMW       Kind = 52
 	KindTimerFire       Kind = 60
 	KindTimerSet        Kind = 61
-	kindNamesUpperBound      = 62
+	KindHold            Kind = 80 // a timing record (Trace.Timed), never an Event
+	KindTimedWait       Kind = 81 // a timing record (Trace.Timed), never an Event
+	kindNamesUpperBound      = 82
 )
 
 var kindNames = [kindNamesUpperBound]string{
@@ -62,6 +64,8 @@ var kindNames = [kindNamesUpperBound]string{
 	KindAtomicRMW:     "AtomicRMW",
 	KindTimerFire:     "TimerFire",
 	KindTimerSet:      "TimerSet",
+	KindHold:          "Hold",
+	KindTimedWait:     "TimedWait",
 }
 
 // Known reports whether k is a kind of format version 1 (kinds are only ever added).

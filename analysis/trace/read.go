@@ -10,6 +10,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Format constants of version 1.
@@ -349,6 +350,12 @@ func (d *decoder) events(off int64, length uint64) error {
 					"at most one per goroutine that was recording when it ended; the file is damaged or not a trace", maxEmptyRecords)
 			}
 			orphans = true
+			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: -1})
+			return nil
+		}
+		if e.Kind == KindHold || e.Kind == KindTimedWait {
+			d.t.Timed = append(d.t.Timed, Timed{Kind: e.Kind, Aux: e.Aux, Pos: e.Pos, G: e.G, Obj: e.Obj,
+				Stamp: e.Pre, Start: int64(e.B), Dur: time.Duration(e.A)})
 			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: -1})
 			return nil
 		}

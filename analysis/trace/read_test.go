@@ -326,3 +326,38 @@ func TestHugeAndSparseFilesRejected(t *testing.T) {
 		t.Errorf("error %v, want the EVENTS length at offset %d overrunning the file", err, headerSize+8)
 	}
 }
+
+// Timing records (Hold, TimedWait) are kept apart from the events, wherever the runtime
+// wrote them: the events and the goroutine table's references to them stay as without.
+func TestTimedRecordsKeptApart(t *testing.T) {
+	hold := Timed{Kind: KindHold, Aux: uint16(KindLock), Pos: 2, G: 2, Stamp: 9, Start: 1000, Dur: 21_000_000}
+	wait := Timed{Kind: KindTimedWait, Aux: WaitSleep, Pos: 1, G: 1, Stamp: 10, Start: 500, Dur: 20_000_000}
+	tr := sampleTrace()
+	// Written between the events, as the runtime does: an event of the timing kind.
+	tr.Events = append(tr.Events[:2:2], append([]Event{{Kind: hold.Kind, Aux: hold.Aux, Pos: hold.Pos, G: hold.G,
+		Pre: hold.Stamp, Post: hold.Stamp, A: uint64(hold.Dur), B: uint64(hold.Start)}}, tr.Events[2:]...)...)
+	tr.Goroutines[0].LastEvent, tr.Goroutines[1].LastEvent = 4, 5
+	tr.Timed = []Timed{wait} // and one after them, as Encode writes Timed
+	got, err := Read(bytes.NewReader(encode(t, tr)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sampleTrace()
+	if len(got.Events) != len(want.Events) {
+		t.Fatalf("%d events, want %d: %+v", len(got.Events), len(want.Events), got.Events)
+	}
+	for i := range want.Events {
+		if got.Events[i].Kind != want.Events[i].Kind || got.Events[i].Index != i {
+			t.Errorf("event %d: %s (index %d), want %s", i, got.Events[i].Kind, got.Events[i].Index, want.Events[i].Kind)
+		}
+	}
+	if got.Goroutines[0].LastEvent != 3 || got.Goroutines[1].LastEvent != 4 {
+		t.Errorf("LastEvent mapping: %+v", got.Goroutines)
+	}
+	if !reflect.DeepEqual(got.Timed, []Timed{hold, wait}) {
+		t.Errorf("Timed = %+v, want %+v", got.Timed, []Timed{hold, wait})
+	}
+	if hold.End() != 21_001_000 {
+		t.Errorf("End() = %d", hold.End())
+	}
+}

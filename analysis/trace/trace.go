@@ -1,6 +1,9 @@
 package trace
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Event is one recorded operation. SelectCase records are folded into their Select event
 // (Cases); every other record is one Event.
@@ -68,7 +71,33 @@ type Trace struct {
 	Events     []Event
 	Positions  []Position // position id i is Positions[i-1]
 	Goroutines []Goroutine
+	Timed      []Timed // timing records, in record order (not operations: never in Events)
 }
+
+// Timed is a timing record (FORMAT.md): how long the schedule held a goroutine before an
+// operation (KindHold), or a wait bounded by wall-clock time that a goroutine started
+// (KindTimedWait: a time.Sleep or a timer). Start and Dur are the process's monotonic
+// clock, comparable between the records of one trace only.
+type Timed struct {
+	Kind  Kind   // KindHold or KindTimedWait
+	Aux   uint16 // Hold: the held operation's Kind; TimedWait: WaitSleep, WaitTimerChan or WaitTimerFunc
+	Pos   uint32 // Hold: the held operation's position; TimedWait: the Sleep's or the timer's creation
+	G     uint64 // the held goroutine; the goroutine that slept or created the timer
+	Obj   uint64 // TimedWait of a timer: its object id (its channel's, for NewTimer and After)
+	Stamp uint64 // global stamp when the record was written (the hold's end, the wait's start)
+	Start int64  // monotonic nanoseconds when the hold or the wait began
+	Dur   time.Duration
+}
+
+// What a TimedWait waits with (Timed.Aux).
+const (
+	WaitSleep     = 0 // time.Sleep
+	WaitTimerChan = 1 // a timer with a channel: time.NewTimer, time.After
+	WaitTimerFunc = 2 // a timer with a function: time.AfterFunc, a context's deadline
+)
+
+// End is when the hold ended or the wait expires.
+func (t Timed) End() int64 { return t.Start + int64(t.Dur) }
 
 // Position returns the position with the given id; the zero Position for 0 or an unknown id.
 func (t *Trace) Position(id uint32) Position {

@@ -35,7 +35,9 @@ func runFuzz(args []string) int {
 			"a test of which no run could be analyzed (a warning says why), or a test that failed in every\n"+
 			"run (an error names the failure; one that fails unsteered, as go test runs it, is stopped after\n"+
 			"3 runs: fix it first). A predicted finding its confirmation refuted (the test passed without\n"+
-			"the bug) is a hint: listed, severity hint, no exit status 1.\n"+
+			"the bug) is a hint: listed, severity hint, no exit status 1. So is a timing-dependent failure\n"+
+			"(a warning): a test failure or panic that happened only when a time.Sleep, timer or deadline\n"+
+			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
 			"it holds for the test's runs, their analysis and confirmation, except the analysis of the\n"+
 			"test's first run, which always completes (a warning says when it went past -time).\n"+
@@ -289,6 +291,9 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 		if f.Refuted != "" && !fuzzer.Gating(&f) {
 			fmt.Fprintf(w, "\thint: predicted; confirmation refuted it: %s\n", f.Refuted)
 		}
+		if f.Timing != nil {
+			fmt.Fprintf(w, "\ttiming-dependent (warning, no exit status 1): in every failing run %s expired while goweave held the goroutine it waited for; wait for the goroutine, not the clock\n", f.Timing.Wait)
+		}
 		if len(f.Related) > 0 {
 			fmt.Fprintf(w, "\talso reported as %s\n", relatedSummary(f.Related))
 		}
@@ -463,6 +468,16 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations"`
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          *sarifProperties  `json:"properties,omitempty"`
+}
+
+// sarifProperties is a result's property bag: whether the finding sets exit status 1
+// (gating: a CI can gate on these alone), and for a timing-dependent failure its timing
+// (the JSON's "timing") with the tag "timing-dependent".
+type sarifProperties struct {
+	Gating bool             `json:"gating"`
+	Tags   []string         `json:"tags,omitempty"`
+	Timing *analysis.Timing `json:"timing,omitempty"`
 }
 
 type sarifLocation struct {
@@ -513,7 +528,11 @@ func sarifFor(findings []fuzzer.Finding, root string) sarifLog {
 			ruleIndex[f.Kind] = i
 			driver.Rules = append(driver.Rules, sarifRuleFor(f.Kind, level))
 		}
-		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{}}
+		r := sarifResult{RuleID: f.Kind, RuleIndex: i, Level: level, Message: sarifMessage{Text: f.Message}, Locations: []sarifLocation{},
+			Properties: &sarifProperties{Gating: fuzzer.Gating(&f), Timing: f.Timing}}
+		if f.Timing != nil {
+			r.Properties.Tags = []string{"timing-dependent"}
+		}
 		for j, p := range f.Positions {
 			loc := sarifLocation{PhysicalLocation: sarifPhysical(p, root)}
 			if j == 0 {

@@ -85,12 +85,22 @@ func checkJSONSchema(t *testing.T, report []byte, sarif []byte) {
 			kind, _ := m["kind"].(string)
 			conf, _ := m["confidence"].(string)
 			testOnly, _ := m["test_only"].(bool)
-			rule := analysis.SeverityOfFinding(&analysis.Finding{Kind: kind, Confidence: analysis.Confidence(conf), TestOnly: testOnly})
+			var timing *analysis.Timing
+			if tm, ok := m["timing"]; ok {
+				check("Timing", tm, where+".timing")
+				timing = &analysis.Timing{}
+			}
+			rule := analysis.SeverityOfFinding(&analysis.Finding{Kind: kind, Confidence: analysis.Confidence(conf), TestOnly: testOnly, Timing: timing})
 			if sev, _ := m["severity"].(string); sev != string(rule) {
 				t.Errorf("%s: %s %s has severity %s", where, conf, kind, sev)
 			}
 		case "Related":
 			check("Position", m["position"], where+".position")
+		case "Timing":
+			check("Position", m["at"], where+".at")
+			check("Position", m["heldAt"], where+".heldAt")
+			check("Goroutine", m["waiter"], where+".waiter")
+			check("Goroutine", m["delayed"], where+".delayed")
 		case "Position":
 			if _, ok := m["column"]; !ok {
 				t.Errorf("%s: no column", where)

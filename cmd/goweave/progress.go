@@ -65,7 +65,7 @@ func (l *lineProgress) heartbeat() {
 	} else if !l.quiet && l.latest.TestsTotal > 0 {
 		p := l.latest
 		fmt.Fprintf(l.w, "goweave: %s: %s, %s so far, %d of %d tests done\n", p.Elapsed.Round(time.Second),
-			runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints), p.TestsDone, p.TestsTotal)
+			runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints, p.Timing), p.TestsDone, p.TestsTotal)
 	}
 	l.quiet = false
 }
@@ -95,7 +95,7 @@ func (l *lineProgress) update(p fuzzer.Progress) {
 		l.quiet = true
 	}
 	if p.Done {
-		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints), p.Elapsed.Round(100*time.Millisecond))
+		fmt.Fprintf(l.w, "goweave: %d tests, %s, %s in %s\n", p.TestsTotal, runCount(p.Runs, p.CutShort), bugsAndHints(p.Findings, p.Hints, p.Timing), p.Elapsed.Round(100*time.Millisecond))
 		l.stopLocked()
 	}
 }
@@ -156,17 +156,22 @@ func bugCount(e fuzzer.TestEnded) string {
 	case e.Analyzed == 0:
 		return count(e.Findings, "bug") + ", no run analyzed (see the warnings)"
 	case e.Analyzed < e.Runs:
-		return fmt.Sprintf("%s, %d of %s analyzed", bugsAndHints(e.Findings, e.Hints), e.Analyzed, count(e.Runs, "run"))
+		return fmt.Sprintf("%s, %d of %s analyzed", bugsAndHints(e.Findings, e.Hints, e.Timing), e.Analyzed, count(e.Runs, "run"))
 	}
-	return bugsAndHints(e.Findings, e.Hints)
+	return bugsAndHints(e.Findings, e.Hints, e.Timing)
 }
 
-// bugsAndHints is "2 bugs", with the refuted predictions apart: "0 bugs, 1 refuted prediction".
-func bugsAndHints(bugs, hints int) string {
-	if hints == 0 {
-		return count(bugs, "bug")
+// bugsAndHints is "2 bugs", with the refuted predictions and the timing-dependent failures
+// apart: "0 bugs, 1 refuted prediction, 1 timing-dependent failure".
+func bugsAndHints(bugs, hints, timing int) string {
+	s := count(bugs, "bug")
+	if hints > 0 {
+		s += ", " + count(hints, "refuted prediction")
 	}
-	return count(bugs, "bug") + ", " + count(hints, "refuted prediction")
+	if timing > 0 {
+		s += ", " + count(timing, "timing-dependent failure")
+	}
+	return s
 }
 
 func count(n int, noun string) string {

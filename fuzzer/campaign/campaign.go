@@ -443,6 +443,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	tr = read
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
+	attachTiming(ar, tr)
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if analyze {
@@ -734,7 +735,9 @@ func (c *campaign) report(p Progress) {
 			t.announced = true
 			e := TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs, CutShort: t.cutShort, Analyzed: t.notes.analyzed,
 				Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first), Failing: t.failing()}
-			e.Findings, e.Hints = gatingCount(c.grouped(derefAll(t.found)))
+			g := c.grouped(derefAll(t.found))
+			e.Findings, e.Hints = gatingCount(g)
+			e.Timing = timingCount(g)
 			p.Ended = append(p.Ended, e)
 		}
 	}
@@ -744,7 +747,9 @@ func (c *campaign) report(p Progress) {
 	for _, f := range c.findings {
 		all = append(all, *f)
 	}
-	p.Findings, p.Hints = gatingCount(c.grouped(all))
+	g := c.grouped(all)
+	p.Findings, p.Hints = gatingCount(g)
+	p.Timing = timingCount(g)
 	p.Elapsed = time.Since(c.start)
 	c.progress(p)
 }
@@ -763,6 +768,7 @@ func (c *campaign) result() *Report {
 		}
 	}
 	for _, f := range c.findings {
+		f.Timing = c.timingOf(*f) // the campaign's verdict, not its first run's evidence
 		rep.Findings = append(rep.Findings, *f)
 	}
 	slices.SortFunc(rep.Findings, compareFindings)

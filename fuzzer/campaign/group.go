@@ -67,9 +67,13 @@ func (s runSet) count() int {
 	return n
 }
 
-// seenRuns are the runs of a test whose analysis reported a finding: all of them, and
-// those in which it happened (actual), not only predicted.
-type seenRuns struct{ any, happened runSet }
+// seenRuns are the runs of a test whose analysis reported a finding: all of them, those
+// in which it happened (actual), not only predicted, and those whose finding carried timing
+// evidence (timing.go), the first of which is timing.
+type seenRuns struct {
+	any, happened, timed runSet
+	timing               *analysis.Timing
+}
 
 // noteSeen records that run index of t showed the findings.
 func (t *testState) noteSeen(fs []Finding, index int) {
@@ -82,6 +86,12 @@ func (t *testState) noteSeen(fs []Finding, index int) {
 		s.any.add(index)
 		if fs[i].Confidence != analysis.Predicted {
 			s.happened.add(index)
+		}
+		if fs[i].Timing != nil {
+			s.timed.add(index)
+			if s.timing == nil {
+				s.timing = fs[i].Timing
+			}
 		}
 	}
 }
@@ -139,6 +149,10 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 			if o.Confidence == analysis.Predicted && o.Refuted == "" {
 				f.Refuted = "" // a prediction of the bug nothing refuted
 			}
+		}
+		f.Timing = nil
+		if tm := c.timingOf(fs[b.Cause]); tm != nil {
+			markTiming(&f, tm, at)
 		}
 		f.Severity = SeverityOf(&f)
 		f.SeenIn, f.HappenedIn, f.OfRuns = c.runsShowing(members)
@@ -301,12 +315,13 @@ func (c *campaign) runsShowing(fs []Finding) (seen, happened, of int) {
 }
 
 // gatingCount counts the findings of fs that are bugs (Gating), and the refuted
-// predictions (hints) apart.
+// predictions (hints) apart; timing-dependent failures are neither (timingCount).
 func gatingCount(fs []Finding) (bugs, hints int) {
 	for i := range fs {
-		if Gating(&fs[i]) {
+		switch {
+		case Gating(&fs[i]):
 			bugs++
-		} else {
+		case fs[i].Timing == nil:
 			hints++
 		}
 	}

@@ -17,6 +17,7 @@ type Progress struct {
 	CutShort   int           // runs stopped unfinished by the end of their test's time budget
 	Findings   int           // bugs found so far (one per group of findings, see group.go)
 	Hints      int           // predictions their confirmation refuted so far (not in Findings)
+	Timing     int           // timing-dependent failures so far (not in Findings; analysis.Timing)
 	Elapsed    time.Duration // since the campaign started
 	Done       bool          // the campaign has ended
 	// Started: this call announces the first run of Package.Test.
@@ -37,6 +38,7 @@ type TestEnded struct {
 	Analyzed      int            // runs whose trace was analyzed (0 with Runs > 0: its bugs are unknown)
 	Findings      int            // bugs found by its runs
 	Hints         int            // refuted predictions of its runs (not in Findings)
+	Timing        int            // timing-dependent failures of its runs (not in Findings)
 	Statuses      map[string]int // runs by how they ended
 	Elapsed       time.Duration  // from its first run's start to its last run's end
 	Failing       *TestFailure   // every run failed: how (broken.go)

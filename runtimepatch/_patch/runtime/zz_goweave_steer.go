@@ -60,6 +60,7 @@ type goweaveSteerG struct {
 	wdeadline int64        // delay waits: when the window ends; settle waits: when to look again
 	wsettled  int64        // settle waits: when to give up waiting (a goroutine spinning without hooks)
 	wnext     guintptr     // waiter list / ready list link
+	held      bool         // parked by the schedule since its pre hook began (zz_goweave_timing.go)
 
 	// Released by the schedule and its held operation has not yet taken
 	// effect (goweaveTookEffect(gp, rlast)); cleared at its next hook, when
@@ -215,11 +216,18 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	sp, k := goweaveOccur(gp, pos)
 	op := goweaveOpKey{node: s.lnode, sp: sp, k: k, kind: kind}
 	canPark := s.lhas && gp == gp.m.curg && gp.m.locks == 0
+	var t0 int64
+	if canPark {
+		t0 = nanotime()
+	}
 	if k != 0 && canPark && len(goweaveSchedDelays) > 0 {
 		goweaveDelayWait(gp, op)
 	}
 	if s.lhas && goweaveOrderOn.Load() {
 		goweaveOrderWait(gp, op, canPark)
+	}
+	if canPark {
+		goweaveHoldEnd(gp, kind, pos, t0)
 	}
 	if k != 0 && len(goweaveSchedDelays) > 0 {
 		goweaveDelayAdmit(gp, op)
@@ -702,8 +710,10 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		si = ncases - 1 - (si - nsends)
 	}
 	cases := (*[1 << 16]scase)(unsafe.Pointer(cas0))[:ncases:ncases]
+	t0 := nanotime()
 	recvOK, ok := goweavePreferWait(gp, &cases[si], si < nsends, block, window)
 	if !ok {
+		goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 		return 0, false, false
 	}
 	goweaveSelectEnd(h, si, nsends, ncases)
@@ -718,8 +728,10 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 	switch pc {
 	case 0:
 		cas := scase{c: c, elem: elem}
+		t0 := nanotime()
 		recvOK, ok := goweavePreferWait(gp, &cas, !recv, false, window)
 		if !ok {
+			goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 			return -1
 		}
 		if recvOK {

@@ -16,6 +16,7 @@ package runtime
 func goweaveSteerPark(gp *g) {
 	b := gp.bubble
 	gp.bubble = nil
+	gp.goweave.s.held = true
 	goparkunlock(&goweaveSteerMu, waitReasonSleep, traceBlockSleep, 2)
 	gp.bubble = b
 }

@@ -68,6 +68,7 @@ func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
 	if created {
 		if c != nil && c.goweave.id != 0 {
 			t.goweaveID, t.goweavePos = c.goweave.id, c.goweave.pos
+			goweaveTimerWait(t, c, c.goweave.pos)
 			return
 		}
 		t.goweaveID = goweaveObjects.Add(1)
@@ -78,6 +79,7 @@ func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
 	}
 	if created {
 		t.goweavePos = pos
+		goweaveTimerWait(t, c, pos)
 	}
 	h := goweaveOpen(getg(), goweaveKTimerSet, 0, pos, t.goweaveID)
 	if h == 0 {

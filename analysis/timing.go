@@ -1,0 +1,331 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Timing-dependent failures. A test that waits for another goroutine by the clock (a
+// time.Sleep, a timer, a context's deadline) instead of by a synchronisation fails when
+// that goroutine is slower than the wait: goweave's schedule holds goroutines for tens of
+// milliseconds, so such tests fail under it. The failure is real (a loaded CI machine
+// delays goroutines too), but it is the test's reliance on time, not a concurrency bug of
+// the module's synchronisation. The runtime records how long the schedule held each
+// goroutine and every wait bounded by the clock (trace.Timed); a run shows the failure's
+// timing when a wait of one goroutine expired while the schedule held another one. Whether
+// the failure needed it is the campaign's call, over all of its failing runs
+// (fuzzer/campaign: every failing run must show it).
+
+// Timing is a run's evidence that a wait bounded by the clock expired while goweave's
+// schedule held another goroutine before an operation it was due to perform.
+type Timing struct {
+	// Wait is what waited, as the source says it: "time.Sleep(20ms)", "a timer of 50ms
+	// (time.After or time.NewTimer)", "a timer of 1s (time.AfterFunc or a context's
+	// deadline)".
+	Wait string `json:"wait"`
+	// WaitKind is "sleep", "timer" (a timer with a channel) or "func-timer" (time.AfterFunc,
+	// a context's deadline or timeout).
+	WaitKind string `json:"waitKind"`
+	// WaitMs is the wait's duration; for sleeps repeated at one line by one goroutine (a
+	// polling loop), the last one's, with Sleeps how many there were.
+	WaitMs float64 `json:"waitMs"`
+	Sleeps int     `json:"sleeps,omitempty"`
+	// At is the Sleep call or the timer's creation.
+	At Position `json:"at"`
+	// Waiter is the goroutine that waited, Delayed the one the schedule held, DelayedMs
+	// how long, before the operation at HeldAt.
+	Waiter    Goroutine `json:"waiter"`
+	Delayed   Goroutine `json:"delayed"`
+	DelayedMs float64   `json:"delayedMs"`
+	HeldAt    Position  `json:"heldAt"`
+	// Runs is, in a campaign's report, how many failing runs showed it (all of them).
+	Runs int `json:"runs,omitempty"`
+}
+
+// Summary says what Timing shows, in one sentence.
+func (t *Timing) Summary() string {
+	who := "the test"
+	if t.Waiter.Spawn != "" {
+		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
+	}
+	wait := t.Wait
+	if t.Sleeps > 1 {
+		wait = fmt.Sprintf("%s (%d times at that line)", wait, t.Sleeps)
+	}
+	delayed := fmt.Sprintf("goroutine %d", t.Delayed.ID)
+	if t.Delayed.Spawn != "" {
+		delayed += fmt.Sprintf(" (started at %s)", t.Delayed.Spawn)
+	}
+	return fmt.Sprintf("%s waits with %s at %s:%d; %s was delayed %s by goweave's schedule before %s:%d, and the wait expired first",
+		who, wait, filepath.Base(t.At.File), t.At.Line, delayed, formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
+}
+
+func formatMs(ms float64) string {
+	if ms >= 10 {
+		return fmt.Sprintf("%.0f ms", ms)
+	}
+	return fmt.Sprintf("%.1f ms", ms)
+}
+
+// TimingOf returns tr's evidence of a timing-dependent outcome, nil when it has none: a
+// wait of one goroutine (the last of its sleeps at one line; a timer that fired) that
+// expired while the schedule held another goroutine before an operation on an object the
+// waiting goroutine uses too (a channel, a mutex, ...): that goroutine was due to perform
+// its operation before the wait ended (the hold began before), and performed it after (the
+// hold ended after). Unheld, it would have beaten the clock. Or a timer that expired while
+// the schedule held the goroutine that set it, right before it waits on the timer's
+// channel (a select on it): its deadline ran out while it was held. The hold need not be longer
+// than the wait: a worker that started late is held for less than the test slept. Of
+// several, the longest wait is named: the one the test relies on.
+func TimingOf(tr *trace.Trace) *Timing {
+	var holds, waits []trace.Timed
+	for _, t := range tr.Timed {
+		switch t.Kind {
+		case trace.KindHold:
+			holds = append(holds, t)
+		case trace.KindTimedWait:
+			waits = append(waits, t)
+		}
+	}
+	if len(holds) == 0 || len(waits) == 0 {
+		return nil
+	}
+	fired := firedTimers(tr)
+	type sleepKey struct {
+		g   uint64
+		pos uint32
+	}
+	sleeps := map[sleepKey]int{} // sleeps at one line of one goroutine; the last stands for them
+	last := map[sleepKey]int{}
+	for i, w := range waits {
+		if w.Aux == trace.WaitSleep {
+			k := sleepKey{w.G, w.Pos}
+			sleeps[k]++
+			if j, ok := last[k]; !ok || waits[j].Start < w.Start {
+				last[k] = i
+			}
+		}
+	}
+	var best *Timing
+	var bestDur time.Duration
+	rel := &timingRelation{tr: tr}
+	for i, w := range waits {
+		if w.Aux != trace.WaitSleep {
+			// A timer's duration is measured from its due time after it was set: a
+			// little short of what the program asked for.
+			w.Dur = roundUp2(w.Dur)
+		}
+		n := 1
+		if w.Aux == trace.WaitSleep {
+			k := sleepKey{w.G, w.Pos}
+			if last[k] != i {
+				continue // an earlier round of a polling loop: it went on waiting
+			}
+			n = sleeps[k]
+		} else if !fired[w.Obj] {
+			continue // stopped before it fired: nothing expired
+		}
+		for _, h := range holds {
+			if w.End() <= h.Start || w.End() >= h.End() {
+				continue
+			}
+			if best != nil && w.Dur <= bestDur {
+				continue
+			}
+			if h.G == w.G {
+				// The goroutine that set a timer, held past it right before it waits
+				// on the timer's channel, finds it fired: its deadline was too short
+				// for a delayed goroutine. No other wait can end during its own hold.
+				if w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
+					continue
+				}
+			} else if !rel.shareObject(h, w.G) {
+				continue // the waiter never touches what the held operation works on
+			}
+			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
+			if at.File == "" || heldAt.File == "" {
+				continue
+			}
+			bestDur = w.Dur
+			best = &Timing{
+				WaitMs: ms(w.Dur), At: Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
+				Waiter: timingGoroutine(tr, w.G), Delayed: timingGoroutine(tr, h.G), DelayedMs: ms(h.Dur),
+				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
+			}
+			if n > 1 {
+				best.Sleeps = n
+			}
+			switch w.Aux {
+			case trace.WaitSleep:
+				best.WaitKind, best.Wait = "sleep", fmt.Sprintf("time.Sleep(%v)", w.Dur)
+			case trace.WaitTimerChan:
+				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", w.Dur)
+			default:
+				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", w.Dur)
+			}
+		}
+	}
+	return best
+}
+
+// timingRelation tells whether a held operation works on an object (a channel, a mutex,
+// a WaitGroup, ...) that a waiting goroutine uses too: the wait is then for that operation
+// (or for what follows it), not for an unrelated goroutine the schedule happened to hold.
+type timingRelation struct {
+	tr   *trace.Trace
+	byG  map[uint64][]int           // event indices of each goroutine
+	objs map[uint64]map[uint64]bool // objects each goroutine's events use
+}
+
+// shareObject reports whether the operation h held and goroutine g's operations have an
+// object in common.
+func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
+	r.index()
+	held := r.heldEvent(h)
+	if held < 0 {
+		return false
+	}
+	used := r.objs[g]
+	if used == nil {
+		used = map[uint64]bool{}
+		for _, i := range r.byG[g] {
+			for _, o := range eventObjects(&r.tr.Events[i]) {
+				used[o] = true
+			}
+		}
+		r.objs[g] = used
+	}
+	for _, o := range eventObjects(&r.tr.Events[held]) {
+		if used[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// index lists each goroutine's events, once.
+func (r *timingRelation) index() {
+	if r.byG != nil {
+		return
+	}
+	r.byG = map[uint64][]int{}
+	for i := range r.tr.Events {
+		r.byG[r.tr.Events[i].G] = append(r.byG[r.tr.Events[i].G], i)
+	}
+	r.objs = map[uint64]map[uint64]bool{}
+}
+
+// heldUses reports whether the operation hold h held works on object obj.
+func (r *timingRelation) heldUses(h trace.Timed, obj uint64) bool {
+	r.index()
+	held := r.heldEvent(h)
+	return held >= 0 && slices.Contains(eventObjects(&r.tr.Events[held]), obj)
+}
+
+// heldEvent is the operation hold h held: the event of its goroutine at its position
+// whose request is nearest the hold's record (just after it for a hold before the
+// operation, just before it for a select a preference held open); -1 when it never came.
+func (r *timingRelation) heldEvent(h trace.Timed) int {
+	best, dist := -1, uint64(0)
+	for _, i := range r.byG[h.G] {
+		e := &r.tr.Events[i]
+		if e.Pos != h.Pos {
+			continue
+		}
+		d := e.Pre - h.Stamp
+		if e.Pre < h.Stamp {
+			if e.Post != 0 && e.Post < h.Stamp {
+				continue // done before the hold ended: an earlier execution
+			}
+			d = h.Stamp - e.Pre
+		}
+		if best < 0 || d < dist {
+			best, dist = i, d
+		}
+	}
+	return best
+}
+
+// eventObjects are the objects e operates on: its own, and a select's cases' channels.
+func eventObjects(e *trace.Event) []uint64 {
+	var out []uint64
+	if e.Obj != 0 {
+		out = append(out, e.Obj)
+	}
+	for _, c := range e.Cases {
+		if c.Obj != 0 {
+			out = append(out, c.Obj)
+		}
+	}
+	return out
+}
+
+// roundUp2 rounds d up to two significant digits: 994.512µs is 1ms.
+func roundUp2(d time.Duration) time.Duration {
+	if d < 10 {
+		return d
+	}
+	unit := time.Duration(1)
+	for d/unit >= 100 {
+		unit *= 10
+	}
+	return (d + unit - 1) / unit * unit
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// firedTimers are the timers of tr that fired: a channel timer's value sent (TimerFire on
+// its channel) or received (a value receive from it, by a receive or a select: the runtime
+// sees no fire of a timer under asynctimerchan=1), a function timer's goroutine started (a
+// GoSpawn of no goroutine, with the timer as its object).
+func firedTimers(tr *trace.Trace) map[uint64]bool {
+	out := map[uint64]bool{}
+	for i := range tr.Events {
+		e := &tr.Events[i]
+		switch {
+		case e.Kind == trace.KindTimerFire, e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0:
+			out[e.Obj] = true
+		case e.Kind == trace.KindChanRecv && e.Completed() && !e.Flags.Has(trace.FlagClosed):
+			out[e.Obj] = true
+		case e.Kind == trace.KindSelect && e.Completed() && e.A != trace.SelectDefault && !e.Flags.Has(trace.FlagClosed):
+			for _, c := range e.Cases {
+				if c.Index == int(e.A) && !c.Send {
+					out[c.Obj] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// timingGoroutine names goroutine id by its spawn site, module-relative ("" for the test
+// goroutine, or when the trace does not show the spawn).
+func timingGoroutine(tr *trace.Trace, id uint64) Goroutine {
+	g := Goroutine{ID: id}
+	var spawns []int
+	for i := range tr.Events {
+		if e := &tr.Events[i]; e.Kind == trace.KindGoSpawn && e.A == id && e.G != 0 {
+			spawns = append(spawns, i)
+		}
+	}
+	sort.Ints(spawns)
+	if len(spawns) > 0 {
+		p := tr.Position(tr.Events[spawns[0]].Pos)
+		if p.File != "" {
+			file := filepath.Base(p.File)
+			if root := tr.Meta["module"]; root != "" {
+				if rel, err := filepath.Rel(root, p.File); err == nil && !strings.HasPrefix(rel, "..") {
+					file = filepath.ToSlash(rel)
+				}
+			}
+			g.Spawn = fmt.Sprintf("%s:%d", file, p.Line)
+		}
+	}
+	return g
+}

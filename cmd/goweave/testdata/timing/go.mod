@@ -1,0 +1,3 @@
+module timing
+
+go 1.25

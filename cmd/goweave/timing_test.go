@@ -1,0 +1,71 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/fuzzer"
+)
+
+// A test that waits for a worker with time.Sleep(20ms) fails when goweave's schedule holds
+// the worker past the sleep: a timing-dependent failure, reported as such (a warning with
+// a "timing" field naming the Sleep and the held worker, a SARIF result that does not
+// gate), not a bug: exit status 0. An order violation in the same package (a read woken
+// by an announcement sent before the write), whose test also sleeps, stays a bug: exit 1.
+func TestFuzzCommandTellsTimingFromBugs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes two tests")
+	}
+	dir, _ := filepath.Abs("testdata/timing")
+	run := func(test string) (*fuzzer.Report, string, string, int) {
+		sarif := filepath.Join(t.TempDir(), "out.sarif")
+		stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-o", t.TempDir(), "-runs", "30",
+			"-sarif", sarif, "-run", "^"+test+"$", ".")
+		var rep fuzzer.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+		}
+		data, err := os.ReadFile(sarif)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkJSONSchema(t, []byte(stdout), data)
+		return &rep, string(data), stderr, code
+	}
+
+	rep, sarif, stderr, code := run("TestSleepsForWorker")
+	if code != 0 || len(rep.Findings) != 1 {
+		t.Fatalf("TestSleepsForWorker: exit %d, findings %+v; want 0 and one timing-dependent failure\n%s", code, rep.Findings, stderr)
+	}
+	f := rep.Findings[0]
+	tm := f.Timing
+	if f.Kind != "flaky-failure" || tm == nil || f.Severity != "warning" {
+		t.Fatalf("TestSleepsForWorker: %s, severity %s, timing %+v; want a flaky-failure warning with timing", f.Kind, f.Severity, tm)
+	}
+	if tm.Wait != "time.Sleep(20ms)" || tm.WaitKind != "sleep" || tm.WaitMs != 20 ||
+		filepath.Base(tm.At.File) != "timing_test.go" || tm.At.Line != 12 ||
+		filepath.Base(tm.HeldAt.File) != "timing.go" || tm.HeldAt.Line != 17 ||
+		tm.Delayed.Spawn != "timing.go:16" || tm.Waiter.Spawn != "" || tm.Runs != f.HappenedIn || tm.DelayedMs <= 0 {
+		t.Errorf("timing %+v: want time.Sleep(20ms) at timing_test.go:12 by the test, the worker started at timing.go:16 held before timing.go:17, in all %d failing runs", *tm, f.HappenedIn)
+	}
+	if !strings.Contains(f.Message, "timing-dependent: the test waits with time.Sleep(20ms) at timing_test.go:12") {
+		t.Errorf("message %q does not name the Sleep", f.Message)
+	}
+	if !strings.Contains(sarif, `"gating": false`) || !strings.Contains(sarif, `"timing-dependent"`) || !strings.Contains(sarif, `"level": "warning"`) {
+		t.Errorf("SARIF does not mark the result timing-dependent and not gating:\n%s", sarif)
+	}
+
+	rep, sarif, stderr, code = run("TestReadsAfterAnnouncement")
+	if code != 1 || len(rep.Findings) != 1 {
+		t.Fatalf("TestReadsAfterAnnouncement: exit %d, findings %+v; want 1 and the order violation\n%s", code, rep.Findings, stderr)
+	}
+	if f := rep.Findings[0]; f.Kind != "flaky-failure" || f.Timing != nil || f.Severity != "error" {
+		t.Errorf("TestReadsAfterAnnouncement: %s, severity %s, timing %+v; want a flaky-failure error without timing", f.Kind, f.Severity, f.Timing)
+	}
+	if !strings.Contains(sarif, `"gating": true`) {
+		t.Errorf("SARIF does not mark the order violation gating:\n%s", sarif)
+	}
+}

@@ -1,0 +1,95 @@
+package campaign
+
+import (
+	"fmt"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Timing-dependent failures (analysis/timing.go). Each failing run whose trace shows a wait
+// bounded by the clock expiring while the schedule held another goroutine carries that
+// evidence on its flaky-failure or flaky-panic finding; the campaign reports the
+// failure as timing-dependent (Finding.Timing: a warning, no exit status 1) only when every
+// run in which it happened showed such evidence, so a failure that also happens without a
+// long hold (in a free run, or under a schedule that held nothing past a wait) stays a bug.
+// The evidence itself links the hold to the wait (analysis.TimingOf: the held operation's
+// object is one the waiting goroutine uses).
+
+// timingKind reports whether findings of kind can be timing-dependent: the outcomes of a
+// run the test's own assertions or a panic judged.
+func timingKind(kind string) bool { return kind == "flaky-failure" || kind == "flaky-panic" }
+
+// attachTiming gives the outcome findings of ar the timing evidence of its trace tr.
+func attachTiming(ar *AnalyzedRun, tr *trace.Trace) {
+	var tm *analysis.Timing
+	for i := range ar.Findings {
+		f := &ar.Findings[i]
+		if !timingKind(f.Kind) {
+			continue
+		}
+		if tm == nil {
+			if tm = analysis.TimingOf(tr); tm == nil {
+				return
+			}
+		}
+		f.Timing = tm
+	}
+}
+
+// timingOf is the timing evidence of f, a bug's cause, when the campaign's runs show that
+// f needed it: every run of its test in which f happened showed it (noteSeen). nil
+// otherwise; a finding of an earlier campaign that this one did not see happen keeps that
+// campaign's verdict (result saves it).
+func (c *campaign) timingOf(f Finding) *analysis.Timing {
+	if !timingKind(f.Kind) {
+		return nil
+	}
+	t := c.ranTest(f)
+	var s *seenRuns
+	if t != nil {
+		s = t.seen[f.Fingerprint]
+	}
+	if s == nil || s.happened.count() == 0 {
+		if f.Earlier {
+			return f.Timing
+		}
+		return nil
+	}
+	if s.timing == nil || !s.happened.equal(s.timed) {
+		return nil
+	}
+	tm := *s.timing
+	tm.Runs = s.timed.count()
+	return &tm
+}
+
+// markTiming makes f, a grouped bug, timing-dependent with tm: the message says so and the
+// wait and the held operation are among its positions.
+func markTiming(f *Finding, tm *analysis.Timing, at map[string]bool) {
+	f.Timing = tm
+	f.Message += "; timing-dependent: " + tm.Summary()
+	for _, p := range []analysis.Position{
+		{Role: "timing: " + tm.Wait + " expired", File: tm.At.File, Line: tm.At.Line},
+		{Role: fmt.Sprintf("timing: held %.0f ms by the schedule", tm.DelayedMs), File: tm.HeldAt.File, Line: tm.HeldAt.Line},
+	} {
+		key := fmt.Sprintf("%s:%d", p.File, p.Line)
+		if at[key] {
+			continue
+		}
+		at[key] = true
+		p.Column = analysis.LineColumn(p.File, p.Line)
+		f.Positions = append(f.Positions, p)
+	}
+}
+
+// timingCount counts the timing-dependent findings of fs.
+func timingCount(fs []Finding) int {
+	n := 0
+	for i := range fs {
+		if fs[i].Timing != nil {
+			n++
+		}
+	}
+	return n
+}

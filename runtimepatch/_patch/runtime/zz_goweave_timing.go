@@ -1,0 +1,122 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave timing records: what a run's wall clock did, so that a failure the
+// schedule caused only by holding a goroutine longer than the program waits
+// with a sleep or a timer can be told apart from a concurrency bug
+// (analysis/timing.go). Two record kinds, both with the wall-clock start in
+// b (nanotime) and neither an operation of the program: the trace reader
+// keeps them apart from the events (FORMAT.md).
+//
+//   - Hold: the schedule parked a goroutine before an operation (a delay or
+//     the order), or a select preference kept its select from its other
+//     cases for the whole window: g, pos and aux (kind) of the held
+//     operation, a = ns held.
+//   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
+//     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
+//     aux 1, obj the channel) or a function (AfterFunc, a context's
+//     deadline: aux 2, obj the timer); a = its duration in ns. Tickers are
+//     left out: a period is not a deadline.
+//
+// Neither updates the goroutine's newest event (goweaveG.last), which the
+// schedule's settle logic reads.
+
+package runtime
+
+import "internal/abi"
+
+const (
+	goweaveKHold      = 80
+	goweaveKTimedWait = 81
+
+	goweaveWaitSleep     = 0
+	goweaveWaitTimerChan = 1
+	goweaveWaitTimerFunc = 2
+)
+
+// goweaveSleep records a time.Sleep(ns) called at return address pc. The
+// schedule's own sleeps (goweaveSteerSleep) are not user code and are not
+// recorded; nor are sleeps in a synctest bubble, on its fake clock.
+func goweaveSleep(ns int64, pc uintptr) {
+	if !goweaveOn || ns <= 0 {
+		return
+	}
+	gp := getg()
+	if gp != gp.m.curg || gp.bubble != nil {
+		return
+	}
+	lib := gp.goweave.lib
+	pos := goweavePosOf(pc)
+	gp.goweave.lib = lib // the flag is for the next operation's record, not this one
+	if pos == 0 {
+		return
+	}
+	goweaveTimedRecord(goweaveKTimedWait, goweaveWaitSleep, pos, gp.goid, 0, uint64(ns), nanotime())
+}
+
+// goweaveTimerWait records the creation of timer t at pos (a user position)
+// by the current goroutine; c is its channel, nil for AfterFunc.
+func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
+	if pos == 0 || t.period != 0 || t.isFake {
+		return
+	}
+	now := nanotime()
+	d := t.when - now
+	if d <= 0 {
+		return
+	}
+	aux, obj := uint16(goweaveWaitTimerFunc), t.goweaveID
+	if c != nil {
+		aux = goweaveWaitTimerChan
+	} else if e := efaceOf(&t.arg); e._type != nil && e._type.Kind() == abi.Chan {
+		// A channel timer of a module whose go.mod predates Go 1.23
+		// (asynctimerchan=1): the runtime does not know its channel, whose
+		// value is sent by the timer's function. Named by that channel, whose
+		// receives show the fire.
+		aux = goweaveWaitTimerChan
+		if hc := (*hchan)(e.data); hc != nil && hc.goweave.id != 0 {
+			obj = hc.goweave.id
+		}
+	}
+	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, obj, uint64(d), now)
+}
+
+// goweaveHoldEnd records that the schedule held gp before its operation of
+// kind at pos, from nanotime t0 until now, if it parked gp at all.
+func goweaveHoldEnd(gp *g, kind uint8, pos uint32, t0 int64) {
+	s := &gp.goweave.s
+	if !s.held {
+		return
+	}
+	s.held = false
+	if pos == 0 {
+		return
+	}
+	goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(nanotime()-t0), t0)
+}
+
+// goweavePreferHeld records that a select preference held gp's select at
+// pos from nanotime t0 for its whole window (it fell back to a normal select
+// after it): the select's other cases waited that long.
+func goweavePreferHeld(gp *g, kind uint8, pos uint32, t0, window int64) {
+	if d := nanotime() - t0; d >= window && pos != 0 {
+		goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(d), t0)
+	}
+}
+
+// goweaveTimedRecord writes a completed record of kind, stamped now.
+func goweaveTimedRecord(kind uint8, aux uint16, pos uint32, goid, obj, a uint64, start int64) {
+	h, stamp := goweaveReserve(1)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.kind = kind
+	e.aux = aux
+	e.pos = pos
+	e.g = goid
+	e.obj = obj
+	e.pre = stamp
+	e.post = stamp
+	e.a = a
+	e.b = uint64(start)
+}

@@ -1,0 +1,124 @@
+package runtimepatch
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// timedAt returns the timing records of kind k at marker name of testdata/pkg.
+func timedAt(t *testing.T, tr *trace.Trace, k trace.Kind, pkg, name string) []trace.Timed {
+	t.Helper()
+	pos, ok := markersIn(t, pkg)[name]
+	if !ok {
+		t.Fatalf("no marker @%s in testdata/%s", name, pkg)
+	}
+	var out []trace.Timed
+	for _, r := range tr.Timed {
+		if r.Kind == k && tr.Position(r.Pos).String() == pos {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Every wait bounded by the clock is a TimedWait record at the user's call, with its
+// duration, what it waits with, and the timer's object id where the timer's fire or
+// goroutine shows it; none for a ticker; the records are not events.
+func TestTimedWaitRecords(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestTimedWaits", nil).tr
+	want := []struct {
+		name string
+		aux  uint16
+		dur  time.Duration
+	}{
+		{"timed.sleep", trace.WaitSleep, 2 * time.Millisecond},
+		{"timed.after", trace.WaitTimerChan, 3 * time.Millisecond},
+		{"timed.afterfunc", trace.WaitTimerFunc, 4 * time.Millisecond},
+		{"timed.ctx", trace.WaitTimerFunc, 5 * time.Millisecond},
+		{"timed.stopped", trace.WaitTimerChan, time.Hour},
+	}
+	var test uint64
+	for _, w := range want {
+		rs := timedAt(t, tr, trace.KindTimedWait, "events", w.name)
+		if len(rs) != 1 {
+			t.Errorf("@%s: %d TimedWait records, want 1: %+v", w.name, len(rs), tr.Timed)
+			continue
+		}
+		r := rs[0]
+		// The duration is taken from the timer's due time when it is set: a little less
+		// than asked, never more.
+		if r.Aux != w.aux || r.Dur > w.dur || r.Dur < w.dur-w.dur/2 || r.Start <= 0 {
+			t.Errorf("@%s: %+v, want aux %d, duration %v", w.name, r, w.aux, w.dur)
+		}
+		if test == 0 {
+			test = r.G
+		}
+		if r.G != test {
+			t.Errorf("@%s: goroutine %d, want the test's %d", w.name, r.G, test)
+		}
+		if (w.aux == trace.WaitSleep) != (r.Obj == 0) {
+			t.Errorf("@%s: object %d", w.name, r.Obj)
+		}
+	}
+	if rs := timedAt(t, tr, trace.KindTimedWait, "events", "timed.ticker"); len(rs) != 0 {
+		t.Errorf("a ticker has TimedWait records: %+v", rs)
+	}
+	fired := map[uint64]bool{}
+	for _, e := range tr.Events {
+		if e.Kind == trace.KindTimedWait || e.Kind == trace.KindHold {
+			t.Errorf("timing record among the events: %+v", e)
+		}
+		if e.Kind == trace.KindTimerFire || e.Kind == trace.KindGoSpawn && e.G == 0 {
+			fired[e.Obj] = true
+		}
+	}
+	for _, name := range []string{"timed.after", "timed.afterfunc", "timed.ctx"} {
+		if rs := timedAt(t, tr, trace.KindTimedWait, "events", name); len(rs) == 1 && !fired[rs[0].Obj] {
+			t.Errorf("@%s: no fire of its timer %d in the trace\n%s", name, rs[0].Obj, dump(tr))
+		}
+	}
+}
+
+// A goroutine a delay parks has a Hold record at its held operation, of at least the
+// delay's window when the window ended it; so has a select a preference held for its whole
+// window; a free run has none.
+func TestHoldRecords(t *testing.T) {
+	m := markersIn(t, "replay")
+	free := record(t, buildReplay(t), "TestOnceFlow", nil)
+	for _, r := range free.tr.Timed {
+		if r.Kind == trace.KindHold {
+			t.Errorf("free run: hold %+v", r)
+		}
+	}
+	s := &schedText{}
+	s.delay("1.1", trace.KindOnceDo, m["flow.a"], 1, 30, "1.2", trace.KindOnceDo, m["flow.b"], 2)
+	r := runSchedule(t, "TestOnceFlow", s.String())
+	holds := timedAt(t, r.tr, trace.KindHold, "replay", "flow.a")
+	if len(holds) != 1 {
+		t.Fatalf("%d holds at @flow.a, want 1: %+v", len(holds), r.tr.Timed)
+	}
+	h := holds[0]
+	do := oneM(t, r.tr, trace.KindOnceDo, "flow.a", m)
+	if h.Aux != uint16(trace.KindOnceDo) || h.G != do.G || h.Dur < 30*time.Millisecond || h.Stamp > do.Pre {
+		t.Errorf("hold %+v, want the Do of g%d held at least the 30 ms window, ended before its request %d", h, do.G, do.Pre)
+	}
+
+	// A select preference whose case never comes holds the select, ready case and all, for
+	// its window; one whose case comes holds nothing (the select took that case).
+	s = &schedText{}
+	s.selectPref(m["pref.select"], 30, 1)
+	r = runSchedule(t, "TestSelectPreference", s.String(), "GOWEAVE_TEST_NO_PARTNER=1")
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
+	sel := oneM(t, r.tr, trace.KindSelect, "pref.select", m)
+	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond {
+		t.Errorf("preference without partner: holds %+v, want one of the select's goroutine g%d, at least 30 ms", holds, sel.G)
+	}
+	s = &schedText{}
+	s.selectPref(m["pref.select"], 2000, 1)
+	r = runSchedule(t, "TestSelectPreference", s.String())
+	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "pref.select"); len(holds) != 0 {
+		t.Errorf("preference whose case came: holds %+v, want none", holds)
+	}
+}
