@@ -28,7 +28,8 @@
 #
 # Environment:
 #   TIME      goweave's time budget per test (default 45s)
-#   COUNT     go test -count of the baseline (default 20); BASELINE=0 skips the baseline
+#   COUNT     go test -count of the baseline (default 20); BASELINE=0 skips the baseline;
+#             BASE_TIMEOUT its -timeout (default 180s: a hang is a failure)
 #   OUT       results directory (default: results/ beside this script)
 #   WORK      scratch directory (default: a new temp dir, removed at exit unless KEEP=1)
 #   GOWEAVE   a goweave binary to use (default: built from the checkout this script lives in)
@@ -45,7 +46,7 @@ COUNT=${COUNT:-20}
 BASELINE=${BASELINE:-1}
 OUT=${OUT:-$here/results}
 read -r -a nice_cmd <<<"${NICE:-nice -n 10}"
-SMOKE_BUGS=${SMOKE_BUGS:-golang-sync-singleflight-dupsuppress}
+SMOKE_BUGS=${SMOKE_BUGS:-pond-submit-waiter-notify ants-release-blocked-submit}
 
 log() { printf '[fixedbugs %s] %s\n' "$(date -u +%T)" "$*" >&2; }
 die() {
@@ -168,7 +169,7 @@ baseline() {
     echo null
     return
   fi
-  (cd "$dir" && "${nice_cmd[@]}" go test -race -count="$COUNT" -timeout 600s -run "^($test)\$" "$pkg") \
+  (cd "$dir" && "${nice_cmd[@]}" go test -race -count="$COUNT" -timeout "${BASE_TIMEOUT:-180s}" -run "^($test)\$" "$pkg") \
     >"$out" 2>&1 || rc=$?
   if grep -q -e '\[build failed\]' -e '\[setup failed\]' "$out"; then
     failed=null
