@@ -169,7 +169,7 @@ baseline() {
     echo null
     return
   fi
-  (cd "$dir" && "${nice_cmd[@]}" go test -race -count="$COUNT" -timeout "${BASE_TIMEOUT:-180s}" -run "^($test)\$" "$pkg") \
+  (cd "$dir" && "${nice_cmd[@]}" go test -race -vet=off -count="$COUNT" -timeout "${BASE_TIMEOUT:-180s}" -run "^($test)\$" "$pkg") \
     >"$out" 2>&1 || rc=$?
   if grep -q -e '\[build failed\]' -e '\[setup failed\]' "$out"; then
     failed=null
