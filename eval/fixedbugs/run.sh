@@ -47,7 +47,9 @@ COUNT=${COUNT:-20}
 BASELINE=${BASELINE:-1}
 OUT=${OUT:-$here/results}
 read -r -a nice_cmd <<<"${NICE:-nice -n 10}"
-SMOKE_BUGS=${SMOKE_BUGS:-pond-submit-waiter-notify ants-release-blocked-submit}
+# The smoke slice: small modules without dependencies, a deadlock and a data race that the
+# full runs found at run 1.
+SMOKE_BUGS=${SMOKE_BUGS:-sync-semaphore-cancel-lost-wakeup pond-stopped-flag-race}
 
 # go vet, which go test runs while building, rejects old test files that the newer toolchain's
 # vet knows more about (client_golang's Examples at 59c00e3e): the tests themselves build.
