@@ -289,13 +289,15 @@ table() {
       "",
       ([.[] | select(.at_parent.found == "lines")] | length) as $l
     | ([.[] | select(.at_parent.found != "missed")] | length) as $a
+    | ([.[] | select(.baseline.parent != null)] | length) as $nb
     | ([.[] | select(.baseline.parent.failed == true)] | length) as $b
     | ([.[] | select(.baseline.parent.failed == true and .baseline.fixed.failed != true)] | length) as $bo
     | ([.[] | select(.at_parent.found == "lines" and (.at_fix.on_bug_code | length) == 0)] | length) as $lo
     | ([.[] | .at_parent.first_at_lines_s // .at_parent.first_any_s | values] | sort) as $t
     | "Found at the bug'"'"'s lines: \($l)/\($n) (\($l * 100 / $n | round)%); found anywhere: \($a)/\($n); "
-      + "`go test -race -count=N` at the parent: \($b)/\($n) (\($b * 100 / $n | round)%), "
-      + "of them passing at the fix: \($bo)/\($n) (\($bo * 100 / $n | round)%). "
+      + (if $nb == 0 then "no baseline run. " else
+        "`go test -race -count=N` at the parent: \($b)/\($nb) (\($b * 100 / $nb | round)%), "
+      + "of them passing at the fix: \($bo)/\($nb) (\($bo * 100 / $nb | round)%). " end)
       + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($lo)/\($n) (\($lo * 100 / $n | round)%). "
       + "Median time to the first finding: \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end). "
       + "At the fixed commits: \([.[].at_fix.on_bug_code | length] | add) findings on the bug'"'"'s code, "
