@@ -1,0 +1,357 @@
+#!/usr/bin/env bash
+# Fixed-bug benchmark (issue 21): would goweave have found a concurrency bug that shipped in a
+# real module, from the module's own test, before the fix? Layout: eval/fixedbugs/README.md.
+#
+# Usage:
+#   run.sh [run] [BUG.bug ...]   run the given bugs (default: every bugs/*.bug beside this script)
+#                                and write OUT/<id>.json for each
+#   run.sh table [FILE.json|DIR ...]
+#                                print the markdown table and its summary (default: OUT/*.json)
+#   run.sh smoke                 a fast slice for CI: $SMOKE_BUGS at TIME=10s, no baseline, into a
+#                                temp dir; exit 1 unless each is found at its lines at the parent
+#                                and nothing is found on its code at the fix
+#
+# For each bug: the repository's git dir is taken from $GOWEAVE_EVAL_MIRROR (or
+# $GOWEAVE_EVAL_REPOS, or /work/.mirror), as <dir>/<owner>+<name> or <dir>/<owner>+<name>/repo
+# (what the search tool's fetch verb makes), else cloned from GitHub once into $WORK. The parent
+# and the fixed commit are exported (git archive: the git dir is only read) into temp trees under
+# $WORK, the bug's patch (<bugdir>/../patches/<patch>) is applied to both (at the fix, not when it
+# is already there: the fix's own regression test), then
+#   goweave fuzz -json -v -time $TIME -run '^(<test>)$' <pkg>      at the parent and at the fix
+#   go test -race -count=$COUNT -run '^(<test>)$' <pkg>            at the parent and at the fix
+# (both with -vet=off: the newer toolchain's vet rejects some old test files), and the result
+# is classified: a finding (severity error or warning; a refuted "hint" does not
+# count) with any position at one of the bug's lines is "found at the lines"; another finding,
+# or a test failing in every run, is "found elsewhere"; none is "missed". At the fix a finding is
+# "on the bug's code" when it is at a bug line mapped through the fix's diff or at a line the fix
+# changed (outside _test.go files). Time to the first finding is from the campaign's start (build
+# included) to the -v line of the run that found it first.
+#
+# Environment:
+#   TIME      goweave's time budget per test (default 45s)
+#   COUNT     go test -count of the baseline (default 20); BASELINE=0 skips the baseline;
+#             BASE_TIMEOUT its -timeout (default 180s: a hang is a failure)
+#   OUT       results directory (default: results/ beside this script)
+#   WORK      scratch directory (default: a new temp dir, removed at exit unless KEEP=1)
+#   GOWEAVE   a goweave binary to use (default: built from the checkout this script lives in)
+#   NICE      prefix for the heavy commands (default: nice -n 10)
+#   SMOKE_BUGS  the bug ids of the smoke slice
+#
+# Needs: git, go, jq. Exit status: 0, or 1 when a bug could not be set up (the others still run).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+TIME=${TIME:-45s}
+COUNT=${COUNT:-20}
+BASELINE=${BASELINE:-1}
+OUT=${OUT:-$here/results}
+read -r -a nice_cmd <<<"${NICE:-nice -n 10}"
+# The smoke slice: small modules without dependencies, a deadlock and a data race that the
+# full runs found at run 1.
+SMOKE_BUGS=${SMOKE_BUGS:-sync-semaphore-cancel-lost-wakeup pond-stopped-flag-race}
+
+# go vet, which go test runs while building, rejects old test files that the newer toolchain's
+# vet knows more about (client_golang's Examples at 59c00e3e): the tests themselves build.
+goflags="${GOFLAGS:+$GOFLAGS }-vet=off"
+
+log() { printf '[fixedbugs %s] %s\n' "$(date -u +%T)" "$*" >&2; }
+die() {
+  log "error: $*"
+  exit 2
+}
+
+command -v jq >/dev/null || die "jq is needed"
+
+setup_work() {
+  if [ -z "${WORK:-}" ]; then
+    WORK=$(mktemp -d "${TMPDIR:-/tmp}/goweave-fixedbugs.XXXXXX")
+    if [ "${KEEP:-0}" != 1 ]; then
+      trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+    fi
+  fi
+  mkdir -p "$WORK"
+}
+
+# build_goweave: sets $gw (a binary) and $gw_commit.
+build_goweave() {
+  gw_commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
+  if [ -n "$(git -C "$root" status --porcelain -- . ':!eval' 2>/dev/null)" ]; then
+    gw_commit="$gw_commit+dirty"
+  fi
+  if [ -n "${GOWEAVE:-}" ]; then
+    gw=$GOWEAVE
+    return
+  fi
+  gw=$WORK/goweave
+  log "building goweave from $root ($gw_commit)"
+  (cd "$root" && go build -o "$gw" ./cmd/goweave)
+}
+
+# bugkey FILE KEY: the value of "KEY: value" in a .bug file (empty when absent).
+bugkey() {
+  sed -n "s/^$2:[[:space:]]*//p" "$1" | head -n 1 | sed 's/[[:space:]]*$//'
+}
+
+# gitdir OWNER/NAME: prints a git dir holding the repository, cloning it when no mirror has it.
+gitdir() {
+  local repo=$1 flat=${1/\//+} d
+  for d in "${GOWEAVE_EVAL_MIRROR:-}" "${GOWEAVE_EVAL_REPOS:-}" /work/.mirror; do
+    [ -n "$d" ] || continue
+    if [ -d "$d/$flat/repo" ]; then
+      echo "$d/$flat/repo"
+      return
+    fi
+    if [ -d "$d/$flat" ] && git --git-dir="$d/$flat" rev-parse --git-dir >/dev/null 2>&1; then
+      echo "$d/$flat"
+      return
+    fi
+    if [ -d "$d/$flat/.git" ]; then
+      echo "$d/$flat/.git"
+      return
+    fi
+  done
+  d=$WORK/clones/$flat.git
+  if [ ! -d "$d" ]; then
+    log "cloning github.com/$repo"
+    git clone -q --bare "https://github.com/$repo" "$d" >&2
+  fi
+  echo "$d"
+}
+
+# export_tree GITDIR COMMIT DIR PATCH: DIR gets COMMIT's files with PATCH (may be empty) applied.
+export_tree() {
+  rm -rf "$3"
+  mkdir -p "$3"
+  git --git-dir="$1" archive "$2" | tar -x -C "$3"
+  # A patch of the fix's own regression test is already in the fixed commit: applied reversed
+  # cleanly, it is skipped there.
+  if [ -n "$4" ] && ! (cd "$3" && git apply -R --check "$4" 2>/dev/null); then
+    (cd "$3" && git apply "$4")
+  fi
+  [ -f "$3/go.mod" ] || return 1
+}
+
+# fixlines GITDIR PARENT FIXED LINES: prints "file:line" for every line of the fixed commit that
+# is the bug's code: each of LINES (parent's file:line) mapped through the fix's diff (a line the
+# fix replaced maps to the whole replacement), and every line the fix added outside _test.go.
+fixlines() {
+  local g=$1 p=$2 f=$3 loc file line
+  git --git-dir="$g" diff -U0 "$p" "$f" -- '*.go' ':!*_test.go' | awk '
+    /^\+\+\+ b\// { file = substr($0, 7) }
+    /^@@/ { split($3, n, ","); c = substr(n[1], 2); d = (n[2] == "" ? 1 : n[2]);
+            for (i = 0; i < d; i++) print file ":" (c + i) }'
+  for loc in $4; do
+    file=${loc%:*}
+    line=${loc##*:}
+    git --git-dir="$g" diff -U0 "$p" "$f" -- "$file" | awk -v L="$line" -v F="$file" '
+      /^@@/ { split($2, o, ","); a = substr(o[1], 2); b = (o[2] == "" ? 1 : o[2]);
+              split($3, n, ","); c = substr(n[1], 2); d = (n[2] == "" ? 1 : n[2]);
+              if (b > 0 && L >= a && L < a + b) { inside = 1; for (i = 0; i < (d > 0 ? d : 1); i++) print F ":" (c + i) }
+              else if ((b == 0 && a < L) || (b > 0 && a + b - 1 < L)) shift += d - b }
+      END { if (!inside) print F ":" (L + shift) }'
+  done
+}
+
+# fuzz DIR PKG TEST OUTJSON: runs goweave on one test; the JSON report goes to OUTJSON, the -v
+# log (each line prefixed by its seconds since the start) to OUTJSON.log; prints the exit status.
+fuzz() {
+  local dir=$1 pkg=$2 test=$3 out=$4 start rc=0
+  start=${EPOCHREALTIME/./}
+  (cd "$dir" && GOFLAGS=$goflags "${nice_cmd[@]}" "$gw" fuzz -json -v -fresh -o "$out.gw" -time "$TIME" \
+    -run "^($test)\$" "$pkg" >"$out" 2> >(while IFS= read -r l; do
+      t=$(((${EPOCHREALTIME/./} - start) / 100000))
+      printf '%d.%d %s\n' $((t / 10)) $((t % 10)) "$l"
+    done >"$out.log")) || rc=$?
+  # The log's reader may still be writing.
+  sleep 0.2
+  [ -s "$out" ] || echo '{"findings":[],"tests":[],"errors":["no report"]}' >"$out"
+  echo "$rc"
+}
+
+# baseline DIR PKG TEST OUTLOG: go test -race -count=COUNT; prints {"exit":N,"failed":bool,...}.
+baseline() {
+  local dir=$1 pkg=$2 test=$3 out=$4 rc=0 t0=$SECONDS failed=false
+  if [ "$BASELINE" = 0 ]; then
+    echo null
+    return
+  fi
+  (cd "$dir" && "${nice_cmd[@]}" go test -race -vet=off -count="$COUNT" -timeout "${BASE_TIMEOUT:-180s}" -run "^($test)\$" "$pkg") \
+    >"$out" 2>&1 || rc=$?
+  if grep -q -e '\[build failed\]' -e '\[setup failed\]' "$out"; then
+    failed=null
+  elif [ "$rc" != 0 ]; then
+    failed=true
+  fi
+  jq -n --argjson exit "$rc" --argjson failed "$failed" --argjson s $((SECONDS - t0)) \
+    --arg first "$(grep -m 1 -e '--- FAIL' -e 'WARNING: DATA RACE' -e '^panic:' -e 'all goroutines are asleep' "$out" || true)" \
+    '{exit: $exit, failed: $failed, seconds: $s, first: $first}'
+}
+
+# classify REPORT DIR LOCS LOG: the report's findings split by whether a position is at LOCS
+# (file:line, module-relative), as JSON.
+classify() {
+  jq --arg dir "$2/" --arg locs "$3" --rawfile log "$4" '
+    ($locs | split(" ") | map(select(. != ""))) as $L
+    | def rel: ltrimstr($dir);
+      def where: [.positions[]?, (.related[]?.position)] | map("\(.file | rel):\(.line)");
+      def brief: {kind, confidence, severity, at: (.positions[0] | "\(.file | rel):\(.line)"),
+                  run, message: (.message | .[0:200])};
+      def runtime($r): ($log | split("\n") | map(select(test(" run \($r) ")))
+                        | first | values | split(" ")[0] | tonumber);
+      def at: where | any(.[]; . as $w | $L | any(.[]; . == $w));
+      [.findings[] | select(.severity != "hint")] as $F
+    | ($F | map(select(at))) as $at
+    | ($F | map(select(at | not))) as $other
+    | {at_lines: ($at | map(brief)), elsewhere: ($other | map(brief)),
+       hints: ([.findings[] | select(.severity == "hint")] | length),
+       errors: (.errors // []), warnings: (.warnings // [] | map(.[0:400])),
+       runs: ([.tests[].runs] | add), seconds: ([.tests[].seconds] | add),
+       statuses: ([.tests[].statuses] | add),
+       first_at_lines_s: ([$at[].run] | min | if . == null then null else runtime(.) end),
+       first_any_s: ([$F[].run] | min | if . == null then null else runtime(.) end)}
+    | .found = (if (.at_lines | length) > 0 then "lines"
+                elif (.elsewhere | length) > 0 or (.errors | length) > 0 then "elsewhere"
+                else "missed" end)' "$1"
+}
+
+# run_bug BUGFILE: writes OUT/<id>.json; returns 1 when the bug could not be set up.
+run_bug() {
+  local bug id repo fixed parent pkg test patch lines g w p f rc
+  bug=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  id=$(basename "$bug" .bug)
+  repo=$(bugkey "$bug" repo)
+  fixed=$(bugkey "$bug" fixed)
+  parent=$(bugkey "$bug" parent)
+  pkg=$(bugkey "$bug" pkg)
+  test=$(bugkey "$bug" test)
+  patch=$(bugkey "$bug" patch)
+  lines=$(bugkey "$bug" lines)
+  [ -n "$patch" ] && patch=$(dirname "$bug")/../patches/$patch
+  [ -z "$patch" ] || [ -f "$patch" ] || {
+    log "$id: no patch file $patch"
+    return 1
+  }
+  log "$id: $repo parent ${parent:0:12} fixed ${fixed:0:12} $pkg $test"
+  g=$(gitdir "$repo")
+  w=$WORK/$id
+  p=$w/parent
+  f=$w/fixed
+  if ! export_tree "$g" "$parent" "$p" "$patch" || ! export_tree "$g" "$fixed" "$f" "$patch"; then
+    log "$id: could not set up the trees (missing commit, patch not applying, or no go.mod)"
+    return 1
+  fi
+  local fl
+  fl=$(fixlines "$g" "$parent" "$fixed" "$lines" | sort -u | tr '\n' ' ')
+
+  log "$id: goweave at the parent"
+  local prc frc bp bf
+  prc=$(fuzz "$p" "$pkg" "$test" "$w/parent.json")
+  log "$id: goweave at the fix"
+  frc=$(fuzz "$f" "$pkg" "$test" "$w/fixed.json")
+  log "$id: baseline"
+  bp=$(baseline "$p" "$pkg" "$test" "$w/base-parent.log")
+  bf=$(baseline "$f" "$pkg" "$test" "$w/base-fixed.log")
+
+  mkdir -p "$OUT"
+  jq -n --arg id "$id" --arg repo "$repo" --arg parent "$parent" --arg fixed "$fixed" \
+    --arg pkg "$pkg" --arg test "$test" --arg lines "$lines" --arg fixlines "$fl" \
+    --arg class "$(bugkey "$bug" class)" --arg kinds "$(bugkey "$bug" kinds)" \
+    --arg note "$(bugkey "$bug" note)" --arg source "$(bugkey "$bug" source)" \
+    --arg gw "$gw_commit" --arg go "$(go version | cut -d' ' -f3)" --arg time "$TIME" \
+    --arg date "$(date -u +%FT%TZ)" --argjson count "$COUNT" \
+    --argjson prc "$prc" --argjson frc "$frc" \
+    --argjson pres "$(classify "$w/parent.json" "$p" "$lines" "$w/parent.json.log")" \
+    --argjson fres "$(classify "$w/fixed.json" "$f" "$fl" "$w/fixed.json.log")" \
+    --argjson bp "$bp" --argjson bf "$bf" '
+    {id: $id, repo: $repo, parent: $parent, fixed: $fixed, pkg: $pkg, test: $test,
+     class: $class, expected_kinds: ($kinds | split(" ")), lines: ($lines | split(" ")),
+     note: $note, source: $source,
+     goweave: {commit: $gw, go: $go, time: $time, date: $date},
+     at_parent: ($pres + {exit: $prc}),
+     at_fix: ($fres + {exit: $frc, bug_code: ($fixlines | split(" ") | map(select(. != "")))}
+              | .on_bug_code = .at_lines | del(.at_lines)),
+     baseline: {count: $count, parent: $bp, fixed: $bf}}' >"$OUT/$id.json"
+  rc=$(jq -r '"\(.at_parent.found) baseline=\(.baseline.parent.failed // "-") fix-on-code=\(.at_fix.on_bug_code | length)"' "$OUT/$id.json")
+  log "$id: $rc"
+}
+
+# table JSON...: the markdown table and its summary.
+table() {
+  jq -rs '
+    def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
+    def yn: if . == null then "-" elif . then "failed" else "passed" end;
+    def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
+    (length) as $n
+    | "| bug | class | goweave at the parent | kinds found | first finding | `go test -race -count=N` parent / fix | at the fix: on the bug'"'"'s code / elsewhere |",
+      "|---|---|---|---|---|---|---|",
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s // .at_parent.first_any_s | s) | \(.baseline.parent.failed | yn) / \(.baseline.fixed.failed | yn) | \(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length) |"),
+      "",
+      ([.[] | select(.at_parent.found == "lines")] | length) as $l
+    | ([.[] | select(.at_parent.found != "missed")] | length) as $a
+    | ([.[] | select(.baseline.parent != null)] | length) as $nb
+    | ([.[] | select(.baseline.parent.failed == true)] | length) as $b
+    | ([.[] | select(.baseline.parent.failed == true and .baseline.fixed.failed != true)] | length) as $bo
+    | ([.[] | select(.at_parent.found == "lines" and (.at_fix.on_bug_code | length) == 0)] | length) as $lo
+    | ([.[] | .at_parent.first_at_lines_s // .at_parent.first_any_s | values] | sort) as $t
+    | "Found at the bug'"'"'s lines: \($l)/\($n) (\($l * 100 / $n | round)%); found anywhere: \($a)/\($n); "
+      + (if $nb == 0 then "no baseline run. " else
+        "`go test -race -count=N` at the parent: \($b)/\($nb) (\($b * 100 / $nb | round)%), "
+      + "of them passing at the fix: \($bo)/\($nb) (\($bo * 100 / $nb | round)%). " end)
+      + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($lo)/\($n) (\($lo * 100 / $n | round)%). "
+      + "Median time to the first finding: \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end). "
+      + "At the fixed commits: \([.[].at_fix.on_bug_code | length] | add) findings on the bug'"'"'s code, "
+      + "\([.[].at_fix.elsewhere | length] | add) elsewhere; baseline failing at the fix: "
+      + "\([.[] | select(.baseline.fixed.failed == true)] | length)."' "$@"
+}
+
+mode=run
+case "${1:-}" in
+run) shift ;;
+table | smoke) mode=$1 && shift ;;
+-h | --help)
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+  ;;
+esac
+
+case $mode in
+table)
+  files=()
+  [ $# -gt 0 ] || set -- "$OUT"
+  for a in "$@"; do
+    if [ -d "$a" ]; then
+      files+=("$a"/*.json)
+    else
+      files+=("$a")
+    fi
+  done
+  table "${files[@]}"
+  ;;
+run | smoke)
+  if [ "$mode" = smoke ]; then
+    TIME=10s
+    BASELINE=0
+    set --
+    for id in $SMOKE_BUGS; do set -- "$@" "$here/bugs/$id.bug"; done
+  fi
+  [ $# -gt 0 ] || set -- "$here"/bugs/*.bug
+  setup_work
+  [ "$mode" = smoke ] && OUT=$WORK/results
+  build_goweave
+  status=0
+  for b in "$@"; do
+    run_bug "$b" || status=1
+  done
+  if [ "$mode" = smoke ]; then
+    table "$OUT"/*.json
+    for id in $SMOKE_BUGS; do
+      jq -e '.at_parent.found == "lines" and (.at_fix.on_bug_code | length) == 0' "$OUT/$id.json" >/dev/null || {
+        log "smoke: $id not found at its lines, or found on its code at the fix"
+        status=1
+      }
+    done
+  fi
+  exit "$status"
+  ;;
+esac
