@@ -524,8 +524,12 @@ first's) are still reported: only a holder unlocks, so they could never have pro
 and goroutines the GC's leak detection, run at the time limit (Go 1.26 and later), proved
 blocked for good are reported as the leak they are (leak-chan, leak-select, ...).
 
-Each blocked operation is reported, with the other blocked operations as related
-positions; together they show the wait-for cycle. When the runtime names the test goroutine
+One stuck state is one finding, anchored at its root cause: the Lock never released (its
+holder exited, or is not blocked, without unlocking it), the cycle of goroutines waiting for
+each other, or the operation nothing left can complete (a holder blocked elsewhere is
+followed to what it waits for). The other blocked goroutines, which wait for the root, are
+related positions (one per line, capped), counted in the message; the fingerprint is the
+root's, so runs in which different goroutines queued behind it are one finding. When the runtime names the test goroutine
 (META testgoid) and it is blocked, only the goroutines connected to it by what they wait
 for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: unrelated
 idle goroutines are not part of the deadlock. Fix the cycle the operations form:
@@ -540,26 +544,34 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		if testKnown && r.slowNotStuck(test, blocked, waits) {
 			return r.timeLimitDeadlocks(blocked)
 		}
-		var out []Finding
 		stuck := r.stuckWithTest(test, testKnown, blocked, waits)
-		for _, i := range stuck {
-			ops := []op{{"blocked", i}}
-			for _, j := range stuck {
-				if len(ops) > maxAlsoBlocked {
-					break // (the message counts them all)
-				}
-				if j != i {
-					ops = append(ops, op{"also blocked", j})
-				}
-			}
-			msg := fmt.Sprintf("the run is stuck: %s is blocked %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
-			if n := len(stuck) - 1; n > 0 {
-				msg += fmt.Sprintf(", with %d other blocked operation(s)", n)
-			}
-			out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
-		}
-		return out
+		return r.stuckFindings(stuck, blocked, "the run is stuck")
 	},
+}
+
+// stuckFindings reports the stuck states of the blocked operations stuck (of all the run's
+// blocked operations, blocked) as one deadlock finding per root cause (stuck_root.go);
+// operations that reach no root (waiting for a goroutine that may still proceed) are
+// reported together, at the first of them, so that a stuck run is never reported silent.
+func (r *Result) stuckFindings(stuck, blocked []int32, head string) []Finding {
+	var out []Finding
+	rooted := map[int32]bool{}
+	for _, s := range r.stuckRoots(stuck, blocked) {
+		out = append(out, r.stuckFinding(s, head))
+		for _, i := range append(slices.Clone(s.ops), s.waiting...) {
+			rooted[i] = true
+		}
+	}
+	var rest []int32
+	for _, i := range stuck {
+		if !rooted[i] {
+			rest = append(rest, i)
+		}
+	}
+	if len(rest) > 0 && len(out) == 0 {
+		out = append(out, r.stuckFinding(stuckRoot{kind: rootStuckOp, lock: -1, ops: rest[:1], waiting: rest[1:]}, head))
+	}
+	return out
 }
 
 // maxAlsoBlocked bounds the other blocked operations a deadlock finding lists: with
