@@ -56,7 +56,9 @@ type leak struct {
 	tickerFired bool // each of those wakes got a value a recorded timer fire delivered
 	abandoned   bool // a Lock cut short by the exit, on a mutex whose holder has ended
 	timeLimit   bool // proven when the run was stopped at its time limit or found stuck (detect_timelimit.go)
-	testOnly    bool // a leak of the test's own goroutines (testOnlyRule)
+	testOnly    bool // a leak of the test's own goroutines (testOnlyRule), or of an object the test never closed (testMade)
+	testMade    bool // test-only because the test made the object and never ran its close (wayOutRule)
+	wayOut      *wayOut
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -120,6 +122,7 @@ func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
 		out := r.withoutPackageDaemons(r.timeLimitLeaks())
 		r.markTestOnly(out)
+		r.markWayOut(out)
 		return out
 	}
 	evs := r.Trace.Events
@@ -183,6 +186,7 @@ func (r *Result) findLeaks() []leak {
 	out = append(out, r.tickerLeaks(reported)...)
 	out = r.withoutPackageDaemons(out)
 	r.markTestOnly(out)
+	r.markWayOut(out)
 	return out
 }
 
@@ -433,6 +437,9 @@ func (r *Result) blockedIn(i int32) string {
 
 func leakDetector(kind, summary, why string) *Detector {
 	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule}
+	if kind == "leak-chan" || kind == "leak-select" {
+		d.Doc += "\n\n" + wayOutRule
+	}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
 		for _, l := range r.leaks() {
@@ -456,11 +463,24 @@ func leakDetector(kind, summary, why string) *Detector {
 			if l.abandoned {
 				msg += "; the goroutine holding the mutex has ended (the run ended before the Lock parked)"
 			}
-			if l.testOnly {
+			if l.wayOut != nil {
+				msg += r.wayOutText(l.wayOut)
+			}
+			switch {
+			case l.testMade:
+				msg += fmt.Sprintf("; the test made it (%s, called at %s) and never closed it: test-only", l.wayOut.makeFunc, l.wayOut.testCall)
+			case l.testOnly:
 				msg += " (a goroutine of the test itself: test-only)"
 			}
 			ops := append([]op{{"blocked", l.ev}}, l.related...)
+			if l.wayOut != nil {
+				ops = append(ops, op{"made", l.wayOut.made})
+			}
 			f := r.newFinding(kind, Actual, msg, ops...)
+			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
+				// the close that never ran is in the source, not the trace: not part of the fingerprint
+				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line})
+			}
 			f.TestOnly = l.testOnly
 			f.Severity = SeverityOfFinding(&f)
 			out = append(out, f)

@@ -185,7 +185,8 @@ func TestNoLeaksAfterCrash(t *testing.T) {
 
 // The runtime's deadlock check: one stuck state, one deadlock finding at its root. The test
 // goroutine holds mu and sends to the goroutine it started, which waits for mu: a cycle,
-// anchored at the operation of the goroutine started last, with the other as related.
+// anchored at the send blocked holding the lock (the lock held across it is the bug), with
+// the Lock as related.
 func TestDeadlockActual(t *testing.T) {
 	b := tracetest.New().Meta("exit", "deadlock").Meta("message", "all goroutines are asleep - deadlock!")
 	m := b.Main()
@@ -197,7 +198,7 @@ func TestDeadlockActual(t *testing.T) {
 	sub.Pending().Lock(mu, "d.go:28")
 	b.Meta("testgoid", "1")
 	r := analyze(t, b)
-	f := want(t, r, "deadlock", Actual, "d.go:28", "cycle=d.go:23", "held lock=d.go:21")
+	f := want(t, r, "deadlock", Actual, "d.go:23", "cycle=d.go:28", "held lock=d.go:21")
 	if !strings.Contains(f.Message, "the test goroutine is blocked sending on") {
 		t.Errorf("message %q should name the test goroutine", f.Message)
 	}

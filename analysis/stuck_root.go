@@ -499,13 +499,23 @@ func (r *Result) makeEvent(o uint64) (int32, bool) {
 	return m, ok
 }
 
-// cycleOrder orders a cycle's operations from the one whose goroutine was started last in
-// the spawn tree (closingFirst's rule: the same in every run), then by the wait-for edges.
+// cycleOrder orders a cycle's operations: first a channel operation (or Wait) blocked
+// while holding a lock another goroutine of the cycle requests (the lock held across it is
+// the bug, as mixed-deadlock reports it), then from the goroutine started last in the spawn
+// tree (closingFirst's rule: the same in every run).
 func (r *Result) cycleOrder(cyc []int32) []int32 {
 	memo := map[int32][]int{}
+	underLock := func(i int32) int {
+		k := r.Trace.Events[i].Kind
+		if _, held := r.heldFor(i, cyc); held && k != trace.KindLock && k != trace.KindRLock {
+			return 0
+		}
+		return 1
+	}
 	out := slices.Clone(cyc)
 	slices.SortStableFunc(out, func(a, b int32) int {
-		return cmp.Or(-slices.Compare(r.spawnPath(r.gOf[a], memo), r.spawnPath(r.gOf[b], memo)), -cmp.Compare(a, b))
+		return cmp.Or(cmp.Compare(underLock(a), underLock(b)),
+			-slices.Compare(r.spawnPath(r.gOf[a], memo), r.spawnPath(r.gOf[b], memo)), -cmp.Compare(a, b))
 	})
 	return out
 }
