@@ -442,9 +442,16 @@ func leakDetector(kind, summary, why string) *Detector {
 	}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
+		var mine []leak
 		for _, l := range r.leaks() {
-			if l.kind != kind {
-				continue
+			if l.kind == kind {
+				mine = append(mine, l)
+			}
+		}
+		behind := sameHeldLock(mine)
+		for k, l := range mine {
+			if behind[k] < 0 {
+				continue // reported with the first goroutine queued behind the same lock
 			}
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
 			if l.ticker > 0 {
@@ -476,7 +483,28 @@ func leakDetector(kind, summary, why string) *Detector {
 			if l.wayOut != nil {
 				ops = append(ops, op{"made", l.wayOut.made})
 			}
+			root := len(ops)
+			var queued []int32
+			for j := range mine {
+				if behind[j] == -1-k {
+					queued = append(queued, mine[j].ev)
+				}
+			}
+			if len(queued) > 0 {
+				msg += fmt.Sprintf("; %d other goroutine(s) wait for the same lock: %s", len(queued), r.waitingLines(queued))
+				lines := map[uint32]bool{r.Trace.Events[l.ev].Pos: true}
+				for _, i := range queued {
+					if p := r.Trace.Events[i].Pos; !lines[p] && len(ops)-root < maxAlsoBlocked {
+						lines[p] = true
+						ops = append(ops, op{"also blocked", i})
+					}
+				}
+			}
 			f := r.newFinding(kind, Actual, msg, ops...)
+			if behind[k] > 0 && len(f.Positions) > 0 {
+				// one lock never released, whichever goroutines queued behind it in this run
+				f.Fingerprint = r.fingerprint(kind, []Position{heldPosition(f.Positions[:root])})
+			}
 			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
 				// the close that never ran is in the source, not the trace: not part of the fingerprint
 				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line})
@@ -488,6 +516,50 @@ func leakDetector(kind, summary, why string) *Detector {
 		return out
 	}
 	return d
+}
+
+// sameHeldLock groups the leak-mutex leaks queued behind the same held acquisition (one
+// lock never released, one finding): for each leak, 1 when it is the first of its group
+// (trace order), -1-k when it is queued behind leak k, 0 when no acquisition holds its
+// mutex.
+func sameHeldLock(leaks []leak) []int {
+	out := make([]int, len(leaks))
+	leader := map[int32]int{} // held acquisition -> its first leak
+	heldOf := func(l leak) (int32, bool) {
+		for _, o := range l.related {
+			if o.role == "held lock" {
+				return o.ev, true
+			}
+		}
+		return -1, false
+	}
+	for k, l := range leaks {
+		if h, ok := heldOf(l); ok {
+			if j, seen := leader[h]; !seen || l.ev < leaks[j].ev {
+				leader[h] = k
+			}
+		}
+	}
+	for k, l := range leaks {
+		if h, ok := heldOf(l); ok {
+			if j := leader[h]; j == k {
+				out[k] = 1
+			} else {
+				out[k] = -1 - j
+			}
+		}
+	}
+	return out
+}
+
+// heldPosition is the "held lock" position of ps, or the first.
+func heldPosition(ps []Position) Position {
+	for _, p := range ps {
+		if p.Role == "held lock" {
+			return p
+		}
+	}
+	return ps[0]
 }
 
 var LeakChan = leakDetector("leak-chan",
@@ -512,7 +584,9 @@ goroutine.`)
 var LeakMutex = leakDetector("leak-mutex",
 	"A goroutine blocked forever in Lock or RLock.",
 	`The mutex is never released: some path returned while holding it. Fix it with
-defer mu.Unlock() right after Lock, so every return path releases it.`)
+defer mu.Unlock() right after Lock, so every return path releases it. The goroutines
+queued behind one held lock are one finding (at the first of them to block, the held
+Lock related, the others counted), identified by that held Lock across runs.`)
 
 var LeakWaitGroup = leakDetector("leak-waitgroup",
 	"A goroutine blocked forever in WaitGroup.Wait.",

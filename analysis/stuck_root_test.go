@@ -120,3 +120,38 @@ func TestStuckOnChannelNobodyUses(t *testing.T) {
 		t.Errorf("fingerprints %q and %q: want one for the channel nothing closes", a.Fingerprint, b.Fingerprint)
 	}
 }
+
+// A test that returned while goroutines queued behind a lock its worker never released: one
+// leak-mutex finding for the lock, the other queued lines related, whose fingerprint is the
+// held lock's whichever goroutines queued behind it.
+func TestLeakMutexQueueIsOneFinding(t *testing.T) {
+	run := func(lines ...string) *Result {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		leaker := m.Go("pool_test.go:18")
+		var ws []*tracetest.G
+		for range lines {
+			ws = append(ws, m.Go("pool_test.go:18"))
+		}
+		leaker.Lock(mu, "pool.go:28")
+		leaker.End()
+		for k, w := range ws {
+			w.Pending().Lock(mu, lines[k])
+		}
+		m.End()
+		return analyze(t, b)
+	}
+	r := run("pool.go:51", "pool.go:28", "pool.go:62", "pool.go:28")
+	f := want(t, r, "leak-mutex", Actual, "pool.go:51", "held lock=pool.go:28", "also blocked=pool.go:62")
+	if !strings.Contains(f.Message, "3 other goroutine(s) wait for the same lock") {
+		t.Errorf("message %q does not count the goroutines queued behind the lock", f.Message)
+	}
+	if n := countKind(r, "leak-mutex"); n != 1 {
+		t.Errorf("%d leak-mutex findings, want one per lock never released: %v", n, summaries(r))
+	}
+	g := want(t, run("pool.go:62"), "leak-mutex", Actual, "pool.go:62", "held lock=pool.go:28")
+	if g.Fingerprint != f.Fingerprint {
+		t.Errorf("fingerprints %s and %s: want one for the lock never released", f.Fingerprint, g.Fingerprint)
+	}
+}
