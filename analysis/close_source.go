@@ -23,10 +23,11 @@ import (
 
 // closeSite is a close statement in the source.
 type closeSite struct {
-	File string
-	Line int
-	Text string // the call as written: close(b.input)
-	Func string // the function it is in: Close, (*Batcher).Close
+	File   string
+	Line   int
+	Column int    // of the close call, 1-based bytes, for the editor
+	Text   string // the call as written: close(b.input)
+	Func   string // the function it is in: Close, (*Batcher).Close
 	// Exported: the function is exported (a method of an exported name, or a function),
 	// so a user of the package, a test, can call it.
 	Exported bool
@@ -128,7 +129,7 @@ func computeCloses(file string, line, k int) closeFacts {
 				case *ast.CallExpr:
 					if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "close" && len(x.Args) == 1 && objectOf(x.Args[0], info) == obj {
 						p := fset.Position(x.Pos())
-						out.closes = append(out.closes, closeSite{File: p.Filename, Line: p.Line,
+						out.closes = append(out.closes, closeSite{File: p.Filename, Line: p.Line, Column: p.Column,
 							Text: strings.TrimSpace(sourceText(fset, x)), Func: funcName(fd), Exported: funcExported(fd)})
 					}
 				}

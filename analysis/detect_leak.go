@@ -507,7 +507,7 @@ func leakDetector(kind, summary, why string) *Detector {
 			}
 			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
 				// the close that never ran is in the source, not the trace: not part of the fingerprint
-				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line})
+				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line, Column: w.close.Column})
 			}
 			f.TestOnly = l.testOnly
 			f.Severity = SeverityOfFinding(&f)
