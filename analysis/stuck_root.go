@@ -147,9 +147,7 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 			switch {
 			case h == g || h < 0:
 			case blockedG(h):
-				if !slices.Contains(w.succ[g], h) {
-					w.succ[g] = append(w.succ[g], h)
-				}
+				w.succ[g] = append(w.succ[g], h) // deduplicated below
 			case busyG(h):
 				w.busy[g] = true
 			}
@@ -210,6 +208,10 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 				add(c)
 			}
 		}
+		if s := w.succ[g]; len(s) > 1 {
+			slices.Sort(s)
+			w.succ[g] = slices.Compact(s)
+		}
 	}
 	return w
 }
@@ -224,19 +226,18 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 	// the components that wait for nothing outside themselves
 	var roots []stuckRoot
 	byKey := map[string]int{}
-	rootOf := map[int32][]int{} // goroutine of a root -> its roots
+	var rootGs [][]int32 // per root, its goroutines
 	addRoot := func(key string, s stuckRoot, gs []int32) {
 		k, ok := byKey[key]
 		if !ok {
 			k = len(roots)
 			byKey[key] = k
 			roots = append(roots, s)
+			rootGs = append(rootGs, nil)
 		} else {
 			roots[k].ops = append(roots[k].ops, s.ops...)
 		}
-		for _, g := range gs {
-			rootOf[g] = append(rootOf[g], k)
-		}
+		rootGs[k] = append(rootGs[k], gs...)
 	}
 	for c, gs := range members {
 		sink, busy := true, false
@@ -291,13 +292,10 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 				isRoot[i] = true
 			}
 		}
-		var queue []int32
+		queue := slices.Clone(rootGs[k])
 		seen := map[int32]bool{}
-		for g, ks := range rootOf {
-			if slices.Contains(ks, k) {
-				queue = append(queue, g)
-				seen[g] = true
-			}
+		for _, g := range queue {
+			seen[g] = true
 		}
 		for len(queue) > 0 {
 			g := queue[0]
@@ -433,8 +431,12 @@ func (r *Result) stuckFinding(s stuckRoot, head string) Finding {
 			}
 			msg += fmt.Sprintf(", holding %s that others wait for", joinAnd(at))
 		}
+		lines := map[uint32]bool{}
 		for _, j := range s.ops {
-			ops = append(ops, op{"blocked", j})
+			if p := r.Trace.Events[j].Pos; !lines[p] && len(lines) < maxAlsoBlocked {
+				lines[p] = true
+				ops = append(ops, op{"blocked", j}) // one per line
+			}
 		}
 		for _, h := range held {
 			ops = append(ops, op{"held lock", h})
