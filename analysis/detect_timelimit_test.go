@@ -132,7 +132,7 @@ func TestStuckRunLockCycle(t *testing.T) {
 	m.State(10, "sync.WaitGroup.Wait").Pending().Wait(wg, "h.go:25")
 	r := analyze(t, b)
 	f := want(t, r, "deadlock", Actual, "h.go:33", "cycle=h.go:32", "also blocked=h.go:25")
-	if !strings.Contains(f.Message, "the runtime found the lock cycle") || strings.Contains(f.Message, "time limit") {
+	if !strings.Contains(f.Message, "the runtime found the lock cycle") || strings.Contains(f.Message, "time limit") || !strings.Contains(f.Message, "in a lock cycle of 2") {
 		t.Errorf("message does not say the runtime found the lock cycle: %s", f.Message)
 	}
 }

@@ -408,7 +408,14 @@ func (r *Result) stuckFinding(s stuckRoot, head string) Finding {
 			}
 			desc = append(desc, d)
 		}
-		msg = fmt.Sprintf("%s in a cycle of %d goroutine(s) waiting for each other: %s", head, len(cyc), strings.Join(desc, "; "))
+		what := fmt.Sprintf("a cycle of %d goroutine(s) waiting for each other", len(cyc))
+		if !slices.ContainsFunc(cyc, func(i int32) bool {
+			k := r.Trace.Events[i].Kind
+			return k != trace.KindLock && k != trace.KindRLock
+		}) {
+			what = fmt.Sprintf("a lock cycle of %d goroutine(s) (only a holder unlocks its mutex)", len(cyc))
+		}
+		msg = fmt.Sprintf("%s in %s: %s", head, what, strings.Join(desc, "; "))
 		for _, i := range cyc {
 			ops = append(ops, op{"cycle", i})
 		}
