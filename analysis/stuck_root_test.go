@@ -155,3 +155,28 @@ func TestLeakMutexQueueIsOneFinding(t *testing.T) {
 		t.Errorf("fingerprints %s and %s: want one for the lock never released", f.Fingerprint, g.Fingerprint)
 	}
 }
+
+// A chain: goroutines queue behind mu, whose holder waits for a reply that the only
+// replier will send once it gets mu2, a lock whose holder exited. The root is mu2's Lock
+// never released; everything else waits for it.
+func TestStuckChainToTheLeakedLock(t *testing.T) {
+	b := tracetest.New().Meta("exit", "deadlock").Meta("testgoid", "1")
+	m := b.Main()
+	mu, mu2 := b.Mutex(), b.Mutex()
+	reply := m.MakeChan(0, "c.go:3")
+	leaker, replier, holder, queued := m.Go("c_test.go:5"), m.Go("c_test.go:6"), m.Go("c_test.go:7"), m.Go("c_test.go:8")
+	leaker.Lock(mu2, "c.go:10")
+	leaker.End()
+	replier.Send(reply, "c.go:20") // an earlier reply: the replier is the channel's sender
+	holder.Recv(reply, "c.go:30")
+	holder.Lock(mu, "c.go:31")
+	holder.Pending().Recv(reply, "c.go:32")
+	replier.Pending().Lock(mu2, "c.go:21")
+	queued.Pending().Lock(mu, "c.go:40")
+	m.Pending().Recv(reply, "c_test.go:9")
+	r := analyze(t, b)
+	want(t, r, "deadlock", Actual, "c.go:10", "also blocked=c.go:21", "also blocked=c.go:32", "also blocked=c.go:40")
+	if n := countKind(r, "deadlock"); n != 1 {
+		t.Errorf("%d deadlock findings, want one: %v", n, summaries(r))
+	}
+}
