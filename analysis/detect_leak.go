@@ -56,7 +56,9 @@ type leak struct {
 	tickerFired bool // each of those wakes got a value a recorded timer fire delivered
 	abandoned   bool // a Lock cut short by the exit, on a mutex whose holder has ended
 	timeLimit   bool // proven when the run was stopped at its time limit or found stuck (detect_timelimit.go)
-	testOnly    bool // a leak of the test's own goroutines (testOnlyRule)
+	testOnly    bool // a leak of the test's own goroutines (testOnlyRule), or of an object the test never closed (testMade)
+	testMade    bool // test-only because the test made the object and never ran its close (wayOutRule)
+	wayOut      *wayOut
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -120,6 +122,7 @@ func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
 		out := r.withoutPackageDaemons(r.timeLimitLeaks())
 		r.markTestOnly(out)
+		r.markWayOut(out)
 		return out
 	}
 	evs := r.Trace.Events
@@ -183,6 +186,7 @@ func (r *Result) findLeaks() []leak {
 	out = append(out, r.tickerLeaks(reported)...)
 	out = r.withoutPackageDaemons(out)
 	r.markTestOnly(out)
+	r.markWayOut(out)
 	return out
 }
 
@@ -433,11 +437,21 @@ func (r *Result) blockedIn(i int32) string {
 
 func leakDetector(kind, summary, why string) *Detector {
 	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule}
+	if kind == "leak-chan" || kind == "leak-select" {
+		d.Doc += "\n\n" + wayOutRule
+	}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
+		var mine []leak
 		for _, l := range r.leaks() {
-			if l.kind != kind {
-				continue
+			if l.kind == kind {
+				mine = append(mine, l)
+			}
+		}
+		behind := sameHeldLock(mine)
+		for k, l := range mine {
+			if behind[k] < 0 {
+				continue // reported with the first goroutine queued behind the same lock
 			}
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
 			if l.ticker > 0 {
@@ -456,11 +470,45 @@ func leakDetector(kind, summary, why string) *Detector {
 			if l.abandoned {
 				msg += "; the goroutine holding the mutex has ended (the run ended before the Lock parked)"
 			}
-			if l.testOnly {
+			if l.wayOut != nil {
+				msg += r.wayOutText(l.wayOut)
+			}
+			switch {
+			case l.testMade:
+				msg += fmt.Sprintf("; the test made it (%s, called at %s) and never closed it: test-only", l.wayOut.makeFunc, l.wayOut.testCall)
+			case l.testOnly:
 				msg += " (a goroutine of the test itself: test-only)"
 			}
 			ops := append([]op{{"blocked", l.ev}}, l.related...)
+			if l.wayOut != nil {
+				ops = append(ops, op{"made", l.wayOut.made})
+			}
+			root := len(ops)
+			var queued []int32
+			for j := range mine {
+				if behind[j] == -1-k {
+					queued = append(queued, mine[j].ev)
+				}
+			}
+			if len(queued) > 0 {
+				msg += fmt.Sprintf("; %d other goroutine(s) wait for the same lock: %s", len(queued), r.waitingLines(queued))
+				lines := map[uint32]bool{r.Trace.Events[l.ev].Pos: true}
+				for _, i := range queued {
+					if p := r.Trace.Events[i].Pos; !lines[p] && len(ops)-root < maxAlsoBlocked {
+						lines[p] = true
+						ops = append(ops, op{"also blocked", i})
+					}
+				}
+			}
 			f := r.newFinding(kind, Actual, msg, ops...)
+			if behind[k] > 0 && len(f.Positions) > 0 {
+				// one lock never released, whichever goroutines queued behind it in this run
+				f.Fingerprint = r.fingerprint(kind, []Position{heldPosition(f.Positions[:root])})
+			}
+			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
+				// the close that never ran is in the source, not the trace: not part of the fingerprint
+				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line, Column: w.close.Column})
+			}
 			f.TestOnly = l.testOnly
 			f.Severity = SeverityOfFinding(&f)
 			out = append(out, f)
@@ -468,6 +516,50 @@ func leakDetector(kind, summary, why string) *Detector {
 		return out
 	}
 	return d
+}
+
+// sameHeldLock groups the leak-mutex leaks queued behind the same held acquisition (one
+// lock never released, one finding): for each leak, 1 when it is the first of its group
+// (trace order), -1-k when it is queued behind leak k, 0 when no acquisition holds its
+// mutex.
+func sameHeldLock(leaks []leak) []int {
+	out := make([]int, len(leaks))
+	leader := map[int32]int{} // held acquisition -> its first leak
+	heldOf := func(l leak) (int32, bool) {
+		for _, o := range l.related {
+			if o.role == "held lock" {
+				return o.ev, true
+			}
+		}
+		return -1, false
+	}
+	for k, l := range leaks {
+		if h, ok := heldOf(l); ok {
+			if j, seen := leader[h]; !seen || l.ev < leaks[j].ev {
+				leader[h] = k
+			}
+		}
+	}
+	for k, l := range leaks {
+		if h, ok := heldOf(l); ok {
+			if j := leader[h]; j == k {
+				out[k] = 1
+			} else {
+				out[k] = -1 - j
+			}
+		}
+	}
+	return out
+}
+
+// heldPosition is the "held lock" position of ps, or the first.
+func heldPosition(ps []Position) Position {
+	for _, p := range ps {
+		if p.Role == "held lock" {
+			return p
+		}
+	}
+	return ps[0]
 }
 
 var LeakChan = leakDetector("leak-chan",
@@ -492,7 +584,9 @@ goroutine.`)
 var LeakMutex = leakDetector("leak-mutex",
 	"A goroutine blocked forever in Lock or RLock.",
 	`The mutex is never released: some path returned while holding it. Fix it with
-defer mu.Unlock() right after Lock, so every return path releases it.`)
+defer mu.Unlock() right after Lock, so every return path releases it. The goroutines
+queued behind one held lock are one finding (at the first of them to block, the held
+Lock related, the others counted), identified by that held Lock across runs.`)
 
 var LeakWaitGroup = leakDetector("leak-waitgroup",
 	"A goroutine blocked forever in WaitGroup.Wait.",
@@ -524,8 +618,12 @@ first's) are still reported: only a holder unlocks, so they could never have pro
 and goroutines the GC's leak detection, run at the time limit (Go 1.26 and later), proved
 blocked for good are reported as the leak they are (leak-chan, leak-select, ...).
 
-Each blocked operation is reported, with the other blocked operations as related
-positions; together they show the wait-for cycle. When the runtime names the test goroutine
+One stuck state is one finding, anchored at its root cause: the Lock never released (its
+holder exited, or is not blocked, without unlocking it), the cycle of goroutines waiting for
+each other, or the operation nothing left can complete (a holder blocked elsewhere is
+followed to what it waits for). The other blocked goroutines, which wait for the root, are
+related positions (one per line, capped), counted in the message; the fingerprint is the
+root's, so runs in which different goroutines queued behind it are one finding. When the runtime names the test goroutine
 (META testgoid) and it is blocked, only the goroutines connected to it by what they wait
 for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: unrelated
 idle goroutines are not part of the deadlock. Fix the cycle the operations form:
@@ -540,26 +638,34 @@ lock order, a lock held across a channel operation, or a missing send/close.`,
 		if testKnown && r.slowNotStuck(test, blocked, waits) {
 			return r.timeLimitDeadlocks(blocked)
 		}
-		var out []Finding
 		stuck := r.stuckWithTest(test, testKnown, blocked, waits)
-		for _, i := range stuck {
-			ops := []op{{"blocked", i}}
-			for _, j := range stuck {
-				if len(ops) > maxAlsoBlocked {
-					break // (the message counts them all)
-				}
-				if j != i {
-					ops = append(ops, op{"also blocked", j})
-				}
-			}
-			msg := fmt.Sprintf("the run is stuck: %s is blocked %s at %s", r.spawnedAt(i), r.blockedIn(i), r.at(i))
-			if n := len(stuck) - 1; n > 0 {
-				msg += fmt.Sprintf(", with %d other blocked operation(s)", n)
-			}
-			out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
-		}
-		return out
+		return r.stuckFindings(stuck, blocked, "the run is stuck")
 	},
+}
+
+// stuckFindings reports the stuck states of the blocked operations stuck (of all the run's
+// blocked operations, blocked) as one deadlock finding per root cause (stuck_root.go);
+// operations that reach no root (waiting for a goroutine that may still proceed) are
+// reported together, at the first of them, so that a stuck run is never reported silent.
+func (r *Result) stuckFindings(stuck, blocked []int32, head string) []Finding {
+	var out []Finding
+	rooted := map[int32]bool{}
+	for _, s := range r.stuckRoots(stuck, blocked) {
+		out = append(out, r.stuckFinding(s, head))
+		for _, i := range append(slices.Clone(s.ops), s.waiting...) {
+			rooted[i] = true
+		}
+	}
+	var rest []int32
+	for _, i := range stuck {
+		if !rooted[i] {
+			rest = append(rest, i)
+		}
+	}
+	if len(rest) > 0 && len(out) == 0 {
+		out = append(out, r.stuckFinding(stuckRoot{kind: rootStuckOp, lock: -1, ops: rest[:1], waiting: rest[1:]}, head))
+	}
+	return out
 }
 
 // maxAlsoBlocked bounds the other blocked operations a deadlock finding lists: with

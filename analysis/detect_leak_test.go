@@ -183,8 +183,10 @@ func TestNoLeaksAfterCrash(t *testing.T) {
 	wantNo(t, analyze(t, b))
 }
 
-// The runtime's deadlock check: every blocked operation is a deadlock finding with the
-// others as related positions.
+// The runtime's deadlock check: one stuck state, one deadlock finding at its root. The test
+// goroutine holds mu and sends to the goroutine it started, which waits for mu: a cycle,
+// anchored at the send blocked holding the lock (the lock held across it is the bug), with
+// the Lock as related.
 func TestDeadlockActual(t *testing.T) {
 	b := tracetest.New().Meta("exit", "deadlock").Meta("message", "all goroutines are asleep - deadlock!")
 	m := b.Main()
@@ -196,13 +198,28 @@ func TestDeadlockActual(t *testing.T) {
 	sub.Pending().Lock(mu, "d.go:28")
 	b.Meta("testgoid", "1")
 	r := analyze(t, b)
-	f := want(t, r, "deadlock", Actual, "d.go:23", "also blocked=d.go:28")
+	f := want(t, r, "deadlock", Actual, "d.go:23", "cycle=d.go:28", "held lock=d.go:21")
 	if !strings.Contains(f.Message, "the test goroutine is blocked sending on") {
 		t.Errorf("message %q should name the test goroutine", f.Message)
 	}
-	want(t, r, "deadlock", Actual, "d.go:28", "also blocked=d.go:23")
+	if n := countKind(r, "deadlock"); n != 1 {
+		t.Errorf("%d deadlock findings, want the stuck state as one: %v", n, summaries(r))
+	}
 	want(t, r, "mixed-deadlock", Actual, "d.go:23", "partner's lock=d.go:28")
 	wantNo(t, r, "leak-chan", "leak-mutex")
+	if bugs := Group(r.Findings); len(bugs) != 1 {
+		t.Errorf("%d bugs, want one: %v", len(bugs), summaries(r))
+	}
+}
+
+func countKind(r *Result, kind string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Kind == kind {
+			n++
+		}
+	}
+	return n
 }
 
 // The only blocked operation is on a nil channel (a range over a nil channel).
@@ -253,8 +270,10 @@ func TestDeadlockComponentOfTheTestGoroutine(t *testing.T) {
 	m.Pending().Lock(a, "d.go:21")
 	idle.Pending().Recv(idleCh, "d.go:30")
 	r := analyze(t, b)
-	want(t, r, "deadlock", Actual, "d.go:21", "also blocked=d.go:11")
-	want(t, r, "deadlock", Actual, "d.go:11", "also blocked=d.go:21")
+	want(t, r, "deadlock", Actual, "d.go:11", "cycle=d.go:21")
+	if n := countKind(r, "deadlock"); n != 1 {
+		t.Errorf("%d deadlock findings, want the cycle as one: %v", n, summaries(r))
+	}
 	for _, f := range r.Findings {
 		if f.Kind == "deadlock" {
 			for _, p := range f.Positions {

@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -22,7 +21,7 @@ import (
 //     holds is a cycle of one), and those blocked on a mutex held by one of them. Only a
 //     holder unlocks its mutex, so none of them can proceed. Reported as deadlock, with the
 //     operations the GC proved leaked (a Wait for the cycle's goroutines): one stuck state,
-//     each operation with the others as related positions (grouping rule 2 makes it one).
+//     one finding at the cycle, with the others as related positions.
 //
 // A goroutine blocked on a channel that a busy goroutine may still hold is not reported
 // from the trace alone: the busy goroutine could still send (a slow sender is not a leak).
@@ -144,8 +143,9 @@ func (r *Result) heldLockCycles(blocked []int32) heldCycles {
 }
 
 // timeLimitDeadlocks reports the lock cycles among the blocked operations of a run stopped
-// at its time limit while other goroutines were still busy, as one stuck state with the
-// operations the GC's leak detection proved blocked for good at the time limit.
+// at its time limit while other goroutines were still busy, as one stuck state (one
+// finding, at the cycle) with the operations the GC's leak detection proved blocked for
+// good at the time limit that wait for it.
 func (r *Result) timeLimitDeadlocks(blocked []int32) []Finding {
 	c := r.heldLockCycles(blocked)
 	if len(c.stuck) == 0 {
@@ -158,37 +158,5 @@ func (r *Result) timeLimitDeadlocks(blocked []int32) []Finding {
 		}
 	}
 	slices.Sort(stuck)
-	var out []Finding
-	for _, i := range stuck {
-		msg := fmt.Sprintf("the run hangs (%s): %s is blocked forever %s at %s", r.stoppedWhy(), r.spawnedAt(i), r.blockedIn(i), r.at(i))
-		why := "; proven: no live goroutine or global can reach what it waits on"
-		if h, ok := c.holder[i]; ok {
-			msg += fmt.Sprintf(", which %s holds since %s", r.holderName(i, h), r.at(h))
-			if j, ok := c.lockOf[r.gOf[h]]; ok && j != i {
-				msg += fmt.Sprintf(" and is itself blocked %s at %s", r.blockedIn(j), r.at(j))
-			}
-			why = ": a lock cycle, and only a holder unlocks its mutex"
-		}
-		if n := len(stuck) - 1; n > 0 {
-			msg += fmt.Sprintf(", with %d other operation(s) blocked for good", n)
-		}
-		msg += why
-		ops := []op{{"blocked", i}}
-		for _, j := range stuck {
-			if j != i && len(ops) <= maxAlsoBlocked {
-				ops = append(ops, op{"also blocked", j})
-			}
-		}
-		out = append(out, r.newFinding("deadlock", Actual, msg, ops...))
-	}
-	return out
-}
-
-// holderName names the goroutine that made acquisition h, from the point of view of the
-// operation i blocked on it.
-func (r *Result) holderName(i, h int32) string {
-	if r.gOf[h] == r.gOf[i] {
-		return "the same goroutine"
-	}
-	return r.spawnedAt(h)
+	return r.stuckFindings(stuck, blocked, "the run hangs ("+r.stoppedWhy()+")")
 }

@@ -27,6 +27,7 @@ type Result struct {
 	leakList  []leak
 	// per channel and direction: its latest users of two goroutines (partners of leaks)
 	partnerMemo map[int32][2]chanUser
+	makes       map[uint64]int32 // channel -> the event that made it (makeEvent), built on first use
 }
 
 // GoroutineInfo describes one goroutine of the trace.

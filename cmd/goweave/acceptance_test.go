@@ -173,7 +173,8 @@ func checkToolchain(t *testing.T, bin, dir, v string) {
 // close, a send that time.AfterFunc orders before the close in its function, a select with a
 // default case under a lock (nbselect), a read lock released by the worker it was handed to
 // (lockhandoff) and a channel closed as a signal (closesignal) report nothing; of the two leaks of testonly, the one in the package's code is an
-// error and the one of the test's own goroutine is test-only, a warning. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
+// error and the one of the test's own goroutine is test-only, a warning; the batcher of
+// neverclosed, which the test made and never closed, leaks test-only, naming its Close. Slow (the overlay builds), so it runs with GOWEAVE_ACCEPTANCE set.
 func TestStdlibExamples(t *testing.T) {
 	if os.Getenv("GOWEAVE_ACCEPTANCE") == "" {
 		t.Skip("set GOWEAVE_ACCEPTANCE to run the standard-library examples")
@@ -189,6 +190,7 @@ func TestStdlibExamples(t *testing.T) {
 	findings := runForFindings(t, bin, dir, []string{"fuzz", "-json", "-o", t.TempDir(), "-runs", "10", "./..."})
 	reports := wantReports(findings)
 	checkTestOnly(t, filepath.Join(dir, "testonly"), findings)
+	checkNeverClosed(t, filepath.Join(dir, "neverclosed"), findings)
 	checkTimerEvidence(t, filepath.Join(dir, "ctxleak"), findings)
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -230,6 +232,31 @@ func checkTimerEvidence(t *testing.T, dir string, findings []fuzzer.Finding) {
 	}
 	if n == 0 {
 		t.Errorf("no leak-select in %s", dir)
+	}
+}
+
+// checkNeverClosed checks the leak of the example in dir, a batcher whose goroutine waits
+// for the close in its Close method, which the test never calls: test-only (a warning),
+// naming that close and the test's call of New.
+func checkNeverClosed(t *testing.T, dir string, findings []fuzzer.Finding) {
+	t.Helper()
+	n := 0
+	for _, f := range findings {
+		if len(f.Positions) == 0 || filepath.Dir(f.Positions[0].File) != dir || !strings.HasPrefix(f.Kind, "leak-") {
+			continue
+		}
+		n++
+		for _, s := range []string{"close(b.input) at batcher.go:42 in (*Batcher).Close, never ran in this run", "the test made it (New, called at batcher_test.go:7)"} {
+			if !strings.Contains(f.Message, s) {
+				t.Errorf("%s at %s:%d: message %q lacks %q", f.Kind, filepath.Base(f.Positions[0].File), f.Positions[0].Line, f.Message, s)
+			}
+		}
+		if !f.TestOnly || f.Severity != analysis.SeverityWarning {
+			t.Errorf("%s at %s:%d: test_only %v, severity %s; want test-only, a warning", f.Kind, filepath.Base(f.Positions[0].File), f.Positions[0].Line, f.TestOnly, f.Severity)
+		}
+	}
+	if n == 0 {
+		t.Errorf("no leak in %s", dir)
 	}
 }
 

@@ -1,0 +1,231 @@
+package analysis
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A leaked goroutine that waits for a close names it. A type's goroutine that waits for
+// its Close to close a channel is leaked by every test that never calls Close: true, but
+// "blocked forever in a select" names neither the missing Close nor that the object was the
+// test's. The trace has the channel's make; the close statements that could free it are
+// read from the package's source: the make's destination (a variable or struct field, as
+// chan_source.go finds it) and every close(x) whose x names that same variable or field.
+// This is static matching on the name: a close through a copy of the channel (another
+// variable, a parameter) is not found, and then nothing is named.
+
+// closeSite is a close statement in the source.
+type closeSite struct {
+	File   string
+	Line   int
+	Column int    // of the close call, 1-based bytes, for the editor
+	Text   string // the call as written: close(b.input)
+	Func   string // the function it is in: Close, (*Batcher).Close
+	// Exported: the function is exported (a method of an exported name, or a function),
+	// so a user of the package, a test, can call it.
+	Exported bool
+}
+
+// closeFacts is what the source says of a channel made at a line.
+type closeFacts struct {
+	closes   []closeSite
+	sends    bool   // some send on the same variable or field
+	makeFunc string // the function the make is in
+	// testCall: where a _test.go file of the package's directory calls the make's
+	// function (or a function of the package that calls it), "" when none does.
+	testCall string
+}
+
+type closeKey struct {
+	file    string
+	line, k int
+	stamp   string
+}
+
+var (
+	closeMu    sync.Mutex
+	closeCache = map[closeKey]closeFacts{}
+)
+
+// closesOf returns the close facts of the channel made by the k-th make call (in source
+// order) at file:line; ok is false when the source cannot be read or the make's
+// destination cannot be named.
+func closesOf(file string, line, k int) (closeFacts, bool) {
+	if file == "" || line <= 0 || strings.HasSuffix(file, "_test.go") {
+		return closeFacts{}, false
+	}
+	key := closeKey{file, line, k, dirStamp(filepath.Dir(file))}
+	closeMu.Lock()
+	v, ok := closeCache[key]
+	closeMu.Unlock()
+	if !ok {
+		v = computeCloses(file, line, k)
+		closeMu.Lock()
+		if len(closeCache) > 4096 {
+			clear(closeCache)
+		}
+		closeCache[key] = v
+		closeMu.Unlock()
+	}
+	return v, v.makeFunc != ""
+}
+
+func computeCloses(file string, line, k int) closeFacts {
+	fset := token.NewFileSet()
+	target, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if err != nil {
+		return closeFacts{}
+	}
+	files := []*ast.File{target}
+	var tests []*ast.File
+	dir := filepath.Dir(file)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name := filepath.Join(dir, e.Name())
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || name == file {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		switch {
+		case err != nil:
+		case strings.HasSuffix(e.Name(), "_test.go"):
+			tests = append(tests, f)
+		case f.Name.Name == target.Name.Name:
+			files = append(files, f)
+		}
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}, Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: emptyImporter{}, Error: func(error) {}}
+	_, _ = conf.Check(target.Name.Name, fset, files, info)
+	dests, ok := makeDestinations(fset, target, line, info)
+	if !ok || len(dests) == 0 || dests[k%len(dests)] == nil {
+		return closeFacts{} // (k counts on across a loop's iterations making one channel each)
+	}
+	obj := dests[k%len(dests)]
+	var out closeFacts
+	// the closes of obj and the function the make is in
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if f == target && fset.Position(fd.Pos()).Line <= line && line <= fset.Position(fd.End()).Line {
+				out.makeFunc = fd.Name.Name
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.SendStmt:
+					if objectOf(x.Chan, info) == obj {
+						out.sends = true
+					}
+				case *ast.CallExpr:
+					if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "close" && len(x.Args) == 1 && objectOf(x.Args[0], info) == obj {
+						p := fset.Position(x.Pos())
+						out.closes = append(out.closes, closeSite{File: p.Filename, Line: p.Line, Column: p.Column,
+							Text: strings.TrimSpace(sourceText(fset, x)), Func: funcName(fd), Exported: funcExported(fd)})
+					}
+				}
+				return true
+			})
+		}
+	}
+	if out.makeFunc == "" {
+		return closeFacts{}
+	}
+	// who the test would call to make it: the make's function, or one that calls it
+	makers := map[string]bool{out.makeFunc: true}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && calls(fd.Body, out.makeFunc) {
+				makers[fd.Name.Name] = true
+			}
+		}
+	}
+	for _, f := range tests {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok && out.testCall == "" && makers[calleeName(c)] {
+				p := fset.Position(c.Pos())
+				out.testCall = filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+			}
+			return out.testCall == ""
+		})
+	}
+	return out
+}
+
+// calls reports whether body calls a function or method named name.
+func calls(body *ast.BlockStmt, name string) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && calleeName(c) == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// calleeName is the name a call calls: f(), pkg.F(), x.M().
+func calleeName(c *ast.CallExpr) string {
+	switch f := ast.Unparen(c.Fun).(type) {
+	case *ast.Ident:
+		return f.Name
+	case *ast.SelectorExpr:
+		return f.Sel.Name
+	case *ast.IndexExpr: // a generic function instantiated
+		if id, ok := f.X.(*ast.Ident); ok {
+			return id.Name
+		}
+	}
+	return ""
+}
+
+// funcName names a function declaration as a reader looks it up: F, (*T).M, T.M.
+func funcName(fd *ast.FuncDecl) string {
+	if fd.Recv == nil || len(fd.Recv.List) == 0 {
+		return fd.Name.Name
+	}
+	t := fd.Recv.List[0].Type
+	star := ""
+	if s, ok := t.(*ast.StarExpr); ok {
+		star, t = "*", s.X
+	}
+	switch x := t.(type) {
+	case *ast.IndexExpr:
+		t = x.X
+	case *ast.IndexListExpr:
+		t = x.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		if star != "" {
+			return "(*" + id.Name + ")." + fd.Name.Name
+		}
+		return id.Name + "." + fd.Name.Name
+	}
+	return fd.Name.Name
+}
+
+// funcExported reports whether code outside the package can call the function: its name
+// is exported (a method of an unexported type is reachable too, through an interface or a
+// returned value, so the receiver's name does not count).
+func funcExported(fd *ast.FuncDecl) bool { return fd.Name.IsExported() }
+
+func sourceText(fset *token.FileSet, n ast.Node) string {
+	p, e := fset.Position(n.Pos()), fset.Position(n.End())
+	if p.Line != e.Line {
+		return ""
+	}
+	line := sourceLine(p.Filename, p.Line)
+	if p.Column-1 < 0 || e.Column-1 > len(line) || p.Column > e.Column {
+		return ""
+	}
+	return line[p.Column-1 : e.Column-1]
+}

@@ -1,0 +1,140 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// wayOutRule is the rule markWayOut applies, shown in the receive leaks' docs.
+const wayOutRule = `A goroutine blocked receiving from a channel (or in a select whose receive cases wait on
+it) that the package's source closes somewhere names that close and where the channel was
+made: "its way out, close(b.input) at batcher.go:51 in (*Batcher).Close, never ran in this
+run". The close is found by reading the package: a close(x) whose x is the variable or
+field the make stored the channel in (static matching on that name; a close through a copy
+of the channel is not found). When the test made the object (the make ran on the test's
+goroutine, and a _test.go file of the package calls the function that made it) and every
+channel the goroutine waits on has such an exported close that never ran, the leak is the
+test's (test-only, a warning): it made the object and never closed it.`
+
+// wayOut is what a leak waits for: a close the source has and the run never ran.
+type wayOut struct {
+	close    closeSite
+	made     int32  // the channel's make
+	makeFunc string // the function the make is in
+	ran      bool   // the close statement ran in this run, for another channel
+	testCall string // the test's call of the maker, when the test made the object
+}
+
+// markWayOut names the close each receive leak waits for, and marks test-only the leaks of
+// objects the test made and never closed (wayOutRule).
+func (r *Result) markWayOut(leaks []leak) {
+	evs := r.Trace.Events
+	test, testKnown := r.testGoroutine()
+	closedAt := map[uint32]bool{}
+	for k := range evs {
+		if evs[k].Kind == trace.KindChanClose {
+			closedAt[evs[k].Pos] = true
+		}
+	}
+	ranAt := func(c closeSite) bool {
+		for pos := range closedAt {
+			if p := r.Trace.Position(pos); p.File == c.File && p.Line == c.Line {
+				return true
+			}
+		}
+		return false
+	}
+	for k := range leaks {
+		l := &leaks[k]
+		ev := &evs[l.ev]
+		var objs []uint64
+		switch {
+		case ev.Kind == trace.KindChanRecv && l.kind == "leak-chan":
+			objs = []uint64{ev.Obj}
+		case ev.Kind == trace.KindSelect && l.ticker == 0:
+			for _, c := range ev.Cases {
+				if c.Send {
+					objs = nil
+					break
+				}
+				objs = append(objs, c.Obj)
+			}
+		}
+		testMade, named := true, 0
+		for _, o := range objs {
+			m, ok := r.makeEvent(o)
+			if !ok || evs[m].Pos == 0 {
+				continue // a timer's or another package's channel: no make to read
+			}
+			p := r.Trace.Position(evs[m].Pos)
+			facts, ok := closesOf(p.File, p.Line, r.makeOrdinal(m))
+			if !ok || len(facts.closes) == 0 {
+				testMade = false
+				continue
+			}
+			w := &wayOut{close: facts.closes[0], made: m, makeFunc: facts.makeFunc}
+			for _, c := range facts.closes {
+				if c.Exported && !w.close.Exported {
+					w.close = c
+				}
+			}
+			w.ran = ranAt(w.close)
+			g := r.gOf[m]
+			byTest := testKnown && g == test || g >= 0 && r.spawnedInTest(g)
+			if byTest && facts.testCall != "" && w.close.Exported {
+				w.testCall = facts.testCall
+			} else {
+				testMade = false
+			}
+			if l.wayOut == nil {
+				l.wayOut = w
+			}
+			named++
+		}
+		if named > 0 && testMade && !l.testOnly {
+			l.testOnly, l.testMade = true, true
+		}
+	}
+}
+
+// spawnedInTest reports whether goroutine g was started by a go statement in a _test.go file.
+func (r *Result) spawnedInTest(g int32) bool {
+	s := r.Goroutines[g].Spawn
+	return s >= 0 && strings.HasSuffix(r.Trace.Position(r.Trace.Events[s].Pos).File, "_test.go")
+}
+
+// wayOutText is the message part naming a leak's way out.
+func (r *Result) wayOutText(w *wayOut) string {
+	when := "never ran in this run"
+	if w.ran {
+		when = "did not run for this channel (it ran for another)"
+	}
+	s := fmt.Sprintf("; its way out, %s at %s:%d in %s, %s; the channel was made at %s in %s",
+		w.close.Text, filepath.Base(w.close.File), w.close.Line, w.close.Func, when, r.at(w.made), w.makeFunc)
+	if w.close.Text == "" {
+		s = strings.Replace(s, "its way out,  at", "its way out, the close at", 1)
+	}
+	return s
+}
+
+// makeOrdinal is which make call of its line event m is: a line can make several channels
+// (a struct literal with two channel fields), evaluated left to right, and the trace gives
+// them the same position. It counts the makes at that position the goroutine recorded just
+// before m, back to the previous event elsewhere.
+func (r *Result) makeOrdinal(m int32) int {
+	evs := r.Trace.Events
+	k := 0
+	for j := m - 1; j >= 0; j-- {
+		if r.gOf[j] != r.gOf[m] {
+			continue
+		}
+		if evs[j].Kind != trace.KindChanMake || evs[j].Pos != evs[m].Pos {
+			break
+		}
+		k++
+	}
+	return k
+}
