@@ -139,14 +139,14 @@ fixlines() {
   local g=$1 p=$2 f=$3 loc file line
   git --git-dir="$g" diff -U0 "$p" "$f" -- '*.go' ':!*_test.go' | awk '
     /^\+\+\+ b\// { file = substr($0, 7) }
-    /^@@/ { split($3, n, ","); c = substr(n[1], 2); d = (n[2] == "" ? 1 : n[2]);
+    /^@@/ { split($3, n, ","); c = substr(n[1], 2) + 0; d = (n[2] == "" ? 1 : n[2] + 0);
             for (i = 0; i < d; i++) print file ":" (c + i) }'
   for loc in $4; do
     file=${loc%:*}
     line=${loc##*:}
     git --git-dir="$g" diff -U0 "$p" "$f" -- "$file" | awk -v L="$line" -v F="$file" '
-      /^@@/ { split($2, o, ","); a = substr(o[1], 2); b = (o[2] == "" ? 1 : o[2]);
-              split($3, n, ","); c = substr(n[1], 2); d = (n[2] == "" ? 1 : n[2]);
+      /^@@/ { split($2, o, ","); a = substr(o[1], 2) + 0; b = (o[2] == "" ? 1 : o[2] + 0);
+              split($3, n, ","); c = substr(n[1], 2) + 0; d = (n[2] == "" ? 1 : n[2] + 0);
               if (b > 0 && L >= a && L < a + b) { inside = 1; for (i = 0; i < (d > 0 ? d : 1); i++) print F ":" (c + i) }
               else if ((b == 0 && a < L) || (b > 0 && a + b - 1 < L)) shift += d - b }
       END { if (!inside) print F ":" (L + shift) }'
