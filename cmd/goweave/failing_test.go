@@ -49,7 +49,7 @@ func TestFuzzCommandAlwaysFailingTest(t *testing.T) {
 	}
 	for _, tr := range rep.Tests {
 		// brokenAfter runs, and those already under way in the other process slots.
-		if tr.Failing == nil || !tr.Failing.Unsteered || tr.Runs > 3+4 || tr.Failing.Runs != tr.Runs {
+		if tr.Failing == nil || !tr.Failing.Unsteered || tr.Runs > 8+4 || tr.Failing.Runs != tr.Runs {
 			t.Errorf("%s: %d runs, failing %+v; want a few runs, all failing, one unsteered", tr.Test, tr.Runs, tr.Failing)
 		}
 	}
