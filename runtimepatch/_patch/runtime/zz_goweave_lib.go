@@ -16,8 +16,8 @@ package runtime
 // PC cache values beside goweaveNotUser and goweaveWrapper. Positions are
 // below goweaveFirstClass.
 const (
-	goweaveLib        = ^uint32(0) - 2 // recorded library code: attribute to the innermost user frame
-	goweaveOpaque     = ^uint32(0) - 3 // standard library code whose synchronisation is not recorded
+	goweaveLib        = ^uint32(0) - 2      // recorded library code: attribute to the innermost user frame
+	goweaveOpaque     = ^uint32(0) - 3      // standard library code whose synchronisation is not recorded
 	goweaveFirstClass = goweaveReflectEntry // zz_goweave_reflect.go
 )
 

@@ -41,7 +41,7 @@ func TestReflectChan(t *testing.T) {
 	if v, ok := b.TryRecv(); !ok || v.Int() != 3 { // @reflect.tryrecv
 		t.Fatal(v, ok)
 	}
-	c.Close() // @reflect.close
+	c.Close()                                                                                     // @reflect.close
 	chosen, _, recvOK := reflect.Select([]reflect.SelectCase{{Dir: reflect.SelectRecv, Chan: c}}) // @reflect.selectclosed
 	if chosen != 0 || recvOK {
 		t.Fatal(chosen, recvOK)
