@@ -153,4 +153,4 @@ var siteTable = append([]site{
 		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
 	{"sync/cond.go", "(*Cond).Broadcast", "", "\truntime_notifyListNotifyAll(&c.notify)",
 		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
-}, append(append(atomicSiteTable, atomicFnSiteTable...), reflectSiteTable...)...) // sites_atomic.go, sites_atomicfn.go, sites_reflect.go
+}, append(append(append(atomicSiteTable, atomicFnSiteTable...), reflectSiteTable...), testingSiteTable...)...) // sites_atomic.go, sites_atomicfn.go, sites_reflect.go, sites_testing.go

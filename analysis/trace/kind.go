@@ -32,7 +32,9 @@ const (
 	KindAtomicRMW       Kind = 52
 	KindTimerFire       Kind = 60
 	KindTimerSet        Kind = 61
-	kindNamesUpperBound      = 62
+	KindTestUse         Kind = 70
+	KindTestEnd         Kind = 71
+	kindNamesUpperBound      = 72
 )
 
 var kindNames = [kindNamesUpperBound]string{
@@ -62,6 +64,8 @@ var kindNames = [kindNamesUpperBound]string{
 	KindAtomicRMW:     "AtomicRMW",
 	KindTimerFire:     "TimerFire",
 	KindTimerSet:      "TimerSet",
+	KindTestUse:       "TestUse",
+	KindTestEnd:       "TestEnd",
 }
 
 // Known reports whether k is a kind of format version 1 (kinds are only ever added).
