@@ -21,22 +21,7 @@ func TestReflectChannelOperations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzzes a test program")
 	}
-	src := t.TempDir()
-	ex := filepath.Join("..", "..", "testdata", "examples")
-	for _, f := range []string{"go.mod", "go.sum"} {
-		data, err := os.ReadFile(filepath.Join(ex, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(src, f), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pkg := filepath.Join(src, "reflectselect")
-	if err := os.Mkdir(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	copyDir(t, filepath.Join(ex, "reflectselect"), pkg)
+	src := exampleModule(t, "reflectselect")
 	stdout, stderr, code := runGoweave(t, src, "fuzz", "-json", "-runs", "10", "-o", t.TempDir(), "./...")
 	if code != 1 {
 		t.Fatalf("fuzz exit %d, want 1 (findings)\n%s", code, stderr)
@@ -83,4 +68,26 @@ func findingAt(fs []fuzzer.Finding, kind string) (fuzzer.Finding, bool) {
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// exampleModule copies testdata/examples/<pkg> with the examples' go.mod into a
+// temporary module and returns its directory.
+func exampleModule(t *testing.T, pkg string) string {
+	t.Helper()
+	src := t.TempDir()
+	ex := filepath.Join("..", "..", "testdata", "examples")
+	for _, f := range []string{"go.mod", "go.sum"} {
+		data, err := os.ReadFile(filepath.Join(ex, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(src, pkg), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copyDir(t, filepath.Join(ex, pkg), filepath.Join(src, pkg))
+	return src
 }
