@@ -5,14 +5,15 @@ package runtimepatch
 // public method of a test's T that panics once the test has completed (Log,
 // Error, Fatal, Skip and their f forms, Fail, FailNow, SkipNow) records a
 // TestUse at the user's call, and tRunner records the TestEnd where it marks
-// the test done. A method another of them calls (Error calls Fail) sees a
+// the test done (after it marked it: a use the schedule holds until the
+// end then finds the test completed). A method another of them calls (Error calls Fail) sees a
 // caller in package testing and records nothing. The text is the same from
 // go1.25.0 to go1.27.4.
 var testingSiteTable = append([]site{
 	{"testing/testing.go", "import", "", "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
 	{"testing/testing.go", "type common", "", "\tmu          sync.RWMutex         // guards this group of fields",
 		"\tmu          sync.RWMutex; goweaveID uint64 // guards this group of fields"},
-	{"testing/testing.go", "tRunner", "", "\t\tt.done = true", "\t\tgoweaveEnd(&t.goweaveID, fn); t.done = true"},
+	{"testing/testing.go", "tRunner", "", "\t\tt.done = true", "\t\tt.done = true; goweaveEnd(t, fn)"},
 }, testingUseSites(map[string]string{
 	"Log":     "func (c *common) Log(args ...any) {",
 	"Logf":    "func (c *common) Logf(format string, args ...any) {",
@@ -34,7 +35,7 @@ func testingUseSites(methods map[string]string) []site {
 	for _, m := range []string{"Log", "Logf", "Error", "Errorf", "Fatal", "Fatalf", "Skip", "Skipf", "SkipNow", "Fail", "FailNow"} {
 		line := methods[m]
 		out = append(out, site{"testing/testing.go", "(*common)." + m, "", line,
-			line + " goweaveTestUse(&c.goweaveID, goweaveT" + m + ", sys.GetCallerPC())"})
+			line + " goweaveUse(c, goweaveT" + m + ", sys.GetCallerPC())"})
 	}
 	return out
 }

@@ -18,17 +18,24 @@ const (
 	goweaveKTestEnd = 71
 )
 
+// goweaveTestUse records a use; steered reports that a schedule runs (the
+// use passed it), so that package testing lets a use the schedule held
+// past its test's end run as late as the schedule meant (zz_goweave.go).
+//
 //go:linkname goweaveTestUse testing.goweaveTestUse
-func goweaveTestUse(id *uint64, method uint8, pc uintptr) {
+func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
 	if !goweaveOn {
-		return
+		return false
 	}
 	// A call from package testing itself (Error's Fail) is opaque: 0.
 	pos := goweavePosOf(pc)
 	if pos == 0 {
-		return
+		return false
 	}
-	goweaveTestPoint(goweaveKTestUse, goweaveObjectID(id), pos, uint64(method))
+	gp := getg()
+	goweaveBefore(gp, goweaveKTestUse, pos) // a schedule may hold it past the test's end
+	goweaveTestPoint(gp, goweaveKTestUse, goweaveObjectID(id), pos, uint64(method))
+	return goweaveSchedOn
 }
 
 //go:linkname goweaveTestEnd testing.goweaveTestEnd
@@ -44,12 +51,13 @@ func goweaveTestEnd(id *uint64, fnPC uintptr) {
 	if pos == 0 {
 		return
 	}
-	goweaveTestPoint(goweaveKTestEnd, goweaveObjectID(id), pos, 0)
+	gp := getg()
+	goweaveBefore(gp, goweaveKTestEnd, pos)
+	goweaveTestPoint(gp, goweaveKTestEnd, goweaveObjectID(id), pos, 0)
 }
 
 // goweaveTestPoint writes a completed one-stamp record.
-func goweaveTestPoint(kind uint8, obj uint64, pos uint32, a uint64) {
-	gp := getg()
+func goweaveTestPoint(gp *g, kind uint8, obj uint64, pos uint32, a uint64) {
 	h := goweaveOpen(gp, kind, 0, pos, obj)
 	if h == 0 {
 		return
