@@ -18,7 +18,7 @@ func TestTestingUses(t *testing.T) { // @tuse.end
 	}()
 	wg.Wait()
 	var tb testing.TB = t
-	tb.Log("through the interface") // @tuse.iface
+	tb.Log("through the interface")    // @tuse.iface
 	t.Run("sub", func(st *testing.T) { // @tuse.subend
 		st.Skip("skipped") // @tuse.subskip
 	})
