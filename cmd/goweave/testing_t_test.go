@@ -30,7 +30,8 @@ func TestTestingTUses(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	for _, f := range rep.Findings {
+	var late *fuzzer.Finding
+	for i, f := range rep.Findings {
 		if len(f.Positions) == 0 {
 			continue
 		}
@@ -41,9 +42,7 @@ func TestTestingTUses(t *testing.T) {
 			if f.Test != "TestWorkerNotJoined" || !strings.Contains(f.Message, "t.Logf at tafterend_test.go:31") {
 				t.Errorf("%s: test %s, message %q", key, f.Test, f.Message)
 			}
-			if f.Confidence != analysis.Predicted && f.Confidence != analysis.Actual {
-				t.Errorf("%s: confidence %s", key, f.Confidence)
-			}
+			late = &rep.Findings[i]
 		case "failnow-off-test tafterend_test.go:42":
 			if f.Confidence != analysis.Actual || !strings.Contains(f.Message, "t.Fatal at tafterend_test.go:42 is called by the goroutine started at tafterend_test.go:39") {
 				t.Errorf("%s: confidence %s, message %q", key, f.Confidence, f.Message)
@@ -59,6 +58,23 @@ func TestTestingTUses(t *testing.T) {
 	for _, want := range []string{"t-used-after-test tafterend_test.go:31", "failnow-off-test tafterend_test.go:42"} {
 		if !seen[want] {
 			t.Errorf("missing %s; findings %+v", want, rep.Findings)
+		}
+	}
+	if late == nil {
+		return
+	}
+	// The campaign confirms the prediction (the end, then the use: the use panics), and the
+	// replay shows the panic.
+	if late.Confidence != analysis.Confirmed {
+		t.Fatalf("t-used-after-test: confidence %s (%s), want confirmed", late.Confidence, late.Confirmation)
+	}
+	stdout, stderr, code = runGoweave(t, src, "replay", late.ID)
+	if code != 1 {
+		t.Fatalf("replay exit %d, want 1 (the bug happened)\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"reproduced in 1 run(s): confirmed", "panic: Log in goroutine after TestWorkerNotJoined has completed: result 42"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("replay output lacks %q:\n%s", want, stdout)
 		}
 	}
 }
