@@ -5,15 +5,15 @@ package runtimepatch
 // public method of a test's T that panics once the test has completed (Log,
 // Error, Fatal, Skip and their f forms, Fail, FailNow, SkipNow) records a
 // TestUse at the user's call, and tRunner records the TestEnd where it marks
-// the test done (after it marked it: a use the schedule holds until the
-// end then finds the test completed). A method another of them calls (Error calls Fail) sees a
+// the test done (before it marks it, so that a schedule admits the end
+// before that takes effect, as for every operation). A method another of them calls (Error calls Fail) sees a
 // caller in package testing and records nothing. The text is the same from
 // go1.25.0 to go1.27.4.
 var testingSiteTable = append([]site{
 	{"testing/testing.go", "import", "", "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
 	{"testing/testing.go", "type common", "", "\tmu          sync.RWMutex         // guards this group of fields",
-		"\tmu          sync.RWMutex; goweaveID uint64 // guards this group of fields"},
-	{"testing/testing.go", "tRunner", "", "\t\tt.done = true", "\t\tt.done = true; goweaveEnd(t, fn)"},
+		"\tmu          sync.RWMutex; goweaveID uint64; goweaveEnded atomic.Bool // guards this group of fields"},
+	{"testing/testing.go", "tRunner", "", "\t\tt.done = true", "\t\tgoweaveEnd(t, fn); t.done = true; goweaveDone(t)"},
 }, testingUseSites(map[string]string{
 	"Log":     "func (c *common) Log(args ...any) {",
 	"Logf":    "func (c *common) Logf(format string, args ...any) {",

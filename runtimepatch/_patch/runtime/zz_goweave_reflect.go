@@ -36,6 +36,11 @@ func goweaveIsReflectEntry(fn string) bool {
 	return false
 }
 
+// goweaveReflectNear is how many frames goweaveReflectPos unwinds first:
+// from it to a user's direct call of reflect.Select there are 7. Unwinding
+// costs per frame, and a reflect operation pays it on every call.
+const goweaveReflectNear = 12
+
 // goweaveReflectPos returns the position of the user call that entered
 // package reflect on the current goroutine, 0 when there is none or when a
 // standard package whose synchronisation is not recorded made the call.
@@ -45,25 +50,39 @@ func goweaveReflectPos() uint32 {
 		return 0
 	}
 	var pcs [goweaveLibFrames]uintptr
-	n := callers(1, pcs[:])
-	lib := false
-	for _, pc := range pcs[:n] {
-		switch v := goweaveLookup(pc); v {
-		case goweaveNotUser, goweaveWrapper, goweaveReflectEntry:
-		case goweaveLib:
-			lib = true // a dependency called reflect: attribute to the user frame below it
-		case goweaveOpaque:
-			return 0
-		default:
-			gp.goweave.lib = lib
-			return v
-		}
+	n := callers(1, pcs[:goweaveReflectNear])
+	pos, lib, found := goweaveReflectScan(pcs[:n])
+	if !found && n == goweaveReflectNear {
+		n = callers(1, pcs[:])
+		pos, lib, found = goweaveReflectScan(pcs[:n])
+	}
+	if found {
+		gp.goweave.lib = lib && pos != 0
+		return pos
 	}
 	if lib && gp.goweave.spawnPos != 0 {
 		gp.goweave.lib = true
 		return gp.goweave.spawnPos
 	}
 	return 0
+}
+
+// goweaveReflectScan finds the first frame of pcs that is neither the
+// runtime's, reflect's nor a recorded library's: its position (0 for the
+// unrecorded standard library) and whether a library frame came before.
+func goweaveReflectScan(pcs []uintptr) (pos uint32, lib, found bool) {
+	for _, pc := range pcs {
+		switch v := goweaveLookup(pc); v {
+		case goweaveNotUser, goweaveWrapper, goweaveReflectEntry:
+		case goweaveLib:
+			lib = true // a dependency called reflect: attribute to the user frame below it
+		case goweaveOpaque:
+			return 0, lib, true
+		default:
+			return v, lib, true
+		}
+	}
+	return 0, lib, false
 }
 
 // goweaveReflectChanPre is the pre hook of reflect_chansend (recv false)
