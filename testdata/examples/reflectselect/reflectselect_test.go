@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 )
 
 func produce(vs ...int) <-chan int {
@@ -46,19 +47,14 @@ func TestOfferJoined(t *testing.T) {
 	}
 }
 
-// The bug: the channels are closed while the offer may still be sending on
-// them (done is closed after the offer, but nothing waits for it before the
-// close), so a run where the close comes first panics with a send on a closed
-// channel.
+// The bug: the test sleeps instead of waiting for the offer before it closes the channel;
+// in most runs the offer is done by then, in a slower one it sends on the closed channel and
+// panics.
 func TestOfferRacesClose(t *testing.T) {
 	outs := []chan int{make(chan int, 1)}
-	done := make(chan struct{})
-	go func() {
-		Offer(outs, 7)
-		close(done)
-	}()
+	go Offer(outs, 7)
+	time.Sleep(10 * time.Millisecond)
 	reflect.ValueOf(outs[0]).Close()
-	<-done
 }
 
 // The bug: the test takes one value and leaves; Merge's goroutine stays blocked
