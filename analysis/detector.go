@@ -36,6 +36,8 @@ var Detectors = []*Detector{
 	MixedDeadlock,
 	Deadlock,
 	DataRace,
+	TestUsedAfterEnd,
+	FailNowOffTest,
 	FlakyPanic,
 	FlakyFailure,
 	Hang,

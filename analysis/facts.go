@@ -27,6 +27,8 @@ type facts struct {
 	// an unlock of a lock acquired in another goroutine, not ordered after the acquisition
 	unorderedUnlocks []evPair // unlock, acquisition
 
+	tests testFacts // uses of a test's T and its end (rules_testing.go)
+
 	wgs []*wgFacts
 	// an Add from a zero counter and a Wait of the same group, unordered (rule WgAddWait)
 	addWait     []evPair // add, wait

@@ -22,7 +22,7 @@
 // position is not under it are not recorded, spawns and goroutine ends always
 // are.
 //
-// The patch is made of files added to packages runtime and sync (_patch/),
+// The patch is made of files added to packages runtime, sync and testing (_patch/),
 // which hold all the logic, and of one-line hook calls spliced onto existing
 // lines of GOROOT files (sites_go126.go), each line found by its text inside a
 // named function (sites.go), so patched files keep their line numbers. Every recorded channel, select and sync operation passes through

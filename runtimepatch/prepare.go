@@ -206,7 +206,7 @@ func addedFiles() ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".s")) { // .s: a package may then declare bodyless functions
 			names = append(names, p)
 		}
 		return nil

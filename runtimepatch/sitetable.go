@@ -155,4 +155,4 @@ var siteTable = append([]site{
 		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
 	{"sync/cond.go", "(*Cond).Broadcast", "", "\truntime_notifyListNotifyAll(&c.notify)",
 		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
-}, append(atomicSiteTable, atomicFnSiteTable...)...) // sites_atomic.go, sites_atomicfn.go
+}, append(append(append(atomicSiteTable, atomicFnSiteTable...), reflectSiteTable...), testingSiteTable...)...) // sites_atomic.go, sites_atomicfn.go, sites_reflect.go, sites_testing.go

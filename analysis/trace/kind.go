@@ -32,6 +32,8 @@ const (
 	KindAtomicRMW       Kind = 52
 	KindTimerFire       Kind = 60
 	KindTimerSet        Kind = 61
+	KindTestUse         Kind = 70
+	KindTestEnd         Kind = 71
 	KindHold            Kind = 80 // a timing record (Trace.Timed), never an Event
 	KindTimedWait       Kind = 81 // a timing record (Trace.Timed), never an Event
 	kindNamesUpperBound      = 82
@@ -64,6 +66,8 @@ var kindNames = [kindNamesUpperBound]string{
 	KindAtomicRMW:     "AtomicRMW",
 	KindTimerFire:     "TimerFire",
 	KindTimerSet:      "TimerSet",
+	KindTestUse:       "TestUse",
+	KindTestEnd:       "TestEnd",
 	KindHold:          "Hold",
 	KindTimedWait:     "TimedWait",
 }

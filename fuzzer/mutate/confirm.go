@@ -33,7 +33,7 @@ type Rewrite struct {
 // ConfirmableKinds are the kinds Confirm has a rewrite for. Leaks are not among them: a
 // predicted leak needs its partner to happen elsewhere, which an order of recorded
 // operations cannot express.
-var ConfirmableKinds = []string{"send-on-closed", "recv-on-closed", "negative-waitgroup", "cyclic-deadlock", "mixed-deadlock"}
+var ConfirmableKinds = []string{"send-on-closed", "recv-on-closed", "negative-waitgroup", "cyclic-deadlock", "mixed-deadlock", "t-used-after-test"}
 
 // maxRewrites bounds the candidate schedules of one claim.
 const maxRewrites = 4
@@ -46,7 +46,8 @@ const maxRewrites = 4
 //   - cyclic-deadlock: each goroutine of a two-lock cycle takes its first lock, then both
 //     request their second; for read-lock recursion: the outer RLock, the writer's Lock,
 //     then the inner RLock;
-//   - mixed-deadlock: the lock taken around the channel operation, then the partner's Lock.
+//   - mixed-deadlock: the lock taken around the channel operation, then the partner's Lock;
+//   - t-used-after-test: the test's end, then the use of its T.
 //
 // Each chain is admitted after exactly the operations that must happen before it
 // (MustHappenBefore), so orders that only the recorded schedule imposed (which goroutine
@@ -79,6 +80,8 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 		chains = append(rwRecursionChains(must, c), lockCycleChains(must, c)...)
 	case "mixed-deadlock":
 		chains = mixedChains(must, c)
+	case "t-used-after-test":
+		chains = testEndChains(must, c) // confirm_testing.go
 	default:
 		return nil, fmt.Errorf("no rewrite confirms %s (confirmable: %s)", c.Kind, strings.Join(ConfirmableKinds, ", "))
 	}

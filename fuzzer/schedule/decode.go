@@ -309,7 +309,7 @@ func (d *decoder) op(f []string) (OpID, error) {
 		return OpID{}, d.errf("kind: %v", err)
 	}
 	if k > 255 || !Orderable(trace.Kind(k)) {
-		return OpID{}, d.errf("kind %d cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42)", k)
+		return OpID{}, d.errf("kind %d cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 70-71)", k)
 	}
 	p, err := d.pos(f[2])
 	if err != nil {

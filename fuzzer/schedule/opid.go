@@ -97,7 +97,8 @@ func Orderable(k trace.Kind) bool {
 	case trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect,
 		trace.KindLock, trace.KindUnlock, trace.KindTryLock, trace.KindRLock, trace.KindRUnlock, trace.KindTryRLock,
 		trace.KindOnceDo, trace.KindWgAdd, trace.KindWgDone, trace.KindWgWait,
-		trace.KindCondWait, trace.KindCondSignal, trace.KindCondBroadcast:
+		trace.KindCondWait, trace.KindCondSignal, trace.KindCondBroadcast,
+		trace.KindTestUse, trace.KindTestEnd:
 		return true
 	}
 	return false

@@ -53,10 +53,14 @@ func goweaveChanPre(c *hchan, recv, valueUsed, commaOK bool, pc uintptr) {
 	if !goweaveOn {
 		return
 	}
-	pos := goweavePosOf(pc)
-	if pos == 0 {
-		return
+	if pos := goweavePosOf(pc); pos != 0 {
+		goweaveChanPreAt(c, recv, valueUsed, commaOK, pos)
 	}
+}
+
+// goweaveChanPreAt opens the record of a blocking send or receive at user
+// position pos (chansend1 and the like, or reflect: zz_goweave_reflect.go).
+func goweaveChanPreAt(c *hchan, recv, valueUsed, commaOK bool, pos uint32) {
 	kind, fam, flags := uint8(goweaveKChanSend), uint8(goweaveFamSend), uint8(0)
 	if recv {
 		kind, fam = goweaveKChanRecv, goweaveFamRecv
@@ -193,6 +197,11 @@ func goweaveSelectNBPre(c *hchan, elem unsafe.Pointer, recv, valueUsed bool, pc 
 	if pos == 0 {
 		return 0, -1
 	}
+	return goweaveSelectNBPreAt(c, elem, recv, valueUsed, pos)
+}
+
+// goweaveSelectNBPreAt is goweaveSelectNBPre at user position pos.
+func goweaveSelectNBPreAt(c *hchan, elem unsafe.Pointer, recv, valueUsed bool, pos uint32) (h uint64, outcome int) {
 	gp := getg()
 	goweaveBefore(gp, goweaveKSelect, pos)
 	h = goweaveSelectNBOpen(gp, pos, c, recv, valueUsed)

@@ -16,9 +16,9 @@ package runtime
 // PC cache values beside goweaveNotUser and goweaveWrapper. Positions are
 // below goweaveFirstClass.
 const (
-	goweaveLib        = ^uint32(0) - 2 // recorded library code: attribute to the innermost user frame
-	goweaveOpaque     = ^uint32(0) - 3 // standard library code whose synchronisation is not recorded
-	goweaveFirstClass = goweaveOpaque
+	goweaveLib        = ^uint32(0) - 2      // recorded library code: attribute to the innermost user frame
+	goweaveOpaque     = ^uint32(0) - 3      // standard library code whose synchronisation is not recorded
+	goweaveFirstClass = goweaveReflectEntry // zz_goweave_reflect.go
 )
 
 // goweaveLibFrames bounds the stack walk for the innermost user frame.
@@ -43,7 +43,10 @@ func goweaveLibClass(file, fn string) uint32 {
 
 func goweaveTransparent(file string) bool {
 	std, ok := goweaveStdPath(file)
-	return !ok || goweaveHasPrefix(std, "runtime/") || goweaveHasPrefix(std, "sync/") || goweaveHasPrefix(std, "internal/")
+	// reflect's channel operations are primitives like the runtime's
+	// (zz_goweave_reflect.go), and its Call is a call.
+	return !ok || goweaveHasPrefix(std, "runtime/") || goweaveHasPrefix(std, "sync/") || goweaveHasPrefix(std, "internal/") ||
+		goweaveHasPrefix(std, "reflect/")
 }
 
 // goweaveIsLibFile reports whether an operation called from file (not
@@ -108,7 +111,7 @@ func goweaveLibPos() uint32 {
 	}
 	for _, pc := range pcs[:n] {
 		switch v := goweaveLookup(pc); v {
-		case goweaveNotUser, goweaveWrapper, goweaveLib:
+		case goweaveNotUser, goweaveWrapper, goweaveLib, goweaveReflectEntry:
 		case goweaveOpaque:
 			return 0
 		default:

@@ -532,7 +532,7 @@ func (p *goweaveSchedParser) op(f []string) (goweaveOpKey, bool) {
 		return goweaveOpKey{}, p.fail("kind is not a <uint>")
 	}
 	if kind > 255 || !goweaveOrderable(uint8(kind)) {
-		return goweaveOpKey{}, p.fail("kind cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42)")
+		return goweaveOpKey{}, p.fail("kind cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 70-71)")
 	}
 	sp, ok := p.pos(f[2])
 	if !ok {
@@ -601,7 +601,8 @@ func goweaveOrderable(kind uint8) bool {
 	case goweaveKChanSend, goweaveKChanRecv, goweaveKChanClose, goweaveKSelect,
 		goweaveKLock, goweaveKUnlock, goweaveKTryLock, goweaveKRLock, goweaveKRUnlock, goweaveKTryRLock,
 		goweaveKOnceDo, goweaveKWgAdd, goweaveKWgDone, goweaveKWgWait,
-		goweaveKCondWait, goweaveKCondSignal, goweaveKCondBroadcast:
+		goweaveKCondWait, goweaveKCondSignal, goweaveKCondBroadcast,
+		goweaveKTestUse, goweaveKTestEnd: // zz_goweave_testing.go
 		return true
 	}
 	return false

@@ -1,0 +1,68 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// goweave's view of package testing (_patch/testing/zz_goweave.go): a use
+// of a test's T that panics after the test completed ("Log in goroutine
+// after TestX has completed", "Fail in goroutine after ...") is a TestUse
+// at the user's call; the test's end is a TestEnd on the test's goroutine,
+// recorded where tRunner marks the test done (after its cleanups, and after
+// its parallel subtests). The analysis reports a use not ordered before its
+// test's end, and a FailNow or SkipNow from another goroutine.
+
+package runtime
+
+import _ "unsafe" // go:linkname
+
+// Event kinds (analysis/trace FORMAT.md).
+const (
+	goweaveKTestUse = 70
+	goweaveKTestEnd = 71
+)
+
+// goweaveTestUse records a use; steered reports that a schedule runs (the
+// use passed it), so that package testing lets a use the schedule held
+// past its test's end run as late as the schedule meant (zz_goweave.go).
+//
+//go:linkname goweaveTestUse testing.goweaveTestUse
+func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
+	if !goweaveOn {
+		return false
+	}
+	// A call from package testing itself (Error's Fail) is opaque: 0.
+	pos := goweavePosOf(pc)
+	if pos == 0 {
+		return false
+	}
+	gp := getg()
+	goweaveBefore(gp, goweaveKTestUse, pos) // a schedule may hold it past the test's end
+	goweaveTestPoint(gp, goweaveKTestUse, goweaveObjectID(id), pos, uint64(method))
+	return goweaveSchedOn
+}
+
+//go:linkname goweaveTestEnd testing.goweaveTestEnd
+func goweaveTestEnd(id *uint64, fnPC uintptr) {
+	if !goweaveOn || fnPC == 0 {
+		return
+	}
+	// fnPC+1 is never a return address (no call instruction is one byte
+	// long, and arm64's are aligned), so its cache entry is the test
+	// function's own: the position of its first line. The root test of the
+	// binary and tests of other packages are not user code: not recorded.
+	pos := goweavePosOf(fnPC + 1)
+	if pos == 0 {
+		return
+	}
+	gp := getg()
+	goweaveBefore(gp, goweaveKTestEnd, pos)
+	goweaveTestPoint(gp, goweaveKTestEnd, goweaveObjectID(id), pos, 0)
+}
+
+// goweaveTestPoint writes a completed one-stamp record.
+func goweaveTestPoint(gp *g, kind uint8, obj uint64, pos uint32, a uint64) {
+	h := goweaveOpen(gp, kind, 0, pos, obj)
+	if h == 0 {
+		return
+	}
+	e := goweaveRec(h)
+	e.a = a
+	e.post = e.pre
+}

@@ -1,0 +1,104 @@
+// Copyright goweave authors. Added to package testing by the goweave overlay.
+
+// goweave hooks of package testing: the uses of a test's T that panic once
+// the test has completed, and the test's end (where tRunner marks it done).
+// The runtime implements the bodyless functions (push linknames from
+// runtime/zz_goweave_testing.go; zz_goweave.s lets them be bodyless).
+//
+// Under a schedule (a replay confirming a use after the end), a use admitted
+// after its test's end does what it does when its goroutine is that slow:
+// it waits until the end took effect (tRunner marked the test done) and,
+// for the methods that only log, until no parent test takes the output
+// either; the root test then waits for such uses before the binary exits,
+// so the process does not end under them first. Without a schedule nothing
+// waits.
+
+package testing
+
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+)
+
+// The method of a TestUse (its record's a field; analysis/trace FORMAT.md).
+const (
+	goweaveTLog = 1 + iota
+	goweaveTLogf
+	goweaveTError
+	goweaveTErrorf
+	goweaveTFatal
+	goweaveTFatalf
+	goweaveTSkip
+	goweaveTSkipf
+	goweaveTSkipNow
+	goweaveTFail
+	goweaveTFailNow
+)
+
+// goweaveLateWait bounds each wait: a late use for its test's (or its
+// ancestors') end to take effect, the root for late uses to act.
+const goweaveLateWait = 2 * time.Second
+
+// goweaveLate counts the late uses under a schedule that may still panic
+// (each but SkipNow panics once its test is done, the logging ones once no
+// ancestor runs either); a use that will not takes itself off.
+var goweaveLate atomic.Int32
+
+//go:noescape
+func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool)
+
+//go:noescape
+func goweaveTestEnd(id *uint64, fnPC uintptr)
+
+// goweaveUse is the hook of each method: it records the use at the user's
+// call pc.
+func goweaveUse(c *common, method uint8, pc uintptr) {
+	if !goweaveTestUse(&c.goweaveID, method, pc) || !c.goweaveEnded.Load() || method == goweaveTSkipNow {
+		return
+	}
+	goweaveLate.Add(1) // before the root can see its end: it waits for this use
+	done := goweaveWait(func() bool {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		return c.done
+	})
+	switch method {
+	case goweaveTLog, goweaveTLogf, goweaveTSkip, goweaveTSkipf:
+		// They log into the nearest running ancestor and panic only when
+		// there is none.
+		done = done && goweaveWait(func() bool { return c.destination() == nil })
+	}
+	if !done {
+		goweaveLate.Add(-1) // it will not panic: the root need not wait
+	}
+}
+
+// goweaveWait polls done until it holds or goweaveLateWait passed.
+func goweaveWait(done func() bool) bool {
+	for start := time.Now(); !done(); time.Sleep(time.Millisecond) {
+		if time.Since(start) > goweaveLateWait {
+			return false
+		}
+	}
+	return true
+}
+
+// goweaveEnd records the end of test t, whose function is fn (the entry of
+// fn names the test's position), before tRunner marks it done.
+func goweaveEnd(t *T, fn func(*T)) {
+	var pc uintptr
+	if fn != nil {
+		pc = **(**uintptr)(unsafe.Pointer(&fn))
+	}
+	goweaveTestEnd(&t.goweaveID, pc)
+	t.goweaveEnded.Store(true)
+}
+
+// goweaveDone runs after tRunner marked t done: the root test waits for the
+// late uses to act.
+func goweaveDone(t *T) {
+	if t.parent == nil && goweaveLate.Load() > 0 {
+		goweaveWait(func() bool { return goweaveLate.Load() == 0 })
+	}
+}
