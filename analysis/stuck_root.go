@@ -313,6 +313,7 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 		slices.Sort(roots[k].ops)
 		slices.Sort(roots[k].waiting)
 	}
+	roots = mergeSharedStuckOps(roots)
 	// only the roots within ops (a root outside them, which a time limit's stuck
 	// operations may wait for, is not proven stuck), in the order of their first operation
 	out := roots[:0]
@@ -322,6 +323,49 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 		}
 	}
 	slices.SortFunc(out, func(a, b stuckRoot) int { return cmp.Compare(a.ops[0], b.ops[0]) })
+	return out
+}
+
+// mergeSharedStuckOps makes one stuck state of the operations nothing can complete that
+// the same goroutines wait for: a cycle through channels whose partners' operations were
+// never reached (each receive waits for a send its partner would make after its own
+// receive) has no recorded edge between its goroutines, so each is a root of its own, and
+// the test goroutine waiting for all of them ties them into one state. Leaked locks and
+// recorded cycles stay roots of their own: each is a cause the user fixes apart.
+func mergeSharedStuckOps(roots []stuckRoot) []stuckRoot {
+	into := map[int32]int{} // waiting operation -> the root it was first seen under
+	var out []stuckRoot
+	for _, s := range roots {
+		if s.kind != rootStuckOp {
+			out = append(out, s)
+			continue
+		}
+		k := -1
+		for _, i := range s.waiting {
+			if j, ok := into[i]; ok {
+				k = j
+				break
+			}
+		}
+		if k < 0 {
+			k = len(out)
+			out = append(out, s)
+		} else {
+			out[k].ops = append(out[k].ops, s.ops...)
+			out[k].waiting = append(out[k].waiting, s.waiting...)
+		}
+		for _, i := range s.waiting {
+			if _, ok := into[i]; !ok {
+				into[i] = k
+			}
+		}
+	}
+	for k := range out {
+		slices.Sort(out[k].ops)
+		out[k].ops = slices.Compact(out[k].ops)
+		slices.Sort(out[k].waiting)
+		out[k].waiting = slices.Compact(out[k].waiting)
+	}
 	return out
 }
 
@@ -428,7 +472,15 @@ func (r *Result) stuckFinding(s stuckRoot, head string) Finding {
 		i := s.ops[0]
 		msg = fmt.Sprintf("%s: %s is blocked %s at %s, and no goroutine left can complete it", head, r.spawnedAt(i), r.blockedIn(i), r.at(i))
 		if n := len(s.ops) - 1; n > 0 {
-			msg += fmt.Sprintf(" (nor the %d other operation(s) blocked on the same)", n)
+			same := true
+			for _, j := range s.ops[1:] {
+				same = same && slices.Equal(blockedObjs(&r.Trace.Events[j]), blockedObjs(&r.Trace.Events[i]))
+			}
+			if same {
+				msg += fmt.Sprintf(" (nor the %d other operation(s) blocked on the same)", n)
+			} else {
+				msg += fmt.Sprintf(" (nor %d other operation(s) in the same stuck state: %s)", n, r.waitingLines(s.ops[1:]))
+			}
 		}
 		held := r.locksHeldBy(r.gOf[i], s.waiting)
 		if len(held) > 0 {
