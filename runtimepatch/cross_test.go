@@ -127,4 +127,3 @@ func checkMachO(t *testing.T, bin string, cpu macho.Cpu, race bool) {
 		}
 	}
 }
-
