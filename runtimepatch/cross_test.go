@@ -117,7 +117,7 @@ func checkMachO(t *testing.T, bin string, cpu macho.Cpu, race bool) {
 	for _, s := range f.Symtab.Syms {
 		names = append(names, s.Name)
 	}
-	want := []string{"runtime.goweaveFlush", "runtime.goweave_getpid_trampoline.abi0", "runtime.goweaveTimeLimitSignal"}
+	want := []string{"runtime.goweaveFlush", "runtime.goweave_getpid_trampoline.abi0", "runtime.goweaveTimeLimitThread"}
 	if race {
 		want = append(want, "__tsan_go_start")
 	}

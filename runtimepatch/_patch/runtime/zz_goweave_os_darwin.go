@@ -35,3 +35,35 @@ func goweave_getpid_trampoline()
 // goweaveHugePages: macOS has no madvise for huge pages; the event buffer
 // keeps 4 KiB pages (16 KiB on Apple silicon).
 func goweaveHugePages(p uintptr, n uintptr) {}
+
+// goweaveTLWake does nothing: the time-limit thread polls goweaveTL.fired.
+// Notes are not async-signal-safe on macOS (notewakeup takes a pthread
+// mutex, which the thread the signal interrupted may hold: the runtime
+// itself wakes its one signal-handler note through a pipe instead).
+//
+//go:nosplit
+//go:nowritebarrierrec
+func goweaveTLWake() {}
+
+// goweaveTLPollNs is how often the time-limit thread looks whether the
+// signal came: at most this much is added to the run's time limit.
+const goweaveTLPollNs = 10_000_000
+
+// goweaveTLWait sleeps the time-limit thread until the signal came (true)
+// or ns passed (false; ns < 0: no limit), looking every goweaveTLPollNs.
+//
+//go:nowritebarrierrec
+func goweaveTLWait(ns int64) bool {
+	for slept := int64(0); goweaveTL.fired.Load() == 0; {
+		if ns >= 0 && slept >= ns {
+			return false
+		}
+		d := int64(goweaveTLPollNs)
+		if ns >= 0 && ns-slept < d {
+			d = ns - slept
+		}
+		usleep(uint32(d / 1000))
+		slept += d
+	}
+	return true
+}

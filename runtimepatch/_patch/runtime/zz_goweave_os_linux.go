@@ -26,3 +26,22 @@ func goweavePid() uint64 { return uint64(getpid()) }
 func goweaveHugePages(p uintptr, n uintptr) {
 	madvise(unsafe.Pointer(p), n, _MADV_HUGEPAGE)
 }
+
+// goweaveTLWake wakes the time-limit thread from the signal handler: a
+// futex wake, which is async-signal-safe.
+//
+//go:nosplit
+//go:nowritebarrierrec
+func goweaveTLWake() { notewakeup(&goweaveTL.wake) }
+
+// goweaveTLWait sleeps the time-limit thread until the signal came (true)
+// or ns passed (false; ns < 0: no limit).
+//
+//go:nowritebarrierrec
+func goweaveTLWait(ns int64) bool {
+	if ns < 0 {
+		notesleep(&goweaveTL.wake)
+		return true
+	}
+	return notetsleep(&goweaveTL.wake, ns)
+}
