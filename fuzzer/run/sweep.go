@@ -64,7 +64,7 @@ func sweepOnce(match func(value string) bool) (killed, pending bool) {
 			pending = true
 			continue
 		}
-		if v, ok := runMarker(env); ok && match(v) {
+		if markedBy(env, match) {
 			if syscall.Kill(pid, syscall.SIGKILL) == nil {
 				killed = true
 			}
@@ -73,13 +73,14 @@ func sweepOnce(match func(value string) bool) (killed, pending bool) {
 	return killed, pending
 }
 
-// runMarker returns the value of envRun in env, NUL-separated KEY=value entries.
-func runMarker(env []byte) (string, bool) {
+// markedBy reports whether an envRun entry of env (NUL-separated KEY=value entries) has a
+// value that matches.
+func markedBy(env []byte, match func(value string) bool) bool {
 	prefix := []byte(envRun + "=")
 	for kv := range bytes.SplitSeq(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, prefix); ok {
-			return string(v), true
+		if v, ok := bytes.CutPrefix(kv, prefix); ok && match(string(v)) {
+			return true
 		}
 	}
-	return "", false
+	return false
 }
