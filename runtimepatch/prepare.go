@@ -51,10 +51,6 @@ const (
 	EnvStuck = "GOWEAVE_STUCK"
 )
 
-// TimeLimitSignal is the signal EnvTimeLimit names: Linux's SIGRTMAX-2, which
-// Go programs ignore unless they ask for it with os/signal.
-const TimeLimitSignal = 62
-
 // Overlay is a generated overlay for one toolchain, and how to run that
 // toolchain's go command with it.
 type Overlay struct {
@@ -199,7 +195,7 @@ func overlayKey(tc Toolchain, sites []site) (string, error) {
 }
 
 // addedFiles lists the embedded files to add to std packages, as
-// "_patch/<pkg>/<name>.go".
+// "_patch/<pkg>/<name>.go" (or .s: an assembly trampoline).
 func addedFiles() ([]string, error) {
 	var names []string
 	err := fs.WalkDir(patchFiles, "_patch", func(p string, d fs.DirEntry, err error) error {

@@ -180,6 +180,7 @@ func TestUnsupportedToolchains(t *testing.T) {
 		{Toolchain{GOROOT: "/opt/go", GOVERSION: "devel go1.28-abcdef Tue Jan 1 00:00:00 2030 +0000", GOOS: "linux", GOARCH: "amd64"}, "development toolchains are not supported"},
 		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "linux", GOARCH: "386"}, "GOARCH 386 is not supported"},
 		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "windows", GOARCH: "amd64"}, "GOOS windows is not supported"},
+		{Toolchain{GOROOT: "/opt/go", GOVERSION: "go1.26.8", GOOS: "freebsd", GOARCH: "amd64"}, "GOOS freebsd is not supported"},
 	} {
 		_, err := prepareFor(t.TempDir(), tt.tc)
 		var ue *UnsupportedError
@@ -197,6 +198,12 @@ func TestUnsupportedToolchains(t *testing.T) {
 	for _, v := range []string{"go1.25.0", "go1.25.14", "go1.26.0", "go1.26.8", "go1.27.0", "go1.27.4", "go1.27.99", "go1.26.8 X:nodwarf5"} {
 		if err := (Toolchain{GOVERSION: v, GOOS: "linux", GOARCH: "arm64"}).Supported(); err != nil {
 			t.Errorf("%s: %v", v, err)
+		}
+	}
+	// macOS: the overlay cross-builds for both (.ci/cross.sh).
+	for _, arch := range []string{"arm64", "amd64"} {
+		if err := (Toolchain{GOVERSION: "go1.26.8", GOOS: "darwin", GOARCH: arch}).Supported(); err != nil {
+			t.Errorf("darwin/%s: %v", arch, err)
 		}
 	}
 }

@@ -87,7 +87,7 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("goweave cannot patch the Go toolchain of this module, %s %s/%s (GOROOT %s): %s. goweave supports %s on linux/amd64 and linux/arm64. "+
+	return fmt.Sprintf("goweave cannot patch the Go toolchain of this module, %s %s/%s (GOROOT %s): %s. goweave supports %s on linux/amd64, linux/arm64, darwin/amd64 and darwin/arm64. "+
 		"Use a supported toolchain: run goweave with GOTOOLCHAIN=%s (the go command downloads it), or put `toolchain %s` in go.mod",
 		e.Toolchain.GOVERSION, e.Toolchain.GOOS, e.Toolchain.GOARCH, e.Toolchain.GOROOT, e.Reason, SupportedVersions, Recommended(), Recommended())
 }
@@ -113,7 +113,7 @@ func (tc Toolchain) release() (release, error) {
 		}
 		return release{}, &UnsupportedError{Toolchain: tc, Reason: reason}
 	}
-	if tc.GOOS != "linux" {
+	if tc.GOOS != "linux" && tc.GOOS != "darwin" {
 		return release{}, &UnsupportedError{Toolchain: tc, Reason: "GOOS " + tc.GOOS + " is not supported"}
 	}
 	if tc.GOARCH != "amd64" && tc.GOARCH != "arm64" {

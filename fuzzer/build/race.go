@@ -19,7 +19,7 @@ var raceTargets = map[string]bool{
 
 // RaceSupported reports whether test binaries built in dir (with overlay's toolchain; nil:
 // the go on PATH) can use -race: the target is one the race detector supports and cgo is
-// enabled (-race needs it). When not, why says which and how to get it.
+// enabled (-race needs it, except on macOS). When not, why says which and how to get it.
 func RaceSupported(ctx context.Context, dir string, overlay *runtimepatch.Overlay) (ok bool, why string) {
 	args := []string{"env", "GOOS", "GOARCH", "CGO_ENABLED"}
 	cmd := exec.CommandContext(ctx, "go", args...)
@@ -39,7 +39,9 @@ func RaceSupported(ctx context.Context, dir string, overlay *runtimepatch.Overla
 	if !raceTargets[target] {
 		return false, "the race detector does not support " + target
 	}
-	if f[2] != "1" {
+	// On macOS the race detector needs no cgo (since Go 1.20 it calls the C library
+	// without it): the go command builds -race with CGO_ENABLED=0 there.
+	if f[2] != "1" && f[0] != "darwin" {
 		return false, "-race needs cgo and CGO_ENABLED is 0 (set CGO_ENABLED=1 and install a C compiler)"
 	}
 	return true, ""

@@ -1,14 +1,10 @@
 package run
 
 import (
-	"bytes"
 	"errors"
 	"os"
-	"strconv"
-	"strings"
 	"sync/atomic"
 	"syscall"
-	"time"
 )
 
 // Containment of what a test starts. Each test process is the init of its own PID
@@ -19,8 +15,9 @@ import (
 //
 // Where namespaces are not permitted (user namespaces disabled, seccomp), the test runs in
 // its own process group only, and every process that still carries the run's marker
-// (envRun, inherited through fork and exec) is killed when the run ends: /proc is swept.
-// Processes left by a goweave that was killed are swept at the next goweave's first run.
+// (envRun, inherited through fork and exec) is killed when the run ends: /proc is swept
+// (sweep.go, the code macOS runs too). Processes left by a goweave that was killed are
+// swept at the next goweave's first run.
 // goweave does not make itself a child subreaper: reaping the orphans it would adopt
 // races os/exec's own Wait of the go command and the tests.
 
@@ -77,7 +74,7 @@ func sweep(marker string) {
 	if pidNamespaces.Load() {
 		return
 	}
-	sweepProc(func(value string) bool { return value == marker })
+	sweepMarked(marker)
 }
 
 // sweepOrphans kills the processes left by runs of goweave processes that have died.
@@ -85,85 +82,5 @@ func sweepOrphans() {
 	if pidNamespaces.Load() {
 		return
 	}
-	sweepProc(func(value string) bool {
-		owner, _, ok := strings.Cut(value, "-")
-		pid, err := strconv.Atoi(owner)
-		return ok && err == nil && pid != os.Getpid() && syscall.Kill(pid, 0) == syscall.ESRCH
-	})
-}
-
-// sweepProc SIGKILLs the processes of this user whose envRun value matches. A process in
-// the middle of an exec shows no environment for a moment: the sweep looks again until no
-// process is in that state (for at most sweepRescans looks), and again after each kill (a
-// process it killed may have just forked).
-func sweepProc(match func(value string) bool) {
-	for range sweepRescans {
-		killed, pending := sweepOnce(match)
-		if !killed && !pending {
-			return
-		}
-		if !killed {
-			time.Sleep(time.Millisecond)
-		}
-	}
-}
-
-// sweepRescans bounds the looks of one sweep.
-const sweepRescans = 200
-
-// sweepOnce makes one pass over /proc: whether it killed a process, and whether a process
-// had no environment to read yet (in the middle of an exec).
-func sweepOnce(match func(value string) bool) (killed, pending bool) {
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return false, false
-	}
-	prefix := []byte(envRun + "=")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err != nil {
-			continue // gone, or another user's
-		}
-		if len(env) == 0 {
-			pending = pending || execing(e.Name())
-			continue
-		}
-		for kv := range bytes.SplitSeq(env, []byte{0}) {
-			if v, ok := bytes.CutPrefix(kv, prefix); ok && match(string(v)) {
-				if syscall.Kill(pid, syscall.SIGKILL) == nil {
-					killed = true
-				}
-				break
-			}
-		}
-	}
-	return killed, pending
-}
-
-// execing reports whether the process with an empty environment is a user process between
-// the two halves of an exec (no command line yet either), not a kernel thread or a zombie.
-func execing(pid string) bool {
-	if cmdline, err := os.ReadFile("/proc/" + pid + "/cmdline"); err != nil || len(cmdline) > 0 {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return false
-	}
-	// Fields after the parenthesized command: state, ppid, pgrp, session, tty, tpgid, flags.
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return false
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 7 || f[0] == "Z" || f[0] == "X" {
-		return false
-	}
-	const pfKthread = 0x00200000
-	flags, _ := strconv.ParseUint(f[6], 10, 64)
-	return flags&pfKthread == 0
+	sweepOrphaned()
 }

@@ -8,8 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -165,20 +163,6 @@ func TestRunLeavesNoProcess(t *testing.T) {
 	})
 }
 
-// forEachContainment runs f with PID namespaces, when the kernel permits them here, and
-// with the process group and sweep that replace them elsewhere.
-func forEachContainment(t *testing.T, f func(t *testing.T)) {
-	if pidNamespaces.Load() {
-		t.Run("pid-namespace", f)
-	}
-	t.Run("process-group+sweep", func(t *testing.T) {
-		was := pidNamespaces.Load()
-		pidNamespaces.Store(false)
-		defer pidNamespaces.Store(was)
-		f(t)
-	})
-}
-
 // marker is an environment variable that the processes of one test inherit.
 func marker(t *testing.T) string {
 	return fmt.Sprintf("GOWEAVE_TEST_MARK=%d-%s", os.Getpid(), strings.ReplaceAll(t.Name(), "/", "."))
@@ -198,46 +182,13 @@ func noneLeft(t *testing.T, mark string) {
 		if time.Now().After(deadline) {
 			var what []string
 			for _, pid := range left {
-				stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-				what = append(what, strings.TrimSpace(string(stat)))
+				what = append(what, describe(pid))
 				syscall.Kill(pid, syscall.SIGKILL)
 			}
 			t.Fatalf("processes survived the run:\n%s", strings.Join(what, "\n"))
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// withEnv lists the live (not zombie) processes whose environment holds kv.
-func withEnv(kv string) []int {
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() || !alive(pid) {
-			continue
-		}
-		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
-		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), kv) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesized command name.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
 func TestRunCapsFloodingOutput(t *testing.T) {
@@ -284,7 +235,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(runHelperEnv); spec != "" {
 		// spec: binary, package dir, started file, marker, containment; one a line
 		f := strings.Split(spec, "\n")
-		pidNamespaces.Store(f[4] == "pid-namespace")
+		setContainment(f[4])
 		b := &build.TestBinary{Path: f[0], Dir: f[1], Module: f[1]}
 		Test(context.Background(), b, "TestHangWithChild", Options{Timeout: time.Hour, Env: []string{"STATUSES_STARTED_FILE=" + f[2], f[3]}})
 		os.Exit(3)
@@ -326,7 +277,7 @@ func TestRunDiesWithGoweave(t *testing.T) {
 		}
 		helper.Process.Kill()
 		helper.Wait()
-		if !pidNamespaces.Load() {
+		if Containment() != "pid-namespace" {
 			sweepOrphans() // what the next goweave does before its first run
 		}
 		noneLeft(t, mark)

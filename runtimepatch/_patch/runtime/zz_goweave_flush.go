@@ -293,7 +293,7 @@ func goweaveBuildMeta() {
 	goweaveMetaKV("goos", goos.GOOS)
 	goweaveMetaKV("goarch", goarch.GOARCH)
 	goweaveMetaKey("pid")
-	goweaveMetaInt(uint64(getpid()))
+	goweaveMetaInt(goweavePid())
 	module := goweaveModule
 	if len(module) > 1 {
 		module = module[:len(module)-1]

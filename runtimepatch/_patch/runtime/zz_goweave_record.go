@@ -148,7 +148,7 @@ func goweaveSetup(path, module string) {
 	}
 	copy(goweavePath[:], path)
 	goweavePath[len(path)] = 0
-	fd := open(&goweavePath[0], _O_WRONLY|_O_CREAT|_O_TRUNC|_O_CLOEXEC, 0o644)
+	fd := open(&goweavePath[0], _O_WRONLY|_O_CREAT|_O_TRUNC|goweaveOCloexec, 0o644)
 	if fd < 0 {
 		print("goweave: cannot create trace file ", path, ", not recording\n")
 		return
@@ -156,9 +156,7 @@ func goweaveSetup(path, module string) {
 	goweaveFD = fd
 	goweaveEvents = goweaveMap(uintptr(goweaveCapacity) * unsafe.Sizeof(goweaveEvent{}))
 	if goweaveEvents != 0 {
-		// One fault per 2 MiB instead of per 4 KiB: first touches of the
-		// buffer are a large part of the cost of an event.
-		madvise(unsafe.Pointer(goweaveEvents), uintptr(goweaveCapacity)*unsafe.Sizeof(goweaveEvent{}), _MADV_HUGEPAGE)
+		goweaveHugePages(goweaveEvents, uintptr(goweaveCapacity)*unsafe.Sizeof(goweaveEvent{}))
 	}
 	goweavePos = goweaveMap(goweaveMaxPositions * unsafe.Sizeof(goweavePosition{}))
 	goweavePCTab = goweaveMap((1 << goweavePCBits) * unsafe.Sizeof(goweavePCEntry{}))

@@ -179,7 +179,7 @@ func goweaveScheduleInit(path string) {
 func goweaveReadFile(path string) ([]byte, string) {
 	name := make([]byte, len(path)+1)
 	copy(name, path)
-	fd := open(&name[0], _O_RDONLY|_O_CLOEXEC, 0)
+	fd := open(&name[0], goweaveORdonly|goweaveOCloexec, 0)
 	if fd < 0 {
 		return nil, "cannot open the file"
 	}

@@ -135,8 +135,7 @@ func goweaveProgressOpen(path string) {
 	}
 	copy(goweaveProgressPath[:], path)
 	goweaveProgressPath[len(path)] = 0
-	const oRDWR, mapShared = 0x2, 0x1 // linux, every architecture
-	fd := open(&goweaveProgressPath[0], oRDWR|_O_CREAT|_O_TRUNC|_O_CLOEXEC, 0o644)
+	fd := open(&goweaveProgressPath[0], goweaveORdwr|_O_CREAT|_O_TRUNC|goweaveOCloexec, 0o644)
 	if fd < 0 {
 		print("goweave: cannot create progress file ", path, "\n")
 		return
@@ -147,7 +146,7 @@ func goweaveProgressOpen(path string) {
 		closefd(fd)
 		return
 	}
-	p, err := mmap(nil, goweaveProgressSize, _PROT_READ|_PROT_WRITE, mapShared, fd, 0)
+	p, err := mmap(nil, goweaveProgressSize, _PROT_READ|_PROT_WRITE, goweaveMapShared, fd, 0)
 	closefd(fd)
 	if err != 0 {
 		return

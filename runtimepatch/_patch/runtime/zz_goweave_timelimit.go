@@ -22,7 +22,7 @@ import "internal/runtime/atomic"
 var goweaveTL struct {
 	sig   uint32        // the signal to answer; 0: not armed
 	fired atomic.Uint32 // 1: the signal came (the first one counts)
-	wake  note          // the signal handler wakes the thread
+	wake  note          // the signal handler wakes the thread (zz_goweave_os_*.go)
 	lock  mutex
 	g     *g            // the parked goroutine
 	idle  atomic.Bool   // g is parked, waiting to be woken
@@ -65,7 +65,7 @@ func goweaveTimeLimitSignal(sig uint32) bool {
 		return false
 	}
 	if goweaveTL.fired.CompareAndSwap(0, 1) {
-		notewakeup(&goweaveTL.wake)
+		goweaveTLWake()
 	}
 	return true
 }
@@ -82,7 +82,7 @@ func goweaveTimeLimitThread() {
 	unlock(&sched.lock)
 
 	if goweaveStuck.on {
-		for !notetsleep(&goweaveTL.wake, goweaveStuckTickNs) {
+		for !goweaveTLWait(goweaveStuckTickNs) {
 			if goweaveExitKind.Load() != goweaveExitNone {
 				break // the process is ending: nothing more to find
 			}
@@ -91,7 +91,7 @@ func goweaveTimeLimitThread() {
 			}
 		}
 	}
-	notesleep(&goweaveTL.wake)
+	goweaveTLWait(-1)
 	goweaveWakeWatch(goweaveReqTimeLimit)
 	notesleep(&goweaveTL.never)
 }
