@@ -43,7 +43,7 @@ local function run()
   copy_fixture(module)
 
   local version = vim.version and vim.version() or { major = 0, minor = 7, patch = 0 }
-  local first
+  local first, first_message
   local goweave = require("goweave")
   goweave.setup({ cmd = { bin, "serve" }, echo_progress = false })
   vim.api.nvim_create_autocmd("DiagnosticChanged", {
@@ -53,7 +53,7 @@ local function run()
       end
       for _, d in ipairs(vim.diagnostic.get()) do
         if d.source == "goweave" then
-          first = uv.hrtime()
+          first, first_message = uv.hrtime(), d.message
           return
         end
       end
@@ -65,8 +65,8 @@ local function run()
   if not vim.wait(600000, function() return first ~= nil end, 20) then
     error("no goweave diagnostic within 10 minutes; last progress: " .. vim.inspect(goweave.last))
   end
-  out(string.format("first diagnostic: %d ms (Neovim %d.%d.%d, %s caches)",
-    (first - start) / 1e6, version.major, version.minor, version.patch, cache))
+  out(string.format("first diagnostic: %d ms (Neovim %d.%d.%d, %s caches): %s",
+    (first - start) / 1e6, version.major, version.minor, version.patch, cache, first_message:sub(1, 120)))
 end
 
 local ok, err = pcall(run)
