@@ -38,6 +38,13 @@ func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
 	return goweaveSchedOn
 }
 
+// goweaveTestSteered reports whether a schedule runs: package testing then
+// counts each use before it can be held here, so that the root test waits
+// for it (zz_goweave.go).
+//
+//go:linkname goweaveTestSteered testing.goweaveTestSteered
+func goweaveTestSteered() bool { return goweaveOn && goweaveSchedOn }
+
 //go:linkname goweaveTestEnd testing.goweaveTestEnd
 func goweaveTestEnd(id *uint64, fnPC uintptr) {
 	if !goweaveOn || fnPC == 0 {

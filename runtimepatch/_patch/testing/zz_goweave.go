@@ -36,13 +36,24 @@ const (
 	goweaveTFailNow
 )
 
-// goweaveLateWait bounds each wait: a late use for its test's (or its
-// ancestors') end to take effect, the root for late uses to act.
+// goweaveLateWait bounds a late use's waits for its test's (or its
+// ancestors') end to take effect, and the root's wait for a late use that
+// decided to panic.
 const goweaveLateWait = 2 * time.Second
 
-// goweaveLate counts the late uses under a schedule that may still panic
+// goweavePending counts the uses under a schedule that have not yet decided
+// whether they will panic: each counts itself before the schedule may hold
+// it, so the root cannot end while a use the schedule holds past the test's
+// end is still on its way (it used to count itself only once admitted, and
+// the root, ending first, exited without its panic: "race detected outside
+// of test execution", exit 1, a crash). Each decides within its own bounded
+// waits and the schedule's bounded holds, so the root waits for them
+// without a clock of its own.
+var goweavePending atomic.Int32
+
+// goweaveLate counts the late uses under a schedule that decided to panic
 // (each but SkipNow panics once its test is done, the logging ones once no
-// ancestor runs either); a use that will not takes itself off.
+// ancestor runs either).
 var goweaveLate atomic.Int32
 
 //go:noescape
@@ -51,13 +62,29 @@ func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool)
 //go:noescape
 func goweaveTestEnd(id *uint64, fnPC uintptr)
 
+func goweaveTestSteered() bool
+
 // goweaveUse is the hook of each method: it records the use at the user's
 // call pc.
 func goweaveUse(c *common, method uint8, pc uintptr) {
-	if !goweaveTestUse(&c.goweaveID, method, pc) || !c.goweaveEnded.Load() || method == goweaveTSkipNow {
+	if !goweaveTestSteered() {
+		goweaveTestUse(&c.goweaveID, method, pc)
 		return
 	}
-	goweaveLate.Add(1) // before the root can see its end: it waits for this use
+	goweavePending.Add(1)
+	if goweaveLateUse(c, method, pc) {
+		goweaveLate.Add(1)
+	}
+	goweavePending.Add(-1)
+}
+
+// goweaveLateUse records the use under a schedule and, when the schedule
+// admitted it after its test's end, waits for the end to take effect; it
+// reports whether the use will panic.
+func goweaveLateUse(c *common, method uint8, pc uintptr) bool {
+	if !goweaveTestUse(&c.goweaveID, method, pc) || !c.goweaveEnded.Load() || method == goweaveTSkipNow {
+		return false
+	}
 	done := goweaveWait(func() bool {
 		c.mu.RLock()
 		defer c.mu.RUnlock()
@@ -69,9 +96,7 @@ func goweaveUse(c *common, method uint8, pc uintptr) {
 		// there is none.
 		done = done && goweaveWait(func() bool { return c.destination() == nil })
 	}
-	if !done {
-		goweaveLate.Add(-1) // it will not panic: the root need not wait
-	}
+	return done
 }
 
 // goweaveWait polls done until it holds or goweaveLateWait passed.
@@ -96,9 +121,15 @@ func goweaveEnd(t *T, fn func(*T)) {
 }
 
 // goweaveDone runs after tRunner marked t done: the root test waits for the
-// late uses to act.
+// uses still deciding, then for the late ones to panic.
 func goweaveDone(t *T) {
-	if t.parent == nil && goweaveLate.Load() > 0 {
-		goweaveWait(func() bool { return goweaveLate.Load() == 0 })
+	if t.parent != nil {
+		return
+	}
+	for goweavePending.Load() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	if goweaveLate.Load() > 0 {
+		goweaveWait(func() bool { return false }) // the panic ends the process
 	}
 }
