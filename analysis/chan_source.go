@@ -146,7 +146,7 @@ func selectOperands(fset *token.FileSet, files []*ast.File, sel trace.Position, 
 				if cc, ok := c.(*ast.CommClause); ok && cc.Comm != nil {
 					ast.Inspect(cc.Comm, func(n ast.Node) bool {
 						if id, ok := n.(*ast.Ident); ok && info.Uses[id] != nil {
-							objs[info.Uses[id]] = true
+							objs[origin(info.Uses[id])] = true
 						}
 						return true
 					})
@@ -156,6 +156,16 @@ func selectOperands(fset *token.FileSet, files []*ast.File, sel trace.Position, 
 		})
 	}
 	return objs
+}
+
+// origin is the declared variable or field of obj: in a generic type each use of a field
+// (c.deletables in a method of cache[T]) has a types.Var of its own, which shares only its
+// Origin with the field's declaration and the make stored in it.
+func origin(obj types.Object) types.Object {
+	if v, ok := obj.(*types.Var); ok && v != nil {
+		return v.Origin()
+	}
+	return obj
 }
 
 // isLocal reports whether obj is declared inside a function (not a field or a package-level name).
@@ -199,7 +209,7 @@ func destination(stack []ast.Node, e ast.Expr, info *types.Info) types.Object {
 		case *ast.KeyValueExpr:
 			if p.Value == child {
 				if id, ok := p.Key.(*ast.Ident); ok {
-					return info.Uses[id] // a struct literal's field
+					return origin(info.Uses[id]) // a struct literal's field
 				}
 			}
 			return nil
@@ -230,9 +240,9 @@ func objectOf(e ast.Expr, info *types.Info) types.Object {
 		if o := info.Defs[x]; o != nil {
 			return o
 		}
-		return info.Uses[x]
+		return origin(info.Uses[x])
 	case *ast.SelectorExpr:
-		return info.Uses[x.Sel]
+		return origin(info.Uses[x.Sel])
 	}
 	return nil
 }
@@ -251,7 +261,7 @@ func usesMayServe(files []*ast.File, info *types.Info, obj types.Object, send bo
 				stack = stack[:len(stack)-1]
 				return false
 			}
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] == obj {
+			if id, ok := n.(*ast.Ident); ok && info.Uses[id] != nil && origin(info.Uses[id]) == obj {
 				served = useMayServe(stack, id, send)
 			}
 			stack = append(stack, n)

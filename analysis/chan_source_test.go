@@ -84,6 +84,14 @@ func jobsOf(m *manager) chan int { return nil }
 func returned() chan int {
 	return make(chan int) // mark:returned
 }
+
+type cache[T any] struct{ deletables chan T }
+
+func newCache[T any]() *cache[T] {
+	return &cache[T]{deletables: make(chan T)} // mark:generic
+}
+
+func (c *cache[T]) Delete(v T) { c.deletables <- v }
 `
 
 func writeServedSource(t *testing.T) (file string, lines map[string]int) {
@@ -115,6 +123,7 @@ func TestSourceMayServe(t *testing.T) {
 		{"local", false, false, "a local only received from, compared and measured"},
 		{"passed", true, true, "passed to a function: the check cannot follow it"},
 		{"returned", false, true, "returned: the check cannot follow it"},
+		{"generic", false, true, "Delete sends on the field of the generic type (each instantiation's field is its own types.Var; their origin is one)"},
 	} {
 		if got := sourceMayServe(file, lines[tc.mark], tc.send, trace.Position{}); got != tc.want {
 			t.Errorf("%s (send case %v): sourceMayServe = %v, want %v: %s", tc.mark, tc.send, got, tc.want, tc.why)
