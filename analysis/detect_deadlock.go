@@ -160,51 +160,19 @@ func inCycles(deps []*lockDep) []*lockDep {
 	return out
 }
 
-// scc returns the strongly connected component of every node on a cycle (Tarjan's
-// algorithm, iterative over an explicit stack would be overkill: lock graphs are small).
+// scc returns the strongly connected component of every node on a cycle (sccOf's
+// components with more than one member; lock graphs are small).
 func scc(succ map[int32][]int32) map[int32]int {
-	index := map[int32]int{}
-	low := map[int32]int{}
-	onStack := map[int32]bool{}
-	var stack []int32
-	comp := map[int32]int{}
-	n, c := 0, 0
-	var visit func(v int32)
-	visit = func(v int32) {
-		index[v], low[v] = n, n
-		n++
-		stack = append(stack, v)
-		onStack[v] = true
-		for _, w := range succ[v] {
-			if _, seen := index[w]; !seen {
-				visit(w)
-				low[v] = min(low[v], low[w])
-			} else if onStack[w] {
-				low[v] = min(low[v], index[w])
-			}
-		}
-		if low[v] == index[v] {
-			var members []int32
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				members = append(members, w)
-				if w == v {
-					break
-				}
-			}
-			if len(members) > 1 {
-				for _, w := range members {
-					comp[w] = c
-				}
-				c++
-			}
-		}
-	}
+	nodes := make([]int32, 0, len(succ))
 	for v := range succ {
-		if _, seen := index[v]; !seen {
-			visit(v)
+		nodes = append(nodes, v)
+	}
+	slices.Sort(nodes)
+	all, members := sccOf(succ, nodes)
+	comp := map[int32]int{}
+	for v, c := range all {
+		if len(members[c]) > 1 {
+			comp[v] = c
 		}
 	}
 	return comp
