@@ -19,19 +19,9 @@
 ;; Fails (exit 1) on a timeout, a signalled error, an error message from either server or an
 ;; error logged by lsp-mode.  Prints "ok ..." per check and "emacs e2e: N passed, 0 failed".
 
-(setq native-comp-jit-compilation nil     ; the unpacked Emacs has no compiler beside it
-      native-comp-enable-subr-trampolines nil
-      inhibit-message nil
+(setq inhibit-message nil
       debug-on-error nil)
-
-;; The packages' directories, with their autoloads loaded as package.el would.
-(dolist (dir (split-string (or (getenv "GOWEAVE_EMACS_LOAD_PATH") "") ":" t))
-  (add-to-list 'load-path dir)
-  (dolist (autoloads (directory-files dir t "-autoloads\\.el\\'"))
-    (load autoloads nil t)))
-(defconst e2e-here (file-name-directory (or load-file-name buffer-file-name)))
-(defconst e2e-repo (expand-file-name "../../.." e2e-here))
-(add-to-list 'load-path (expand-file-name ".." e2e-here))
+(load (expand-file-name "harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
 (defvar e2e-passed 0)
 (defvar e2e-errors nil "Error messages seen from the servers or lsp-mode.")
@@ -61,28 +51,10 @@
     (unless (search-forward marker nil t) (error "%s has no line with %s" file marker))
     (1- (line-number-at-pos))))
 
-(require 'go-mode)
-(require 'lsp-mode)
-(require 'lsp-go)
-(require 'goweave)
-
 ;; A session of its own, no questions asked, nothing saved in the user's files.
-(setq lsp-session-file (expand-file-name "lsp-session" e2e-tmp)
-      lsp-client-packages '(lsp-go)
-      lsp-auto-guess-root nil
-      lsp-restart 'ignore
-      lsp-keep-workspace-alive nil
-      lsp-enable-file-watchers nil
-      lsp-diagnostics-provider :flymake
-      lsp-log-io nil
-      lsp-enable-snippet nil
-      lsp-completion-provider :none
-      ;; gopls as a plain child, not lsp-go's default shared daemon (-remote=auto), which
-      ;; would outlive the test.
-      lsp-go-gopls-server-args nil
-      goweave-command (list (or (getenv "GOWEAVE_BIN") "goweave") "serve")
-      ;; One short campaign per test: the bug shows in the first runs.
-      goweave-settings '(:runsPerTest 20 :budgetPerTest "60s" :race :json-false))
+(goweave-test-lsp-setup e2e-tmp)
+;; One short campaign per test: the bug shows in the first runs.
+(setq goweave-settings '(:runsPerTest 20 :budgetPerTest "60s" :race :json-false))
 
 ;; Errors from either server (window/showMessage of type Error) and from lsp-mode itself.
 (advice-add 'lsp--error :before
@@ -119,7 +91,7 @@
 
 (defun e2e-run ()
   (let* ((module (expand-file-name "examples" e2e-tmp))
-         (_ (copy-directory (expand-file-name "examples" e2e-repo) module nil t t))
+         (_ (copy-directory (expand-file-name "examples" goweave-test-repo) module nil t t))
          (test-file (expand-file-name "metrics/metrics_test.go" module))
          (src-file (expand-file-name "metrics/metrics.go" module))
          (send-line (e2e-line-of src-file "c.samples <- "))

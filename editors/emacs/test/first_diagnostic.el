@@ -10,15 +10,7 @@
 ;; "first diagnostic: N ms (Emacs V, C caches)" and exits 0, or 1 with the reason when no
 ;; diagnostic came within 10 minutes.
 
-(setq native-comp-jit-compilation nil
-      native-comp-enable-subr-trampolines nil)
-(dolist (dir (split-string (or (getenv "GOWEAVE_EMACS_LOAD_PATH") "") ":" t))
-  (add-to-list 'load-path dir)
-  (dolist (autoloads (directory-files dir t "-autoloads\\.el\\'"))
-    (load autoloads nil t)))
-(defconst fd-here (file-name-directory (or load-file-name buffer-file-name)))
-(defconst fd-repo (expand-file-name "../../.." fd-here))
-(add-to-list 'load-path (expand-file-name ".." fd-here))
+(load (expand-file-name "harness.el" (file-name-directory (or load-file-name buffer-file-name))) nil t)
 
 (defun fd-out (fmt &rest args)
   (princ (concat (apply #'format fmt args) "\n") #'external-debugging-output))
@@ -32,29 +24,14 @@
   (setenv "XDG_CACHE_HOME" (expand-file-name "cache" fd-scratch))
   (setenv "GOCACHE" (expand-file-name "cache/go-build" fd-scratch)))
 
-(require 'go-mode)
-(require 'lsp-mode)
-(require 'lsp-go)
-(require 'goweave)
-(setq lsp-session-file (expand-file-name "lsp-session" fd-scratch)
-      lsp-client-packages '(lsp-go)
-      lsp-auto-guess-root nil
-      lsp-restart 'ignore
-      lsp-keep-workspace-alive nil
-      lsp-enable-file-watchers nil
-      lsp-diagnostics-provider :flymake
-      lsp-log-io nil
-      lsp-enable-snippet nil
-      lsp-completion-provider :none
-      lsp-go-gopls-server-args nil
-      goweave-command (list (or (getenv "GOWEAVE_BIN") "goweave") "serve"))
+(goweave-test-lsp-setup fd-scratch)
 
 (defun fd-module ()
   (let ((module (if (equal fd-cache "cold")
                     (expand-file-name "sendafterclose" fd-scratch)
                   (or (getenv "GOWEAVE_BENCH_MODULE")
                       (expand-file-name "goweave-bench/sendafterclose-emacs" temporary-file-directory))))
-        (fixture (expand-file-name "editors/testdata/sendafterclose" fd-repo)))
+        (fixture (expand-file-name "editors/testdata/sendafterclose" goweave-test-repo)))
     (make-directory module t)
     (dolist (f (directory-files fixture t "\\`[^.]"))
       (let ((to (expand-file-name (file-name-nondirectory f) module)))
