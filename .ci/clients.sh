@@ -59,24 +59,16 @@ log() { printf '%s\n' "$*" >&2; }
 # libraries and elpa packages they depend on in $suite into $dir (which must not exist);
 # writes the wrappers $dir/emacs, $dir/hx and $dir/kak.
 unpack() {
-  mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial" "$dir/debs" "$dir/root"
-  echo "deb $(archive_uri) $suite main" >"$dir/apt/sources.list"
-  local apt=(-o "Dir::Etc::SourceList=$dir/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache=$dir/apt" -o Debug::NoLocking=1)
-  apt-get "${apt[@]}" -qq update
+  suite_init "$suite" "$dir"
   # Runtime libraries and elisp only: no compilers, headers or sanitizers (libgccjit0 pulls
   # them in; Emacs links libgccjit but only calls it to compile natively, which we do not).
   local pkgs
-  pkgs=$(apt-cache "${apt[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+  pkgs=$(apt-cache "${suite_apt[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
     --no-breaks --no-replaces --no-enhances emacs-nox elpa-lsp-mode elpa-go-mode hx kakoune | grep -v '^ ' | sort -u |
     grep -E '^(emacs-nox|emacs-bin-common|emacs-common|elpa-.*|hx|kakoune|lib.*)$' |
     grep -vE -- '-dev$|^lib(asan|hwasan|lsan|tsan|ubsan|gcc-[0-9]+-dev|c-dev-bin|isl|mpc|mpfr|binutils|ctf|gprofng|sframe)')
   # shellcheck disable=SC2086 # pkgs is a list of package names
-  (cd "$dir/debs" && apt-get "${apt[@]}" -qq download $pkgs) 2>&1 | grep -v 'unsandboxed' >&2 || true
-  local deb
-  for deb in "$dir"/debs/*.deb; do
-    dpkg-deb -x "$deb" "$dir/root"
-  done
+  suite_unpack "$dir" $pkgs
   local lib=$dir/root/usr/lib/x86_64-linux-gnu version
   version=$(ls "$dir/root/usr/share/emacs" | grep -E '^[0-9]+\.[0-9]+' | head -1)
   local share=$dir/root/usr/share/emacs/$version libexec=$dir/root/usr/libexec/emacs/$version/x86_64-linux-gnu

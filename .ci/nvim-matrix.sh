@@ -25,22 +25,13 @@ log() { printf '%s\n' "$*" >&2; }
 # not exist) and writes DIR/nvim, a wrapper that starts it.
 unpack() {
   local suite=$1 dir=$2
-  mkdir -p "$dir/apt/lists/partial" "$dir/apt/archives/partial" "$dir/debs" "$dir/root"
-  echo "deb $(archive_uri) $suite main" >"$dir/apt/sources.list"
-  local apt=(-o "Dir::Etc::SourceList=$dir/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-    -o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache=$dir/apt" -o Debug::NoLocking=1)
-  apt-get "${apt[@]}" -qq update
+  suite_init "$suite" "$dir"
   # The shared libraries neovim depends on in that suite, plus the loader and libgcc.
   local deps
-  deps=$(apt-cache "${apt[@]}" depends --no-recommends --no-suggests neovim |
+  deps=$(apt-cache "${suite_apt[@]}" depends --no-recommends --no-suggests neovim |
     awk '/Depends:/ {print $2}' | tr -d '<>' | sort -u)
   # shellcheck disable=SC2086 # deps is a list of package names
-  (cd "$dir/debs" && apt-get "${apt[@]}" -qq download neovim neovim-runtime libc6 libgcc-s1 $deps) 2>&1 |
-    grep -v 'unsandboxed' >&2 || true
-  local deb
-  for deb in "$dir"/debs/*.deb; do
-    dpkg-deb -x "$deb" "$dir/root"
-  done
+  suite_unpack "$dir" neovim neovim-runtime libc6 libgcc-s1 $deps
   local lib=$dir/root/usr/lib/x86_64-linux-gnu
   cat >"$dir/nvim" <<EOF
 #!/bin/sh
