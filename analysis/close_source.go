@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/goweave/goweave/internal/astname"
 )
 
 // A leaked goroutine that waits for a close names it. A type's goroutine that waits for
@@ -130,7 +132,7 @@ func computeCloses(file string, line, k int) closeFacts {
 					if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "close" && len(x.Args) == 1 && objectOf(x.Args[0], info) == obj {
 						p := fset.Position(x.Pos())
 						out.closes = append(out.closes, closeSite{File: p.Filename, Line: p.Line, Column: p.Column,
-							Text: strings.TrimSpace(sourceText(fset, x)), Func: funcName(fd), Exported: funcExported(fd)})
+							Text: strings.TrimSpace(sourceText(fset, x)), Func: astname.Func(fd), Exported: funcExported(fd)})
 					}
 				}
 				return true
@@ -186,31 +188,6 @@ func calleeName(c *ast.CallExpr) string {
 		}
 	}
 	return ""
-}
-
-// funcName names a function declaration as a reader looks it up: F, (*T).M, T.M.
-func funcName(fd *ast.FuncDecl) string {
-	if fd.Recv == nil || len(fd.Recv.List) == 0 {
-		return fd.Name.Name
-	}
-	t := fd.Recv.List[0].Type
-	star := ""
-	if s, ok := t.(*ast.StarExpr); ok {
-		star, t = "*", s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		if star != "" {
-			return "(*" + id.Name + ")." + fd.Name.Name
-		}
-		return id.Name + "." + fd.Name.Name
-	}
-	return fd.Name.Name
 }
 
 // funcExported reports whether code outside the package can call the function: its name

@@ -8,6 +8,8 @@ import (
 	"go/token"
 	"sort"
 	"strings"
+
+	"github.com/goweave/goweave/internal/astname"
 )
 
 // site is one patch site: a line of a GOROOT source file found by its text
@@ -162,9 +164,9 @@ func declRanges(file string, src []byte) (map[string]lineRange, error) {
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
-			add(funcName(d), d.Pos(), d.End())
+			add(siteFuncName(d), d.Pos(), d.End())
 			if d.Doc != nil {
-				add("doc "+funcName(d), d.Doc.Pos(), d.Doc.End())
+				add("doc "+siteFuncName(d), d.Doc.Pos(), d.Doc.End())
 			}
 		case *ast.GenDecl:
 			switch d.Tok {
@@ -185,29 +187,6 @@ func declRanges(file string, src []byte) (map[string]lineRange, error) {
 	return out, nil
 }
 
-// funcName is "f" for a function and "(*T).m" or "(T).m" for a method.
-func funcName(d *ast.FuncDecl) string {
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		return d.Name.Name
-	}
-	t := d.Recv.List[0].Type
-	star := ""
-	if s, ok := t.(*ast.StarExpr); ok {
-		star, t = "*", s.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	name := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		name = id.Name
-	}
-	return "(" + star + name + ")." + d.Name.Name
-}
-
 // sitesByFile groups a site table by file, in a stable order.
 func sitesByFile(table []site) (files []string, byFile map[string][]site) {
 	byFile = make(map[string][]site)
@@ -219,4 +198,20 @@ func sitesByFile(table []site) (files []string, byFile map[string][]site) {
 	}
 	sort.Strings(files)
 	return files, byFile
+}
+
+// siteFuncName is a site table's name of a function: "F", or "(T).M" / "(*T).M" for a method
+// ("(?).M" when the receiver type cannot be named).
+func siteFuncName(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return d.Name.Name
+	}
+	recv, pointer := astname.Receiver(d)
+	if recv == "" {
+		recv = "?"
+	}
+	if pointer {
+		recv = "*" + recv
+	}
+	return "(" + recv + ")." + d.Name.Name
 }
