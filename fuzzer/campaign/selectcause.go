@@ -4,7 +4,9 @@ import (
 	"fmt"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/run"
+	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
 // The select behind a flaky failure (analysis/select_cause.go): each run of a test leaves
@@ -75,6 +77,25 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 	causes := analysis.SelectCauses(failing, passing)
 	t.choices.cached[f.Fingerprint] = cachedCauses{pass: len(passing), fail: len(failing), causes: causes}
 	return causes
+}
+
+// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a flaky
+// panic or failure, with the choices ar made among ready cases pinned where sched left them
+// free (mutate.PinChoices), so that a replay takes them again. (A free run's recipe,
+// mutate.Replay, has every recorded choice already.)
+func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
+	if (f.Kind != "flaky-failure" && f.Kind != "flaky-panic") || ar.Recorded == nil || len(sched) == 0 {
+		return sched
+	}
+	s, err := schedule.Unmarshal(sched)
+	if err != nil {
+		return sched
+	}
+	mutate.PinChoices(s, &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}})
+	if b, err := schedule.Marshal(s); err == nil {
+		return b
+	}
+	return sched
 }
 
 // markSelectCause names in f, a grouped flaky panic or failure with cause finding cause, the
