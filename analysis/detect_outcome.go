@@ -50,8 +50,9 @@ instead of the clock. The same holds for flaky-panic.
 
 A select's random choice: when more than one case of a select is ready, Go takes one at
 random. When the failing runs all (or at least 90% of them, and at least 4) took one case
-of a select while another was ready, and the passing runs (at most 10% of them, at least 4
-the other way) took another, the finding names that select and both cases ("cause: the
+of a select while another was ready, at most 10% of the passing runs did, and those failing
+runs and the passing runs that took another case while it was ready number at least 10,
+the finding names that select and both cases ("cause: the
 select at pool.go:214 took case 1 (` + "`<-p.ch`" + `, line 215) while case 2 (` + "`<-ctx.Done()`" + `,
 line 216) was ready too in all 226 failing runs, ..."), with the select and its cases as
 related positions. Only the choices a run made before the test first reported a failure

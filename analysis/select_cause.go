@@ -21,15 +21,25 @@ import (
 // Each run is summarized by the choices it made among ready cases (SelectChoicesOf), up to
 // the test's first reported failure: what the failure could depend on. SelectCauses then
 // keeps a select and case only on a strong split, never on a few runs that chose
-// differently by chance: at least minCauseRuns failing runs took the case among ready ones,
-// and at least minCauseRuns passing runs took another case while it was ready; at least 90%
-// of the failing runs took it, at most 10% of the passing runs did. A select unrelated to
-// the failure, choosing at random once per run, passes that by chance with probability
-// below 2^-8; one that chooses in a loop takes both cases in most runs and never does.
+// differently by chance: at least 90% of the failing runs (and at least minCauseRuns) took
+// the case while another was ready, at most 10% of the passing runs did, and those failing
+// runs and the passing runs that took another case while it was ready number at least
+// minCauseEvidence together. A select unrelated to the outcome, choosing at random once per
+// run, goes the outcome's way in that many runs with probability 2^-minCauseEvidence; one
+// that chooses in a loop takes both cases in most runs, passing ones too, and never does.
+// The passing runs need not have had the choice: a failure that needs both cases ready (a
+// goroutine delayed past a timer) and then the wrong one taken is named too, and the
+// message says how the passing runs went.
 
-// minCauseRuns is the fewest failing runs that took the case, and passing runs that took
-// another, for a select to be named as a failure's cause.
-const minCauseRuns = 4
+// minCauseRuns is the fewest failing runs that took the case for a select to be named as
+// a failure's cause; minCauseEvidence the fewest such runs and passing runs that took
+// another case while it was ready, together: choices that all went the way the outcome
+// did, which a choice unrelated to the outcome (a coin flip) makes with probability
+// 2^-minCauseEvidence.
+const (
+	minCauseRuns     = 4
+	minCauseEvidence = 10
+)
 
 // maxChoiceSites bounds the selects kept per run (a run of many distinct selects keeps
 // the first ones).
@@ -120,10 +130,11 @@ func SelectChoicesOf(tr *trace.Trace) SelectChoices {
 // SelectCause is a select whose choice among ready cases tells a test's failing runs from
 // its passing ones.
 type SelectCause struct {
-	Site  SelectSite
-	Case  int    // the case the failing runs took (trace numbering)
-	Other int    // the case the passing runs took most often instead
-	Sends []bool // the cases' directions, for package selectcase
+	Site   SelectSite
+	Case   int    // the case the failing runs took (trace numbering)
+	Other  int    // the case most often ready beside it then
+	Passed int    // the case the passing runs took most often while Case was ready; -1: none did
+	Sends  []bool // the cases' directions, for package selectcase
 	// Failing and Passing count the runs compared; FailingTook the failing runs that took
 	// Case among ready cases, PassingTook the passing runs that did too, PassingOther the
 	// passing runs that took another case while Case was ready.
@@ -137,16 +148,24 @@ func SelectCauses(failing, passing []SelectChoices) []SelectCause {
 		site SelectSite
 		k    int
 	}
-	if len(failing) < minCauseRuns || len(passing) < minCauseRuns {
+	if len(failing) < minCauseRuns || len(passing) == 0 {
 		return nil
 	}
 	took := map[key]int{}
+	beside := map[key][]int{} // per case taken, how often each other case was ready then
 	shape := map[SelectSite]ChoiceSet{}
 	for _, run := range failing {
 		for site, cs := range run {
 			shape[site] = cs
 			for t := cs.Took; t != 0; t &= t - 1 {
-				took[key{site, bits.TrailingZeros64(t)}]++
+				kk := key{site, bits.TrailingZeros64(t)}
+				took[kk]++
+				if beside[kk] == nil {
+					beside[kk] = make([]int, 64)
+				}
+				for r := cs.Ready &^ (1 << kk.k); r != 0; r &= r - 1 {
+					beside[kk][bits.TrailingZeros64(r)]++
+				}
 			}
 		}
 	}
@@ -157,7 +176,7 @@ func SelectCauses(failing, passing []SelectChoices) []SelectCause {
 		}
 		bit := uint64(1) << kk.k
 		c := SelectCause{Site: kk.site, Case: kk.k, Failing: len(failing), FailingTook: n, Passing: len(passing)}
-		others := make([]int, 64)
+		passed := make([]int, 64)
 		for _, run := range passing {
 			cs, ok := run[kk.site]
 			if !ok || cs.Cases != shape[kk.site].Cases {
@@ -169,19 +188,14 @@ func SelectCauses(failing, passing []SelectChoices) []SelectCause {
 			if rest := cs.Took &^ bit; rest != 0 && cs.Ready&bit != 0 {
 				c.PassingOther++
 				for ; rest != 0; rest &= rest - 1 {
-					others[bits.TrailingZeros64(rest)]++
+					passed[bits.TrailingZeros64(rest)]++
 				}
 			}
 		}
-		if c.PassingOther < minCauseRuns || 10*c.PassingTook > len(passing) {
+		if c.FailingTook+c.PassingOther < minCauseEvidence || 10*c.PassingTook > len(passing) {
 			continue
 		}
-		c.Other = 0
-		for k := range others {
-			if others[k] > others[c.Other] {
-				c.Other = k
-			}
-		}
+		c.Other, c.Passed = mostOften(beside[kk]), mostOften(passed)
 		cs := shape[kk.site]
 		c.Sends = make([]bool, cs.Cases)
 		for k := range c.Sends {
@@ -190,14 +204,26 @@ func SelectCauses(failing, passing []SelectChoices) []SelectCause {
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b SelectCause) int {
-		return cmp.Or(cmp.Compare(b.FailingTook*b.PassingOther, a.FailingTook*a.PassingOther),
+		return cmp.Or(cmp.Compare(b.FailingTook+b.PassingOther, a.FailingTook+a.PassingOther),
 			cmp.Compare(a.Site.File, b.Site.File), cmp.Compare(a.Site.Line, b.Site.Line), cmp.Compare(a.Case, b.Case))
 	})
 	return out
 }
 
-// Describe says what c shows, for a finding's message, and gives the select and its two
-// cases as related positions.
+// mostOften returns the index of the largest count, the first among equals; -1 when all
+// are 0.
+func mostOften(counts []int) int {
+	best := -1
+	for k, n := range counts {
+		if n > 0 && (best < 0 || n > counts[best]) {
+			best = k
+		}
+	}
+	return best
+}
+
+// Describe says what c shows, for a finding's message, and gives the select and its cases
+// as related positions.
 func (c SelectCause) Describe() (string, []Position) {
 	s, err := selectcase.Find(c.Site.File, c.Site.Line, c.Sends)
 	name := func(k int) string { return selectcase.Name(c.Site.File, c.Site.Line, c.Sends, k) }
@@ -211,23 +237,31 @@ func (c SelectCause) Describe() (string, []Position) {
 			return s.Name(k)
 		}
 	}
-	msg := fmt.Sprintf("the select at %s:%d took %s while %s was ready too in %s failing runs, and %s while %s was ready in %s passing runs",
-		filepath.Base(c.Site.File), c.Site.Line, name(c.Case), name(c.Other), ofRuns(c.FailingTook, c.Failing),
-		short(c.Other), short(c.Case), ofRuns(c.PassingOther, c.Passing))
-	if c.PassingTook > 0 {
-		msg += fmt.Sprintf(" (%s of them took %s too)", ofRuns(c.PassingTook, c.Passing), short(c.Case))
+	msg := fmt.Sprintf("the select at %s:%d took %s while %s was ready too in %s failing runs",
+		filepath.Base(c.Site.File), c.Site.Line, name(c.Case), name(c.Other), ofRuns(c.FailingTook, c.Failing))
+	if c.PassingTook == 0 {
+		msg += fmt.Sprintf(" and in none of the %d passing runs", c.Passing)
+	} else {
+		msg += fmt.Sprintf(" and in only %d of the %d passing runs", c.PassingTook, c.Passing)
+	}
+	if c.Passed >= 0 {
+		msg += fmt.Sprintf(", %s took %s while %s was ready", ofRuns(c.PassingOther, c.Passing), short(c.Passed), short(c.Case))
 	}
 	msg += ": Go chooses among ready cases at random"
 	pos := []Position{{Role: fmt.Sprintf("cause: this select took %s when the test failed (chosen at random among ready cases)", short(c.Case)),
 		File: c.Site.File, Line: c.Site.Line, Column: LineColumn(c.Site.File, c.Site.Line)}}
 	if err == nil {
-		for _, k := range []int{c.Case, c.Other} {
-			if cc, ok := s.Source(k); ok && cc.Line != c.Site.Line {
-				role := "case taken when the test failed"
-				if k == c.Other {
-					role = "case taken when the test passed"
-				}
-				pos = append(pos, Position{Role: role, File: c.Site.File, Line: cc.Line, Column: cc.Column})
+		roles := map[int]string{c.Case: "case taken when the test failed", c.Other: "case ready too when the test failed"}
+		if c.Passed >= 0 {
+			roles[c.Passed] = "case taken when the test passed"
+			if c.Passed == c.Other {
+				roles[c.Passed] = "case ready too when the test failed, taken when it passed"
+			}
+		}
+		for _, k := range []int{c.Case, c.Other, c.Passed} {
+			if cc, ok := s.Source(k); ok && cc.Line != c.Site.Line && roles[k] != "" {
+				pos = append(pos, Position{Role: roles[k], File: c.Site.File, Line: cc.Line, Column: cc.Column})
+				delete(roles, k)
 			}
 		}
 	}

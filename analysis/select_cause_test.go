@@ -81,7 +81,7 @@ func TestSelectCauses(t *testing.T) {
 			t.Fatalf("causes %+v, want the select at pool.go:17", causes)
 		}
 		c := causes[0]
-		if c.Site != pool || c.Case != 0 || c.Other != 1 || c.FailingTook != 12 || c.Failing != 12 || c.PassingOther != 15 || c.Passing != 15 || c.PassingTook != 0 {
+		if c.Site != pool || c.Case != 0 || c.Other != 1 || c.Passed != 1 || c.FailingTook != 12 || c.Failing != 12 || c.PassingOther != 15 || c.Passing != 15 || c.PassingTook != 0 {
 			t.Errorf("cause %+v", c)
 		}
 	})
@@ -104,8 +104,15 @@ func TestSelectCauses(t *testing.T) {
 		if causes := SelectCauses(repeat(tookSlot, 3), repeat(tookDone, 30)); len(causes) != 0 {
 			t.Errorf("3 failing runs: causes %+v, want none", causes)
 		}
-		if causes := SelectCauses(repeat(tookSlot, 30), append(repeat(tookDone, 3), repeat(passFree, 30)...)); len(causes) != 0 {
-			t.Errorf("3 passing runs chose the other case: causes %+v, want none", causes)
+		if causes := SelectCauses(repeat(tookSlot, 6), append(repeat(tookDone, 3), repeat(passFree, 30)...)); len(causes) != 0 {
+			t.Errorf("6 failing runs, 3 passing runs the other way: causes %+v, want none", causes)
+		}
+	})
+	t.Run("no choice when passing", func(t *testing.T) {
+		// Passing runs had one case ready: the failing runs' choices are the evidence.
+		causes := SelectCauses(repeat(tookSlot, 10), repeat(passFree, 40))
+		if len(causes) != 1 || causes[0].Passed != -1 || causes[0].Other != 1 || causes[0].PassingOther != 0 {
+			t.Errorf("causes %+v, want pool.go:17 with no passing choice", causes)
 		}
 	})
 	t.Run("both in every run", func(t *testing.T) {
@@ -123,11 +130,15 @@ func TestSelectCauseDescribe(t *testing.T) {
 	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := SelectCause{Site: SelectSite{file, 4}, Case: 0, Other: 1, Sends: []bool{false, false}, Failing: 12, FailingTook: 12, Passing: 15, PassingOther: 14, PassingTook: 1}
+	c := SelectCause{Site: SelectSite{file, 4}, Case: 0, Other: 1, Passed: 1, Sends: []bool{false, false}, Failing: 12, FailingTook: 12, Passing: 15, PassingOther: 14, PassingTook: 1}
 	msg, pos := c.Describe()
-	want := "the select at pool.go:4 took case 1 (`<-ch`, line 5) while case 2 (`<-done`, line 7) was ready too in all 12 failing runs, and case 2 while case 1 was ready in 14 of 15 passing runs (1 of 15 of them took case 1 too): Go chooses among ready cases at random"
+	want := "the select at pool.go:4 took case 1 (`<-ch`, line 5) while case 2 (`<-done`, line 7) was ready too in all 12 failing runs and in only 1 of the 15 passing runs, 14 of 15 took case 2 while case 1 was ready: Go chooses among ready cases at random"
 	if msg != want {
 		t.Errorf("message\n%s\nwant\n%s", msg, want)
+	}
+	c.Passed, c.PassingOther, c.PassingTook = -1, 0, 0
+	if msg, _ := c.Describe(); msg != "the select at pool.go:4 took case 1 (`<-ch`, line 5) while case 2 (`<-done`, line 7) was ready too in all 12 failing runs and in none of the 15 passing runs: Go chooses among ready cases at random" {
+		t.Errorf("no passing choice: message %s", msg)
 	}
 	if len(pos) != 3 || pos[0].Line != 4 || pos[1].Line != 5 || pos[2].Line != 7 || !strings.HasPrefix(pos[0].Role, "cause: ") {
 		t.Errorf("positions %+v, want the select (4) and its cases (5, 7)", pos)
