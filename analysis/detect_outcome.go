@@ -46,7 +46,19 @@ makes it. When every failing run shows a wait expiring while the schedule held a
 goroutine, the finding says so, naming the wait and the held goroutine, and is a warning that
 sets no exit status 1 ("timing" in the JSON and the SARIF): the test, not the module's
 synchronisation, is at fault. Fix it by waiting for the goroutine (a channel, a WaitGroup)
-instead of the clock. The same holds for flaky-panic.`,
+instead of the clock. The same holds for flaky-panic.
+
+A select's random choice: when more than one case of a select is ready, Go takes one at
+random. When the failing runs all (or at least 90% of them, and at least 4) took one case
+of a select while another was ready, at most 10% of the passing runs did, and those failing
+runs and the passing runs that took another case while it was ready number at least 10,
+the finding names that select and both cases ("cause: the
+select at pool.go:214 took case 1 (` + "`<-p.ch`" + `, line 215) while case 2 (` + "`<-ctx.Done()`" + `,
+line 216) was ready too in all 226 failing runs, ..."), with the select and its cases as
+related positions. Only the choices a run made before the test first reported a failure
+count. The replay recipe of such a failure prefers the failing case. Fix the select: check
+the condition that must win first (if ctx.Err() != nil before the select), or make one case
+impossible while the other holds. The same holds for flaky-panic.`,
 	Run: func(r *Result) []Finding { return nil },
 }
 

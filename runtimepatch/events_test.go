@@ -1,6 +1,7 @@
 package runtimepatch
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -105,7 +106,7 @@ func TestSelectEvents(t *testing.T) {
 	a, b, c := makes[0].Obj, makes[1].Obj, makes[2].Obj
 
 	sel := one(t, tr, trace.KindSelect, "select.recv4")
-	wantCases := []trace.Case{{Index: 0, Obj: a}, {Index: 1, Obj: b, ValueUsed: true}, {Index: 2, Obj: c}, {Index: 3, Obj: 0}}
+	wantCases := []trace.Case{{Index: 0, Obj: a}, {Index: 1, Obj: b, ValueUsed: true, Ready: true}, {Index: 2, Obj: c}, {Index: 3, Obj: 0}}
 	if sel.Aux != 4 || len(sel.Cases) != 4 {
 		t.Fatalf("select: %d cases, want 4", len(sel.Cases))
 	}
@@ -149,6 +150,26 @@ func TestChanZeroSizeEvents(t *testing.T) {
 	sel := one(t, tr, trace.KindSelect, "zerosize.select")
 	if len(sel.Cases) != 2 || sel.Cases[0].ValueUsed {
 		t.Errorf("select case receiving a struct{}: %+v, want no ValueUsed", sel.Cases)
+	}
+}
+
+// The cases ready when selectgo looked (SelectCase b = 1): a value buffered, a closed
+// channel, room in a buffer, a parked sender; none for a select that parked.
+func TestSelectReadyEvents(t *testing.T) {
+	tr := record(t, buildEvents(t, false), "TestSelectReady", nil).tr
+	for name, want := range map[string][]bool{
+		"ready.four":   {true, true, true, false}, // space <- 1 first: sends come first
+		"ready.sender": {true, false},
+		"ready.none":   {false, false},
+	} {
+		sel := one(t, tr, trace.KindSelect, name)
+		var got []bool
+		for _, c := range sel.Cases {
+			got = append(got, c.Ready)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: ready %v, want %v", name, got, want)
+		}
 	}
 }
 

@@ -269,6 +269,11 @@ func TestScheduleSelectPreference(t *testing.T) {
 	if e := oneM(t, r.tr, trace.KindSelect, "pref.select", m); e.B != 1 || e.Post == 0 || !e.Flags.Has(trace.FlagSuccess) {
 		t.Errorf("preferred select record: seq %d post %d flags %s, want seq 1, completed, success", e.B, e.Post, e.Flags)
 	}
+	// The case the preference took, and a's buffered value, were both ready then: a
+	// choice Go might have made at random (SelectCase b = 1).
+	if e := oneM(t, r.tr, trace.KindSelect, "pref.select", m); len(e.Cases) != 2 || !e.Cases[0].Ready || !e.Cases[1].Ready {
+		t.Errorf("preferred select's cases %+v, want both ready", e.Cases)
+	}
 	if p := oneM(t, r.tr, trace.KindChanSend, "pref.partner", m); p.A != 1 || p.Post == 0 {
 		t.Errorf("partner send: seq %d post %d, want 1 and completed", p.A, p.Post)
 	}

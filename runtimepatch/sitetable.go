@@ -48,6 +48,8 @@ var siteTable = append([]site{
 		"\tgoweaveSelectPre(nil, 0, 0, true, sys.GetCallerPC()); gopark(nil, nil, waitReasonSelectNoCases, traceBlockForever, 1) // forever"},
 	{"runtime/select.go", "selectgo", "", "\tgp := getg()",
 		"\tgp := getg(); goweaveSel, goweaveCasi, goweaveRecvOK := goweaveSelectPre(cas0, nsends, nrecvs, block, sys.GetCallerPC()); if goweaveCasi != goweaveSelectRun { return goweaveCasi, goweaveRecvOK }"},
+	{"runtime/select.go", "selectgo", "\t// lock all the channels involved in the select", "\tsellock(scases, lockorder)",
+		"\tsellock(scases, lockorder); goweaveSelectReady(goweaveSel, scases, nsends)"},
 	{"runtime/select.go", "selectgo", "", "\tc.qcount--", "\tc.qcount--; goweaveChanBuffered(c, false, goweaveFamSelect)"},
 	{"runtime/select.go", "selectgo", "", "\tc.qcount++", "\tc.qcount++; goweaveChanBuffered(c, true, goweaveFamSelect)"},
 	{"runtime/select.go", "selectgo", "", "\trecv(c, sg, cas.elem, func() { selunlock(scases, lockorder) }, 2)",

@@ -109,7 +109,11 @@ func Encode(w io.Writer, t *Trace) error {
 			} else if c.ValueUsed {
 				fl = FlagValueUsed
 			}
-			putRecord(&rec, KindSelectCase, fl, uint16(c.Index), e.Pos, e.G, c.Obj, e.Pre, e.Post, dir, 0, 0)
+			var ready uint64
+			if c.Ready {
+				ready = 1
+			}
+			putRecord(&rec, KindSelectCase, fl, uint16(c.Index), e.Pos, e.G, c.Obj, e.Pre, e.Post, dir, ready, 0)
 			bw.Write(rec[:])
 		}
 	}

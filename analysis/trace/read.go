@@ -371,7 +371,7 @@ func (d *decoder) events(off int64, length uint64) error {
 			if e.A != 1 && e.A != 2 {
 				return d.errf(at, "event %d: select case direction %d (want 1 send or 2 recv)", rec, e.A)
 			}
-			sel.Cases = append(sel.Cases, Case{Index: int(e.Aux), Obj: e.Obj, Send: e.A == 1, ValueUsed: e.Flags.Has(FlagValueUsed)})
+			sel.Cases = append(sel.Cases, Case{Index: int(e.Aux), Obj: e.Obj, Send: e.A == 1, ValueUsed: e.Flags.Has(FlagValueUsed), Ready: e.B == 1})
 			d.skipped = append(d.skipped, skippedRecord{rec: rec, event: selIdx})
 			want--
 			return nil

@@ -36,6 +36,7 @@ type Case struct {
 	Obj       uint64 // channel (0 = nil channel)
 	Send      bool   // a send case; otherwise a receive
 	ValueUsed bool   // a receive case whose value is stored
+	Ready     bool   // the case could proceed when the select looked (SelectCase b = 1): Go chooses among ready cases at random
 }
 
 // Position is a source position of the recorded program.

@@ -77,6 +77,7 @@ type testState struct {
 	found           []*Finding
 	seen            map[string]*seenRuns // by fingerprint: the runs that showed the finding
 	passingOrder    lineOrder            // the operations' order in its first passing run (orderdiff.go)
+	choices         choiceRuns           // what its runs' selects chose (selectcause.go)
 	failRuns        int                  // runs that failed as a test (failingRun, broken.go)
 	failure         *TestFailure         // the first of them
 	unsteeredFailed bool                 // one of them ran under no schedule
@@ -447,6 +448,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if analyze {
+		ar.Choices = analysis.SelectChoicesOf(tr)
 		res, err := analyzeFn(tr, opts)
 		if err != nil {
 			if _, ok := errors.AsType[*analysis.BudgetError](err); !ok {
@@ -528,6 +530,7 @@ func (c *campaign) finish(res jobResult) {
 	t.statuses[string(ar.Status)]++
 	t.noteFailure(ar)
 	t.noteSeen(ar.Findings, ar.Index)
+	t.noteChoices(ar)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
 	if be, ok := errors.AsType[*analysis.BudgetError](ar.TraceErr); ok {
 		c.overBudget(t, be)

@@ -154,6 +154,7 @@ func (c *campaign) grouped(fs []Finding) []Finding {
 		if tm := c.timingOf(fs[b.Cause]); tm != nil {
 			markTiming(&f, tm, at)
 		}
+		c.markSelectCause(&f, fs[b.Cause], at)
 		f.Severity = SeverityOf(&f)
 		f.SeenIn, f.HappenedIn, f.OfRuns = c.runsShowing(members)
 		out = append(out, f)

@@ -79,7 +79,7 @@ func (c *campaign) noteRecipe(t *testState, ar *AnalyzedRun, f *Finding, isNew b
 	rp = &recipeParts{bin: t.bin, test: t.name}
 	c.recipes[f.Fingerprint] = rp
 	if ar.Request != nil {
-		rp.schedule = ar.Request.Recipe
+		rp.schedule = pinnedChoices(ar.Request.Recipe, f, ar)
 	} else if ar.Recorded != nil {
 		if b, err := schedule.Marshal(mutate.Replay(&mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}}, 0)); err == nil {
 			rp.schedule = b

@@ -48,6 +48,8 @@ type AnalyzedRun struct {
 	// campaign drops them once the strategy has seen the run.
 	Recorded *trace.Trace
 	Analysis *analysis.Result
+	// Choices is what the run's selects chose among ready cases (selectcause.go).
+	Choices analysis.SelectChoices
 	// Deadline, when not zero, is the end of the test's time budget: a strategy's
 	// proposals after it come too late to run (mutate.Run.Deadline).
 	Deadline time.Time

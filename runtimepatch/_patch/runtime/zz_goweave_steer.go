@@ -716,6 +716,7 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 		return 0, false, false
 	}
+	goweaveSelectReadyPref(h, cases, nsends, si)
 	goweaveSelectEnd(h, si, nsends, ncases)
 	return si, recvOK, true
 }

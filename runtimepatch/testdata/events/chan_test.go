@@ -92,6 +92,35 @@ func TestSelect(t *testing.T) {
 	}
 }
 
+// Which cases were ready when the select looked: Go chooses among those at random.
+func TestSelectReady(t *testing.T) {
+	full, closed, empty, space := make(chan int, 1), make(chan int), make(chan int, 1), make(chan int, 1)
+	full <- 1
+	close(closed)
+	select { // @ready.four
+	case <-full:
+	case <-closed:
+	case <-empty:
+	case space <- 1:
+	}
+	sender := make(chan int)
+	go func() { sender <- 1 }()
+	waitBlocked(t, "chan send", "events.TestSelectReady.func1")
+	select { // @ready.sender
+	case <-sender:
+	case <-empty:
+	}
+	late := make(chan int)
+	go func() {
+		waitBlocked(t, "select", "events.TestSelectReady(")
+		late <- 1
+	}()
+	select { // @ready.none
+	case <-late:
+	case <-empty:
+	}
+}
+
 func TestSelectParked(t *testing.T) {
 	x, y := make(chan int), make(chan int)
 	go func() {

@@ -1,0 +1,3 @@
+module selectcause
+
+go 1.25
