@@ -48,7 +48,8 @@ const maxRewrites = 4
 //     then the inner RLock;
 //   - mixed-deadlock: the lock taken around the channel operation, then the partner's Lock;
 //   - t-used-after-test: the test's end, then the use of its T;
-//   - data-race (an Add from a zero counter racing a Wait): the Wait, then the Add.
+//   - data-race (an Add from a zero counter racing a Wait): the Add held until the Wait
+//     comes, then the Wait, then the Add.
 //
 // Each chain is admitted after exactly the operations that must happen before it
 // (MustHappenBefore), so orders that only the recorded schedule imposed (which goroutine
@@ -96,6 +97,9 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 		return nil, fmt.Errorf("no rewrite confirms %s (confirmable: %s)", c.Kind, strings.Join(ConfirmableKinds, ", "))
 	}
 	var out []Rewrite
+	if c.Kind == "data-race" {
+		out = addWaitDelays(must, chains) // confirm_waitgroup.go
+	}
 	seen := map[string]bool{}
 	var firstErr error
 	for _, chain := range chains {
