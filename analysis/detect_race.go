@@ -15,8 +15,10 @@ the atomic operation found in the trace. Fix it by protecting the variable with 
 using sync/atomic for every access to it, or handing the value over through a channel.
 From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
 that starts when the counter is zero must happen before the Wait (classically wg.Add called
-inside the goroutine it counts), else the Wait can return before the work is counted. Call
-Add before the go statement (or use wg.Go).`,
+inside the goroutine it counts), else the Wait can return before the work is counted. An
+order made only by a lock the Add's goroutine took after the Add (ctx.Done() and cancel
+share a context's lock) is this schedule's: the race is predicted, and confirmed by holding
+the Add until the Wait comes. Call Add before the go statement (or use wg.Go).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.addWait {

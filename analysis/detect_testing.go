@@ -48,7 +48,10 @@ calls them: called from a goroutine the test started, the test goes on (it may h
 for the goroutine's result, or pass its remaining checks), and the failure may be reported
 after the test completed, which panics. The testing package documents that they must be
 called from the test's goroutine. Fix it by reporting with t.Error and returning from the
-goroutine, or by sending the error to the test's goroutine and calling t.Fatal there.`,
+goroutine, or by sending the error to the test's goroutine and calling t.Fatal there.
+Also reported when the test never ended because of it (a goroutine started by a go
+statement is never the test's): the WaitGroup Wait left blocked by the Done the goroutine
+never ran is named in the message, not reported as a leak or deadlock of its own.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.tests.offTest {
