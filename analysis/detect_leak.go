@@ -453,6 +453,9 @@ func leakDetector(kind, summary, why string) *Detector {
 			if behind[k] < 0 {
 				continue // reported with the first goroutine queued behind the same lock
 			}
+			if kind == "leak-waitgroup" && r.failNowLeft(l.ev) {
+				continue // reported as the failnow-off-test that left it waiting
+			}
 			msg := fmt.Sprintf("%s is blocked forever %s at %s", r.spawnedAt(l.ev), r.blockedIn(l.ev), r.at(l.ev))
 			if l.ticker > 0 {
 				msg = fmt.Sprintf("%s loops forever in the select at %s: only the timer made at %s woke it (%s), and its other cases wait on the channel made at %s, which nothing closed and nothing can any more (the test returned)",
@@ -651,10 +654,13 @@ func (r *Result) stuckFindings(stuck, blocked []int32, head string) []Finding {
 	var out []Finding
 	rooted := map[int32]bool{}
 	for _, s := range r.stuckRoots(stuck, blocked) {
-		out = append(out, r.stuckFinding(s, head))
 		for _, i := range append(slices.Clone(s.ops), s.waiting...) {
 			rooted[i] = true
 		}
+		if len(s.ops) == 1 && r.Trace.Events[s.ops[0]].Kind == trace.KindWgWait && r.failNowLeft(s.ops[0]) {
+			continue // reported as the failnow-off-test that left the Wait waiting
+		}
+		out = append(out, r.stuckFinding(s, head))
 	}
 	var rest []int32
 	for _, i := range stuck {

@@ -15,15 +15,17 @@ the atomic operation found in the trace. Fix it by protecting the variable with 
 using sync/atomic for every access to it, or handing the value over through a channel.
 From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
 that starts when the counter is zero must happen before the Wait (classically wg.Add called
-inside the goroutine it counts), else the Wait can return before the work is counted. Call
-Add before the go statement (or use wg.Go).`,
+inside the goroutine it counts), else the Wait can return before the work is counted. An
+order made only by a lock the Add's goroutine took after the Add (ctx.Done() and cancel
+share a context's lock) is this schedule's: the race is predicted, and confirmed by holding
+the Add until the Wait comes. Call Add before the go statement (or use wg.Go).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, p := range r.facts.addWait {
-			f := addWaitFinding(r, p.a, p.b)
+			f := addWaitFinding(r, p)
 			if f.Kind != "" {
 				// related, after the fingerprint: the test's calls that led into the package
-				f.Positions = append(f.Positions, r.testCalls(p.a, p.b)...)
+				f.Positions = append(f.Positions, r.testCalls(p.add, p.wait)...)
 			}
 			out = append(out, f)
 		}
@@ -34,13 +36,23 @@ Add before the go statement (or use wg.Go).`,
 // addWaitFinding reports Add a (from a zero counter) and Wait w racing (rule WgAddWait),
 // at the Add, the line to move. It happened when the Wait was entered with work counted
 // after the Add (the race detector's report), or ran before the Add (it did not wait for
-// its work); with the Add's work done before the Wait was entered, it is a prediction.
-func addWaitFinding(r *Result, a, w int32) Finding {
+// its work); with the Add's work done before the Wait was entered, or a lock ordering them
+// in this run, it is a prediction.
+func addWaitFinding(r *Result, p addWaitPair) Finding {
+	a, w := p.add, p.wait
 	ea, ew := &r.Trace.Events[a], &r.Trace.Events[w]
 	add := wgCall(r, a)
 	wait := r.operand(w, "wg") + ".Wait()"
 	const fix = "an Add from a zero counter must happen before the Wait (call it before the go statement)"
 	switch {
+	case p.locked:
+		msg := fmt.Sprintf("%s at %s, from a zero counter, is ordered before %s at %s only by a lock taken after it: in another schedule that lock is taken first and the Wait returns without waiting for this work; %s",
+			add, r.at(a), wait, r.at(w), fix)
+		if ew.Pre < ea.Pre {
+			msg = fmt.Sprintf("%s at %s, from a zero counter, is ordered after %s at %s only by a lock taken before the Add: in another schedule the Add runs while the Wait has not returned; %s",
+				add, r.at(a), wait, r.at(w), fix)
+		}
+		return r.newFinding("data-race", Predicted, msg, op{"add", a}, op{"wait", w})
 	case ew.Pre < ea.Pre:
 		msg := fmt.Sprintf("%s at %s ran when the counter was zero, after %s at %s had started and without being ordered after it: the Wait did not wait for this work; %s",
 			add, r.at(a), wait, r.at(w), fix)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace/tracetest"
@@ -90,5 +91,35 @@ func TestFailNowOffTest(t *testing.T) {
 	wantNo(t, r, "t-used-after-test")
 	if len(r.Findings) != 2 {
 		t.Errorf("findings %v", summaries(r))
+	}
+}
+
+// t.Fatal on a worker that Added to a WaitGroup the test waits on: the worker ends without
+// its Done, the test's Wait never returns and the test never ends. The call is the finding
+// (failnow-off-test, found without the test's end), naming the Wait it left; the Wait is not
+// a leak-waitgroup of its own.
+func TestFailNowOffTestTestNeverEnds(t *testing.T) {
+	b := tracetest.New().Meta("exit", "signal").Meta("signal", "3").Meta("stuck", "global")
+	m := b.Main()
+	b.Meta("testgoid", "1")
+	test := b.Test()
+	wg := b.WaitGroup()
+	w := m.Go("x_test.go:39")
+	w.Add(wg, 1, "pool.go:20")
+	w.TestUse(test, tracetest.TFatal, "x_test.go:42")
+	w.End()
+	m.Pending().Wait(wg, "pool.go:30")
+	r := analyze(t, b)
+	f := want(t, r, "failnow-off-test", Actual, "x_test.go:42")
+	if want := "t.Fatal at x_test.go:42 is called by the goroutine started at x_test.go:39, not by the test's goroutine: it ends only that goroutine, and the test never finished; wg.Wait() at pool.go:30 waits forever for the Done this goroutine never ran"; f.Message != want {
+		t.Errorf("message %q, want %q", f.Message, want)
+	}
+	wantNo(t, r, "leak-waitgroup")
+	for _, f := range r.Findings {
+		for _, p := range f.Positions {
+			if strings.HasSuffix(p.File, "pool.go") {
+				t.Errorf("%s: a position in pool.go, whose Wait only the test's t.Fatal left waiting", summary(f))
+			}
+		}
 	}
 }

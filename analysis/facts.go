@@ -31,7 +31,7 @@ type facts struct {
 
 	wgs []*wgFacts
 	// an Add from a zero counter and a Wait of the same group, unordered (rule WgAddWait)
-	addWait     []evPair // add, wait
+	addWait     []addWaitPair
 	addWaitSeen map[pairKey]bool
 
 	deps        []lockDep

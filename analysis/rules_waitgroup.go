@@ -28,7 +28,14 @@ type wgState struct {
 
 	// For the Add/Wait race (rule WgAddWait): the latest Add from a zero counter and the
 	// latest Wait of each goroutine, at most maxAddWaitGoroutines each.
-	zeroAdds, waits []int32
+	zeroAdds, waits []wgOp
+}
+
+// wgOp is an Add from zero or a Wait kept for rule WgAddWait, with the locks its goroutine
+// held at it (nil for most).
+type wgOp struct {
+	ev   int32
+	held []heldLock
 }
 
 // maxAddWaitGoroutines bounds the goroutines whose Adds from zero and Waits one group keeps
@@ -200,10 +207,20 @@ func (e *engine) wgWait(i int32, ev *trace.Event) {
 // Rule WgAddWait. sync.WaitGroup: "calls with a positive delta that occur when the counter
 // is zero must happen before a Wait", and a reuse's Adds after every earlier Wait returned.
 // An Add that started from a zero counter (in this run) and a Wait of another goroutine that
-// neither happens before the other (strong clock: the race detector's order, locks included)
-// race on the group: the Wait can return before the Add's work is counted, or the Add panics
-// ("Add called concurrently with Wait"). The race detector sees only one schedule of it (the
-// Add first, then a Wait that blocks) and reports it inside sync with no line of the user's.
+// neither happens before the other race on the group: the Wait can return before the Add's
+// work is counted, or the Add panics ("Add called concurrently with Wait"). The race
+// detector sees only one schedule of it (the Add first, then a Wait that blocks) and
+// reports it inside sync with no line of the user's.
+//
+// Ordered is judged by the weak clock: an order made only by mutexes is this schedule's
+// (the goroutine of the earlier one, delayed just before it, would have left those locks to
+// the other: a context's Done and cancel share one, so a goroutine that Adds and then
+// selects on ctx.Done() looked ordered before a Wait that follows cancel). Except the lock
+// held at the earlier operation itself, when the other goroutine took it after: delayed
+// there, the goroutine keeps the lock and the other blocks on it before its operation (an
+// Add under the lock that a closer takes before it waits is the correct pattern, and so is
+// an Add and a Wait both under one lock).
+//
 // Checked at the Add against the group's earlier Waits and at the Wait, before it joins the
 // group's clock, against the earlier Adds from zero; one of each per goroutine is kept (the
 // latest: an earlier one of the same goroutine is ordered no later).
@@ -213,24 +230,44 @@ func (e *engine) wgAddWait(w *wgState, i, g int32, add bool) {
 		others, mine = &w.zeroAdds, &w.waits
 	}
 	for _, o := range *others {
-		if e.r.gOf[o] == g || e.hbAt(o, g, false) {
+		if e.r.gOf[o.ev] == g || e.hbAt(o.ev, g, true) {
 			continue
 		}
-		a, wt := i, o
-		if !add {
-			a, wt = o, i
+		locked := e.hbAt(o.ev, g, false)
+		if locked && e.lockedAfter(o, g) {
+			continue
 		}
-		e.f.noteAddWait(a, wt, e.t.Events[a].Pos, e.t.Events[wt].Pos)
+		a, wt := i, o.ev
+		if !add {
+			a, wt = o.ev, i
+		}
+		e.f.noteAddWait(addWaitPair{a, wt, locked}, e.t.Events[a].Pos, e.t.Events[wt].Pos)
+	}
+	var held []heldLock
+	if len(e.held[g]) > 0 {
+		held = slices.Clone(e.held[g])
 	}
 	for k, o := range *mine {
-		if e.r.gOf[o] == g {
-			(*mine)[k] = i
+		if e.r.gOf[o.ev] == g {
+			(*mine)[k] = wgOp{i, held}
 			return
 		}
 	}
 	if len(*mine) < maxAddWaitGoroutines {
-		*mine = append(*mine, i)
+		*mine = append(*mine, wgOp{i, held})
 	}
+}
+
+// lockedAfter reports whether goroutine g, since o, acquired a lock that o's goroutine held at
+// o (exclusively on one side at least): g waited for that critical section to end.
+func (e *engine) lockedAfter(o wgOp, g int32) bool {
+	for _, h := range o.held {
+		acq, ok := e.mutexes[h.mutex].lastAcq.get(g)
+		if ok && e.t.Events[acq.ev].Post > e.t.Events[o.ev].Post && (!h.read || isWriteAcq(acq.kind)) {
+			return true
+		}
+	}
+	return false
 }
 
 // countWg counts completed operation ev on WaitGroup w for the arenas (prepass).
@@ -307,8 +344,15 @@ func (e *engine) wgProcessed(w *wgState) {
 	}
 }
 
+// addWaitPair is an Add from a zero counter and a Wait that race (rule WgAddWait); locked:
+// a lock ordered them in this run (the race is another schedule's).
+type addWaitPair struct {
+	add, wait int32
+	locked    bool
+}
+
 // noteAddWait records an unordered Add from zero and Wait, once per pair of positions.
-func (f *facts) noteAddWait(add, wait int32, pa, pw uint32) {
+func (f *facts) noteAddWait(p addWaitPair, pa, pw uint32) {
 	if f.addWaitSeen == nil {
 		f.addWaitSeen = map[pairKey]bool{}
 	}
@@ -317,5 +361,5 @@ func (f *facts) noteAddWait(add, wait int32, pa, pw uint32) {
 		return
 	}
 	f.addWaitSeen[k] = true
-	f.addWait = append(f.addWait, evPair{add, wait})
+	f.addWait = append(f.addWait, p)
 }

@@ -83,3 +83,96 @@ func TestAdderSet(t *testing.T) {
 		t.Errorf("index(4) = %d, idx %v: want -1 and an index past %d adders", s.index(4), s.idx != nil, adderScan)
 	}
 }
+
+// addThenLock: a worker started by main Adds to a zero counter when it starts, then takes
+// lock l (as ctx.Done() takes a context's lock); main takes l after it (cancel), then
+// waits on the group; the worker's Done comes when it sees the cancel. addLocked puts the
+// worker's Add inside its critical section, waitLocked main's Wait inside its own.
+func addThenLock(addLocked, waitLocked bool) *Result {
+	b := tracetest.New()
+	m := b.Main()
+	wg := b.WaitGroup()
+	l := b.Mutex()
+	done := m.MakeChan(0, "main.go:8")
+	w := m.Go("main.go:9")
+	if addLocked {
+		w.Lock(l, "worker.go:19")
+	}
+	w.Add(wg, 1, "worker.go:20")
+	if !addLocked {
+		w.Lock(l, "worker.go:21")
+	}
+	w.Unlock(l, "worker.go:22")
+	m.Lock(l, "main.go:12")
+	m.Close(done, "main.go:13")
+	if !waitLocked {
+		m.Unlock(l, "main.go:14")
+	}
+	wait := m.Pending().Wait(wg, "main.go:15")
+	wait.Event().B = 1
+	w.RecvBare(done, "worker.go:24")
+	w.Done(wg, "worker.go:25")
+	wait.Complete()
+	if waitLocked {
+		m.Unlock(l, "main.go:16")
+	}
+	w.End()
+	m.End()
+	return Analyze(b.Trace())
+}
+
+// The Add from zero is ordered before the Wait only by lock l, which the worker took after
+// the Add: delayed before its Add, the worker leaves l to main, whose Wait returns at once.
+// The strong clock (locks included) hid the race.
+func TestWaitGroupAddOrderedOnlyByLaterLock(t *testing.T) {
+	r := addThenLock(false, false)
+	want(t, r, "data-race", Predicted, "worker.go:20", "wait=main.go:15")
+	if len(r.Findings) != 1 {
+		t.Errorf("findings %v: want the one race", summaries(r))
+	}
+}
+
+// The Add under the lock main takes before its Wait (a closer's pattern), and the Add and
+// the Wait both under one lock: in every schedule the lock orders them.
+func TestWaitGroupAddUnderLockTakenBeforeWait(t *testing.T) {
+	wantNo(t, addThenLock(true, false), "data-race")
+	wantNo(t, addThenLock(true, true), "data-race")
+}
+
+// A reuse: main Waits (the counter is zero) and a worker then Adds. With the Wait and the Add
+// both under lock l, the Wait returned before the Add in every schedule; with each after a
+// critical section of l, nothing ordered them (the Add ran unordered after the Wait).
+func TestWaitGroupReuseAfterWaitUnderLock(t *testing.T) {
+	for _, locked := range []bool{true, false} {
+		b := tracetest.New()
+		m := b.Main()
+		wg := b.WaitGroup()
+		l := b.Mutex()
+		w := m.Go("main.go:9")
+		m.Lock(l, "main.go:10")
+		if !locked {
+			m.Unlock(l, "main.go:11")
+		}
+		m.Wait(wg, "main.go:12")
+		if locked {
+			m.Unlock(l, "main.go:13")
+		}
+		w.Lock(l, "worker.go:20")
+		if !locked {
+			w.Unlock(l, "worker.go:21")
+		}
+		w.Add(wg, 1, "worker.go:22")
+		if locked {
+			w.Unlock(l, "worker.go:23")
+		}
+		w.Done(wg, "worker.go:24")
+		w.End()
+		m.End()
+		r := Analyze(b.Trace())
+		if locked {
+			wantNo(t, r, "data-race")
+		} else {
+			want(t, r, "data-race", Actual, "worker.go:22", "wait=main.go:12")
+		}
+	}
+}

@@ -33,7 +33,7 @@ type Rewrite struct {
 // ConfirmableKinds are the kinds Confirm has a rewrite for. Leaks are not among them: a
 // predicted leak needs its partner to happen elsewhere, which an order of recorded
 // operations cannot express.
-var ConfirmableKinds = []string{"send-on-closed", "recv-on-closed", "negative-waitgroup", "cyclic-deadlock", "mixed-deadlock", "t-used-after-test"}
+var ConfirmableKinds = []string{"send-on-closed", "recv-on-closed", "negative-waitgroup", "cyclic-deadlock", "mixed-deadlock", "t-used-after-test", "data-race"}
 
 // maxRewrites bounds the candidate schedules of one claim.
 const maxRewrites = 4
@@ -47,7 +47,9 @@ const maxRewrites = 4
 //     request their second; for read-lock recursion: the outer RLock, the writer's Lock,
 //     then the inner RLock;
 //   - mixed-deadlock: the lock taken around the channel operation, then the partner's Lock;
-//   - t-used-after-test: the test's end, then the use of its T.
+//   - t-used-after-test: the test's end, then the use of its T;
+//   - data-race (an Add from a zero counter racing a Wait): the Add held until the Wait
+//     comes, then the Wait, then the Add.
 //
 // Each chain is admitted after exactly the operations that must happen before it
 // (MustHappenBefore), so orders that only the recorded schedule imposed (which goroutine
@@ -58,11 +60,18 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 	if incomplete(r) {
 		return nil, fmt.Errorf("the recorded run lost events (trace META dropped): its operations cannot be ordered")
 	}
-	// A receive made to see the close must not wait for the send it got its value from.
+	// A receive made to see the close must not wait for the send it got its value from, a
+	// Wait made to come before an Add not for the group's Dones.
 	var cut map[int]bool
-	if c.Kind == "recv-on-closed" {
+	switch c.Kind {
+	case "recv-on-closed":
 		cut = map[int]bool{}
 		for _, i := range at(r, c, "", func(e *trace.Event) bool { return e.Kind == trace.KindChanRecv || e.Kind == trace.KindSelect }) {
+			cut[i] = true
+		}
+	case "data-race":
+		cut = map[int]bool{}
+		for _, i := range at(r, c, roleOf(c, 1, "wait"), func(e *trace.Event) bool { return e.Kind == trace.KindWgWait }) {
 			cut[i] = true
 		}
 	}
@@ -82,10 +91,15 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 		chains = mixedChains(must, c)
 	case "t-used-after-test":
 		chains = testEndChains(must, c) // confirm_testing.go
+	case "data-race": // predicted only for an Add from zero racing a Wait
+		chains = addWaitChains(must, c) // confirm_waitgroup.go
 	default:
 		return nil, fmt.Errorf("no rewrite confirms %s (confirmable: %s)", c.Kind, strings.Join(ConfirmableKinds, ", "))
 	}
 	var out []Rewrite
+	if c.Kind == "data-race" {
+		out = addWaitDelays(must, chains) // confirm_waitgroup.go
+	}
 	seen := map[string]bool{}
 	var firstErr error
 	for _, chain := range chains {

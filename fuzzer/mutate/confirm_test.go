@@ -218,3 +218,33 @@ func TestConfirmRejects(t *testing.T) {
 		t.Error("a trace that lost events was rewritten")
 	}
 }
+
+// A worker Adds to a zero counter, then takes a lock that the test goroutine takes before
+// its Wait: the lock is no must-order. First the Add held until the Wait comes, then the
+// order that admits the Wait, then the Add.
+func TestConfirmAddWait(t *testing.T) {
+	b := newBuilder()
+	b.spawn(2, 3, 19)
+	add := b.add(trace.Event{Kind: trace.KindWgAdd, G: 3, Obj: 9, Pos: 20, A: 1, B: 1})
+	b.op(3, trace.KindLock, 7, 21)
+	b.op(3, trace.KindUnlock, 7, 22)
+	b.op(2, trace.KindLock, 7, 30)
+	b.op(2, trace.KindUnlock, 7, 31)
+	wait := b.op(2, trace.KindWgWait, 9, 32)
+	b.add(trace.Event{Kind: trace.KindWgDone, G: 3, Obj: 9, Pos: 24, A: ^uint64(0)})
+	r := b.run()
+	rws, err := Confirm(r, claim("data-race", "add", 20, "wait", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rws) != 2 {
+		t.Fatalf("%d rewrites, want the hold and the order: %+v", len(rws), rws)
+	}
+	if d := rws[0].Schedule.Delays; len(d) != 1 || d[0].Op != r.Names.Ops[add] || d[0].Until != r.Names.Ops[wait] || rws[0].Schedule.Order != nil {
+		t.Errorf("first rewrite %+v, want only the Add %v held until the Wait %v", rws[0].Schedule, r.Names.Ops[add], r.Names.Ops[wait])
+	}
+	got := orderOf(t, rws[1].Schedule)
+	if n := len(got); n < 2 || got[n-2] != r.Names.Ops[wait] || got[n-1] != r.Names.Ops[add] {
+		t.Errorf("order %v, want it to end with the Wait %v, then the Add %v", got, r.Names.Ops[wait], r.Names.Ops[add])
+	}
+}

@@ -21,7 +21,8 @@ import (
 func MustHappenBefore(t *trace.Trace) HB { return mustHappenBefore(t, nil) }
 
 // mustHappenBefore is MustHappenBefore where the receives in cut do not follow the send
-// whose value they got: a rewrite that makes them return because of a close instead.
+// whose value they got (a rewrite that makes them return because of a close instead), nor
+// the Waits in cut the Adds and Dones (one that makes a Wait run before an Add).
 func mustHappenBefore(t *trace.Trace, cut map[int]bool) *mustHB {
 	m := &mustHB{gOf: make([]int32, len(t.Events)), epoch: make([]uint32, len(t.Events)), clock: make([][]uint32, len(t.Events))}
 	m.compute(t, cut)
@@ -153,7 +154,7 @@ func (m *mustHB) compute(t *trace.Trace, cut map[int]bool) {
 		}
 		switch e.Kind {
 		case trace.KindWgWait, trace.KindCondWait:
-			if e.Completed() {
+			if e.Completed() && !cut[i] {
 				join(g, acc[e.Obj])
 			}
 		case trace.KindOnceDo:
