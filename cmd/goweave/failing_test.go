@@ -58,6 +58,33 @@ func TestFuzzCommandAlwaysFailingTest(t *testing.T) {
 	}
 }
 
+// A test that fails in every run because it recovers a send on a closed channel (made in
+// a select's send case): the failure named once, the send-on-closed reported at the case
+// from those runs, and no budget spent past the few runs that tell the test is broken.
+func TestFuzzCommandRecoveredSendOnClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes a test")
+	}
+	rep, stderr, code := fuzzFailing(t, "-time", "30s", "-run", "^TestEnqueueAfterUnref$", "./...")
+	if code != 2 || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "failing.TestEnqueueAfterUnref ") ||
+		!strings.Contains(rep.Errors[0], "queue_test.go:10: TestEnqueueAfterUnref failed: should not panic: send on closed channel") {
+		t.Errorf("exit %d, errors %q; want 2 and one error naming the failure\n%s", code, rep.Errors, stderr)
+	}
+	var found bool
+	for _, f := range rep.Findings {
+		if f.Kind == "send-on-closed" && f.Confidence == analysis.Actual && len(f.Positions) == 2 &&
+			filepath.Base(f.Positions[0].File) == "queue.go" && f.Positions[0].Line == 25 && f.Positions[1].Role == "close" && f.Positions[1].Line == 16 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("findings %+v; want a send-on-closed (actual) at queue.go:25, closed at queue.go:16\n%s", rep.Findings, stderr)
+	}
+	if len(rep.Tests) != 1 || rep.Tests[0].Runs > 8+4 {
+		t.Errorf("tests %+v; want one test stopped after a few runs", rep.Tests)
+	}
+}
+
 // An Example whose output depends on the schedule is a flaky-failure at the Example,
 // naming the line that differed.
 func TestFuzzCommandFlakyExample(t *testing.T) {

@@ -139,3 +139,22 @@ func TestRefutedPredictionIsAHint(t *testing.T) {
 		t.Errorf("a confirmation that panicked refuted the prediction: %q", other.Refuted)
 	}
 }
+
+// testify logs its report below an empty log line: the failure is named by its Error field
+// and the recovered panic's value.
+func TestFailureMessageOfTestify(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "q_test.go"), []byte("package q\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := &build.TestBinary{Package: "example.com/q", Dir: dir, Module: dir}
+	out := "=== RUN   TestQ\n    q_test.go:1: \n        \tError Trace:\t" + dir + "/q_test.go:1\n" +
+		"        \tError:      \tfunc (assert.PanicTestFunc)(0x7a1b20) should not panic\n" +
+		"        \t            \tPanic value:\tsend on closed channel\n" +
+		"        \t            \tPanic stack:\tgoroutine 24 [running]:\n" +
+		"        \tTest:       \tTestQ\n--- FAIL: TestQ (0.00s)\nFAIL\n"
+	fs := outcomeFindings(bin, "TestQ", &run.Run{Status: run.StatusFail, Output: out})
+	if want := "TestQ failed: func (assert.PanicTestFunc)(0x7a1b20) should not panic: panic: send on closed channel"; len(fs) != 1 || fs[0].Message != want {
+		t.Errorf("findings %+v, want one with message %q", fs, want)
+	}
+}
