@@ -73,7 +73,11 @@ func runReplay(args []string) int {
 		fmt.Fprintf(os.Stderr, "goweave replay: %v\n", err)
 		return 2
 	}
-	dir := filepath.Join(base, "replays", rec.Finding.ID+"-"+time.Now().UTC().Format("20060102T150405.000"))
+	dir, err := replay.NewOutDir(base, rec.Finding.ID, time.Now())
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "goweave replay: %v\n", err)
+		return 2
+	}
 	res, err := fuzzer.ReplayRecipe(ctx, rec, fuzzer.ReplayOptions{Runs: *runs, RunTimeout: *timeout, OutDir: dir, Force: *force})
 	if err != nil {
 		var sc *fuzzer.SourceChangedError

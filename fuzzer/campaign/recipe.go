@@ -355,7 +355,7 @@ func FindRecipe(outDir, dir, id string) (string, error) {
 		return "", fmt.Errorf("%q is not a finding id (GW followed by 10 hex digits) nor a recipe file", id)
 	}
 	if outDir == "" {
-		if path, ok := lookupIndex(id); ok {
+		if path, ok := lookupIndex(id, dir); ok {
 			return path, nil
 		}
 		var err error
@@ -372,7 +372,8 @@ func FindRecipe(outDir, dir, id string) (string, error) {
 	}
 	// Campaign directories start with their UTC start time: the last is the newest.
 	slices.Sort(matches)
-	return matches[len(matches)-1], nil
+	slices.Reverse(matches)
+	return newestOwn(matches, dir), nil
 }
 
 func fileHash(path string) (string, error) {
