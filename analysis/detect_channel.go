@@ -11,8 +11,9 @@ only survived because of timing: another schedule runs the close first. The usua
 a closer that does not know all senders are done (closing after a sleep, a timeout, or
 from a receiver). Fix it by letting only the sender side close (the last sender, after a
 WaitGroup of all senders), or by signalling shutdown on a separate done channel that
-senders select on instead of closing the data channel. A send in a function that defers a
-recover() is not reported: the panic is caught there by design (a Submit that returns
+senders select on instead of closing the data channel. A select's send case panics the
+same way and is reported at the case; a panic the test recovers (require.NotPanics) is still
+reported. A send in a function that defers a recover() is not reported: the panic is caught there by design (a Submit that returns
 ErrStopped once the pool is closed).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/goweave/goweave/analysis/trace"
 )
@@ -39,7 +40,8 @@ func (r *Result) sendSite(i int32) (ch, at string, clause *Position) {
 	if m := sendRe.FindStringSubmatch(sourceLine(clause.File, clause.Line)); m != nil {
 		ch = m[1]
 	}
-	return ch, fmt.Sprintf("%s:%d (%s of the select at line %d)", filepath.Base(clause.File), clause.Line, name, r.Trace.Position(ev.Pos).Line), clause
+	number, _, _ := strings.Cut(name, " (") // "case 2", the clause's text being on its line
+	return ch, fmt.Sprintf("%s:%d (%s of the select at line %d)", filepath.Base(clause.File), clause.Line, number, r.Trace.Position(ev.Pos).Line), clause
 }
 
 // atClause moves f's first position, the send, to the select case's clause (see

@@ -52,7 +52,7 @@ func TestSendOnClosedInSelect(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := want(t, queueTrace(t, dir), "send-on-closed", Actual, "q.go:16", "close=q.go:9")
-	if !strings.HasPrefix(f.Message, "send on q.input at q.go:16 (case 2 (`q.input <- v`, line 16) of the select at line 13) panicked: the channel was closed at q.go:9") {
+	if !strings.HasPrefix(f.Message, "send on q.input at q.go:16 (case 2 of the select at line 13) panicked: the channel was closed at q.go:9") {
 		t.Errorf("message %q", f.Message)
 	}
 	if p := f.Positions[0]; p.Role != "send" || p.Column != 2 {

@@ -64,7 +64,7 @@ func TestFailingTestEndsEarly(t *testing.T) {
 		t.Errorf("a test that failed in %d of %d runs, one unsteered, may start more runs", ts.runs, ts.runs)
 	}
 	errs := c.failingErrors()
-	if len(errs) != 1 || !strings.Contains(errs[0], "p.TestX fails without goweave's scheduling: fix the test first") || !strings.Contains(errs[0], "x_test.go:9: TestX failed: sum = 5, want 6") {
+	if len(errs) != 1 || !strings.Contains(errs[0], "p.TestX fails in every run under goweave (recording on; all 8 runs failed, one unsteered; not fuzzed further; plain go test not run)") || !strings.Contains(errs[0], "x_test.go:9: TestX failed: sum = 5, want 6") {
 		t.Errorf("errors %q", errs)
 	}
 	if f := ts.failing(); f == nil || f.Runs != brokenAfter || !f.Unsteered || f.Position.Line != 9 {

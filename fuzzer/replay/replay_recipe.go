@@ -108,7 +108,7 @@ func rebuild(ctx context.Context, rec *campaign.Recipe, dir string) (*build.Test
 	}
 	bins, err := build.Build(ctx, build.Options{
 		Dir: rec.Dir, Packages: []string{"."}, Run: "^" + regexp.QuoteMeta(rec.Test) + "$",
-		Race: rec.Race, Overlay: overlay, BinDir: dir, Parallel: 1,
+		Race: rec.Race, Vet: rec.Vet, Overlay: overlay, BinDir: dir, Parallel: 1,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rebuilding the test of %s: %w", rec.Package, err)
