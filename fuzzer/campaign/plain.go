@@ -76,7 +76,7 @@ func (c *campaign) waitPlain() {
 		return
 	}
 	for _, t := range c.tests {
-		if f := t.failing(); f != nil && f.Unsteered {
+		if f := t.failing(); f != nil && f.Unsteered && c.plain.ctx.Err() == nil {
 			c.checkPlain(t, true)
 		}
 	}
