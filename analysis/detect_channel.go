@@ -11,8 +11,9 @@ only survived because of timing: another schedule runs the close first. The usua
 a closer that does not know all senders are done (closing after a sleep, a timeout, or
 from a receiver). Fix it by letting only the sender side close (the last sender, after a
 WaitGroup of all senders), or by signalling shutdown on a separate done channel that
-senders select on instead of closing the data channel. A send in a function that defers a
-recover() is not reported: the panic is caught there by design (a Submit that returns
+senders select on instead of closing the data channel. A select's send case panics the
+same way and is reported at the case; a panic the test recovers (require.NotPanics) is still
+reported. A send in a function that defers a recover() is not reported: the panic is caught there by design (a Submit that returns
 ErrStopped once the pool is closed).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
@@ -20,21 +21,25 @@ ErrStopped once the pool is closed).`,
 			if r.recovered(p.a) {
 				continue
 			}
-			ch := r.operand(p.a, "the channel")
-			msg := fmt.Sprintf("send on %s at %s panicked: the channel was already closed", ch, r.at(p.a))
+			ch, at, clause := r.sendSite(p.a)
+			msg := fmt.Sprintf("send on %s at %s panicked: the channel was already closed", ch, at)
 			if p.b >= 0 {
-				msg = fmt.Sprintf("send on %s at %s panicked: the channel was closed at %s", ch, r.at(p.a), r.at(p.b))
+				msg = fmt.Sprintf("send on %s at %s panicked: the channel was closed at %s", ch, at, r.at(p.b))
 			}
-			out = append(out, r.newFinding("send-on-closed", Actual, msg, op{"send", p.a}, op{"close", p.b}))
+			f := r.newFinding("send-on-closed", Actual, msg, op{"send", p.a}, op{"close", p.b})
+			r.atClause(&f, clause)
+			out = append(out, f)
 		}
 		for _, c := range r.facts.closeRaces {
 			if !c.send || r.recovered(c.op) {
 				continue
 			}
-			ch := r.operand(c.op, "the channel")
+			ch, at, clause := r.sendSite(c.op)
 			msg := fmt.Sprintf("send on %s at %s may run after close(%s) at %s: the two are not ordered",
-				ch, r.at(c.op), r.operand(c.close, ch), r.at(c.close))
-			out = append(out, r.newFinding("send-on-closed", Predicted, msg, op{"send", c.op}, op{"close", c.close}))
+				ch, at, r.operand(c.close, ch), r.at(c.close))
+			f := r.newFinding("send-on-closed", Predicted, msg, op{"send", c.op}, op{"close", c.close})
+			r.atClause(&f, clause)
+			out = append(out, f)
 		}
 		return out
 	},

@@ -38,7 +38,7 @@ An Example whose output differs between runs is one too, reported at the Example
 declaration with its // Output: line as a related position and the first line that
 differed. A test that fails in every run is not a flaky failure: goweave fuzz reports it as
 an error naming the failure (exit status 2), and stops fuzzing it after a few runs when it
-fails without goweave's scheduling as well.
+fails without goweave's scheduling as well, saying whether plain go test fails it too.
 
 Timing-dependent: a test that waits for a goroutine by the clock (a time.Sleep, a timer, a
 context's deadline) fails when that goroutine is slower than the wait, as goweave's schedule

@@ -251,6 +251,9 @@ func (e *engine) valueBeforeClose(ch *chanState, r int32, closeWVC *vclock) bool
 // was not chosen is checked for a possible partner.
 func (e *engine) selectOp(i int32, ev *trace.Event) {
 	g := e.tick(i)
+	if e.selectSendClosed(i, ev) {
+		return // it panicked at once: its cases neither waited nor could be served
+	}
 	e.selectCases(i, g, ev)
 	x := e.objOf[i]
 	if x < 0 || ev.A >= uint64(len(ev.Cases)) || !ev.Flags.Has(trace.FlagSuccess) {

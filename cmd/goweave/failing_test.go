@@ -25,12 +25,13 @@ func fuzzFailing(t *testing.T, args ...string) (*fuzzer.Report, string, int) {
 
 // A test that fails, or panics, in every run, as under go test, is an error naming its
 // failure and exit status 2, after a few runs: not "0 bugs" and exit 0 after a budget
-// spent on the same failure.
+// spent on the same failure. Only a test plain go test fails too is said to: one failing
+// under goweave's runtime only is said to pass there.
 func TestFuzzCommandAlwaysFailingTest(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fuzzes two tests")
+		t.Skip("fuzzes three tests")
 	}
-	rep, stderr, code := fuzzFailing(t, "-time", "30s", "-run", "^TestAlways(Fails|Panics)$", "./...")
+	rep, stderr, code := fuzzFailing(t, "-time", "30s", "-run", "^(TestAlways(Fails|Panics)|TestUnderGoweaveOnly)$", "./...")
 	if code != 2 || len(rep.Findings) != 0 {
 		t.Errorf("exit %d, findings %+v; want 2 and none\n%s", code, rep.Findings, stderr)
 	}
@@ -39,7 +40,7 @@ func TestFuzzCommandAlwaysFailingTest(t *testing.T) {
 	for test, want := range wants {
 		n := 0
 		for _, e := range rep.Errors {
-			if strings.Contains(e, "failing."+test+" fails without goweave's scheduling: fix the test first") && strings.Contains(e, want) {
+			if strings.Contains(e, "failing."+test+" fails under plain go test too: fix the test first (go test -count=1 -timeout 30s -run ^("+test+")$ . failed;") && strings.Contains(e, want) {
 				n++
 			}
 		}
@@ -53,8 +54,46 @@ func TestFuzzCommandAlwaysFailingTest(t *testing.T) {
 			t.Errorf("%s: %d runs, failing %+v; want a few runs, all failing, one unsteered", tr.Test, tr.Runs, tr.Failing)
 		}
 	}
-	if !strings.Contains(stderr, "fails without goweave's scheduling: fix the test first (see the errors)") {
-		t.Errorf("no test line says the test fails without goweave's scheduling:\n%s", stderr)
+	if !strings.Contains(stderr, "failed in every run, unsteered too (see the errors)") {
+		t.Errorf("no test line says the test failed in every run:\n%s", stderr)
+	}
+	n := 0
+	for _, e := range rep.Errors {
+		if strings.HasPrefix(e, "failing.TestUnderGoweaveOnly fails in every run under goweave (recording on; ") &&
+			strings.Contains(e, "plain go test passes (go test -count=1 -timeout 30s -run ^(TestUnderGoweaveOnly)$ .)") &&
+			strings.Contains(e, "undergoweave_test.go:12: TestUnderGoweaveOnly failed: run by goweave") {
+			n++
+		}
+	}
+	if n != 1 || len(rep.Errors) != 3 {
+		t.Errorf("errors %q; want one saying TestUnderGoweaveOnly passes under plain go test", rep.Errors)
+	}
+}
+
+// A test that fails in every run because it recovers a send on a closed channel (made in
+// a select's send case): the failure named once, the send-on-closed reported at the case
+// from those runs, and no budget spent past the few runs that tell the test is broken.
+func TestFuzzCommandRecoveredSendOnClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes a test")
+	}
+	rep, stderr, code := fuzzFailing(t, "-time", "30s", "-run", "^TestEnqueueAfterUnref$", "./...")
+	if code != 2 || len(rep.Errors) != 1 || !strings.Contains(rep.Errors[0], "failing.TestEnqueueAfterUnref ") ||
+		!strings.Contains(rep.Errors[0], "queue_test.go:10: TestEnqueueAfterUnref failed: should not panic: send on closed channel") {
+		t.Errorf("exit %d, errors %q; want 2 and one error naming the failure\n%s", code, rep.Errors, stderr)
+	}
+	var found bool
+	for _, f := range rep.Findings {
+		if f.Kind == "send-on-closed" && f.Confidence == analysis.Actual && len(f.Positions) == 2 &&
+			filepath.Base(f.Positions[0].File) == "queue.go" && f.Positions[0].Line == 25 && f.Positions[1].Role == "close" && f.Positions[1].Line == 16 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("findings %+v; want a send-on-closed (actual) at queue.go:25, closed at queue.go:16\n%s", rep.Findings, stderr)
+	}
+	if len(rep.Tests) != 1 || rep.Tests[0].Runs > 8+4 {
+		t.Errorf("tests %+v; want one test stopped after a few runs", rep.Tests)
 	}
 }
 

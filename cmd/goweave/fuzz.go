@@ -33,8 +33,8 @@ func runFuzz(args []string) int {
 			"Runs each selected test many times under the goweave runtime, analyzes every run and\n"+
 			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors,\n"+
 			"a test of which no run could be analyzed (a warning says why), or a test that failed in every\n"+
-			"run (an error names the failure; one that fails unsteered, as go test runs it, is stopped after\n"+
-			"3 runs: fix it first). A predicted finding its confirmation refuted (the test passed without\n"+
+			"run (an error names the failure; one that fails unsteered too is stopped after 8 runs and run\n"+
+			"once under plain go test, and the error says whether that fails too). A predicted finding its confirmation refuted (the test passed without\n"+
 			"the bug) is a hint: listed, severity hint, no exit status 1. So is a timing-dependent failure\n"+
 			"(a warning): a test failure or panic that happened only when a time.Sleep, timer or deadline\n"+
 			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
@@ -56,6 +56,7 @@ func runFuzz(args []string) int {
 	strategy := fs.String("strategy", "auto", "`name` of the strategy: "+strings.Join(fuzzer.Strategies, ", "))
 	parallel := fs.Int("p", 0, "test processes at once (default: number of CPUs)")
 	race := fs.Bool("race", true, "build with the race detector, which reports data races (about 2.3x the CPU per run); -race=false builds without it; where the platform has none the campaign builds without it and warns")
+	vet := fs.String("vet", "", "go vet checks run while building the tests, as go test's -vet: `list` of checks, or off (default: go test's)")
 	asJSON := fs.Bool("json", false, `print {"findings":[...],"tests":[...]} instead of text`)
 	sarifPath := fs.String("sarif", "", "also write the findings as SARIF 2.1.0 to `file`")
 	out := fs.String("o", "", "write traces and results under `dir` (default: the user cache directory)")
@@ -77,7 +78,7 @@ func runFuzz(args []string) int {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	cfg := fuzzer.Config{
 		Packages: patterns, Run: runPattern, TimePerTest: *perTest, RunsPerTest: *runs,
-		Strategy: *strategy, Parallel: *parallel, Race: *race, RunTimeout: *timeout, OutDir: *out, Fresh: *fresh,
+		Strategy: *strategy, Parallel: *parallel, Race: *race, Vet: *vet, RunTimeout: *timeout, OutDir: *out, Fresh: *fresh,
 		AnalysisMemory: *memory << 20,
 	}
 	if set["runs"] && !set["time"] {

@@ -148,7 +148,7 @@ func runCount(finished, cut int) string {
 func bugCount(e fuzzer.TestEnded) string {
 	switch {
 	case e.Failing != nil && e.Failing.Unsteered:
-		return "fails without goweave's scheduling: fix the test first (see the errors)"
+		return "failed in every run, unsteered too (see the errors)"
 	case e.Failing != nil:
 		return "failed in every run (see the errors)"
 	case e.Runs == 0:

@@ -95,7 +95,7 @@ func TestBugCountFailingAndHints(t *testing.T) {
 		e    fuzzer.TestEnded
 		want string
 	}{
-		{fuzzer.TestEnded{Runs: 3, Analyzed: 3, Failing: &fuzzer.TestFailure{Runs: 3, Unsteered: true}}, "fails without goweave's scheduling: fix the test first (see the errors)"},
+		{fuzzer.TestEnded{Runs: 3, Analyzed: 3, Failing: &fuzzer.TestFailure{Runs: 3, Unsteered: true}}, "failed in every run, unsteered too (see the errors)"},
 		{fuzzer.TestEnded{Runs: 5, Analyzed: 5, Failing: &fuzzer.TestFailure{Runs: 5}}, "failed in every run (see the errors)"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9, Findings: 1, Hints: 2}, "1 bug, 2 refuted predictions"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9}, "0 bugs"},

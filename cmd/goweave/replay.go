@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer"
@@ -73,8 +72,7 @@ func runReplay(args []string) int {
 		fmt.Fprintf(os.Stderr, "goweave replay: %v\n", err)
 		return 2
 	}
-	dir := filepath.Join(base, "replays", rec.Finding.ID+"-"+time.Now().UTC().Format("20060102T150405.000"))
-	res, err := fuzzer.ReplayRecipe(ctx, rec, fuzzer.ReplayOptions{Runs: *runs, RunTimeout: *timeout, OutDir: dir, Force: *force})
+	res, err := fuzzer.ReplayRecipe(ctx, rec, fuzzer.ReplayOptions{Runs: *runs, RunTimeout: *timeout, Base: base, Force: *force})
 	if err != nil {
 		var sc *fuzzer.SourceChangedError
 		if errors.As(err, &sc) {

@@ -32,6 +32,7 @@ type Options struct {
 	Packages []string // default ["./..."]
 	Run      string   // regexp selecting top-level tests, examples and fuzz targets by name
 	Race     bool
+	Vet      string                // go test's -vet; empty: go test's default
 	Overlay  *runtimepatch.Overlay // the goweave runtime, built with its toolchain; nil = stock runtime, the go on PATH
 	BinDir   string                // where the binaries are written (the caller owns and removes it)
 	Parallel int                   // concurrent go commands; <= 0 means 1
@@ -105,6 +106,9 @@ func buildOne(ctx context.Context, p testPackage, opts Options, binDir string, r
 	args := []string{"test", "-c", "-o", bin}
 	if opts.Race {
 		args = append(args, "-race")
+	}
+	if opts.Vet != "" {
+		args = append(args, "-vet="+opts.Vet)
 	}
 	cmd := exec.CommandContext(ctx, "go", append(args, p.ImportPath)...)
 	if opts.Overlay != nil {

@@ -15,9 +15,11 @@ import (
 // before reaching the code under test. It is an error of the campaign (Report.Errors,
 // TestResult.Failing; goweave fuzz exits 2), not a finding of a kind: no detector claims
 // a concurrency bug, and a kind of its own would be one more thing a CI gate on bugs has to
-// know to skip. When an unsteered run (no schedule: what go test runs) failed too, the test
-// fails without goweave's scheduling; the campaign says so and stops it after brokenAfter
-// runs, all failing, instead of spending its budget on the same failure.
+// know to skip. When an unsteered run (no schedule) failed too, the test fails without
+// goweave's scheduling: the campaign stops it after brokenAfter runs, all failing, instead
+// of spending its budget on the same failure, and runs it once under plain go test
+// (plain.go) to say whether it fails there too. The findings of its runs are reported as
+// any run's (a send on a closed channel the test recovers is still that bug).
 
 // brokenAfter is how many runs, all failing, one of them unsteered, end a test's campaign.
 // Not fewer: a flaky test on a loaded machine fails its unsteered run now and then (a 10 ms
@@ -35,9 +37,16 @@ type TestFailure struct {
 	// when the output names no line of the module).
 	Position *analysis.Position `json:"position,omitempty"`
 	Runs     int                `json:"runs"` // runs that failed so (all its runs)
-	// Unsteered: a run under no schedule (as go test runs it) failed too: the test fails
-	// without goweave's scheduling; fix it first.
+	// Unsteered: a run under no schedule failed too: the test fails without goweave's
+	// scheduling, with its runtime all the same (recording on, the race detector when the
+	// campaign has it); Plain says whether plain go test fails it.
 	Unsteered bool `json:"unsteered"`
+	// Plain is how the test ended when run once under plain go test (the campaign's -race
+	// and -vet, no goweave runtime; plain.go), for an Unsteered failure: "fail", "pass", or
+	// empty when that could not be told (PlainNote says why). PlainCommand is the command.
+	Plain        string `json:"plain,omitempty"`
+	PlainCommand string `json:"plainCommand,omitempty"`
+	PlainNote    string `json:"plainNote,omitempty"`
 }
 
 // failingRun reports whether ar failed as a test (a test failure or a panic) for reasons
@@ -105,6 +114,9 @@ func (t *testState) failing() *TestFailure {
 	}
 	f := *t.failure
 	f.Runs, f.Unsteered = t.runs, t.unsteeredFailed
+	if f.Unsteered {
+		t.plainOf(&f)
+	}
 	return &f
 }
 
@@ -125,8 +137,7 @@ func (c *campaign) failingErrors() []string {
 		}
 		name := t.bin.Package + "." + t.name
 		if f.Unsteered {
-			out = append(out, fmt.Sprintf("%s fails without goweave's scheduling: fix the test first (%s, one unsteered, as go test runs it; not fuzzed further): %s%s",
-				name, failedRuns(f.Runs), where, f.Message))
+			out = append(out, fmt.Sprintf("%s%s%s", c.unsteeredFailure(name, f), where, f.Message))
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s failed in every run (%s, each under a schedule of goweave's; a plain go test run may pass): %s%s", name, failedRuns(f.Runs), where, f.Message))
@@ -139,4 +150,26 @@ func failedRuns(n int) string {
 		return "its only run failed"
 	}
 	return fmt.Sprintf("all %d runs failed", n)
+}
+
+// unsteeredFailure words the error of a test that failed in every run, one unsteered, by
+// what its plain go test check saw (plain.go): only a failure there too says that the test
+// fails without goweave.
+func (c *campaign) unsteeredFailure(name string, f *TestFailure) string {
+	runtime := "recording on"
+	if c.cfg.Race {
+		runtime = "race detector and recording on"
+	}
+	runs := failedRuns(f.Runs) + ", one unsteered"
+	switch f.Plain {
+	case plainFail:
+		return fmt.Sprintf("%s fails under plain go test too: fix the test first (%s failed; under goweave %s; not fuzzed further): ", name, f.PlainCommand, runs)
+	case plainPass:
+		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; not fuzzed further); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, f.PlainCommand)
+	}
+	note := "plain go test not run"
+	if f.PlainNote != "" {
+		note = "plain go test could not tell: " + f.PlainNote
+	}
+	return fmt.Sprintf("%s fails in every run under goweave (%s; %s; not fuzzed further; %s): ", name, runtime, runs, note)
 }

@@ -64,7 +64,7 @@ func TestFailingTestEndsEarly(t *testing.T) {
 		t.Errorf("a test that failed in %d of %d runs, one unsteered, may start more runs", ts.runs, ts.runs)
 	}
 	errs := c.failingErrors()
-	if len(errs) != 1 || !strings.Contains(errs[0], "p.TestX fails without goweave's scheduling: fix the test first") || !strings.Contains(errs[0], "x_test.go:9: TestX failed: sum = 5, want 6") {
+	if len(errs) != 1 || !strings.Contains(errs[0], "p.TestX fails in every run under goweave (recording on; all 8 runs failed, one unsteered; not fuzzed further; plain go test not run)") || !strings.Contains(errs[0], "x_test.go:9: TestX failed: sum = 5, want 6") {
 		t.Errorf("errors %q", errs)
 	}
 	if f := ts.failing(); f == nil || f.Runs != brokenAfter || !f.Unsteered || f.Position.Line != 9 {
@@ -137,5 +137,24 @@ func TestRefutedPredictionIsAHint(t *testing.T) {
 	c.confirmRun(ts, &AnalyzedRun{Run: &run.Run{Status: run.StatusPanic, Panic: "boom"}, Request: ar.Request, Recorded: ar.Recorded})
 	if other.Refuted != "" || !Gating(other) {
 		t.Errorf("a confirmation that panicked refuted the prediction: %q", other.Refuted)
+	}
+}
+
+// testify logs its report below an empty log line: the failure is named by its Error field
+// and the recovered panic's value.
+func TestFailureMessageOfTestify(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "q_test.go"), []byte("package q\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bin := &build.TestBinary{Package: "example.com/q", Dir: dir, Module: dir}
+	out := "=== RUN   TestQ\n    q_test.go:1: \n        \tError Trace:\t" + dir + "/q_test.go:1\n" +
+		"        \tError:      \tfunc (assert.PanicTestFunc)(0x7a1b20) should not panic\n" +
+		"        \t            \tPanic value:\tsend on closed channel\n" +
+		"        \t            \tPanic stack:\tgoroutine 24 [running]:\n" +
+		"        \tTest:       \tTestQ\n--- FAIL: TestQ (0.00s)\nFAIL\n"
+	fs := outcomeFindings(bin, "TestQ", &run.Run{Status: run.StatusFail, Output: out})
+	if want := "TestQ failed: func (assert.PanicTestFunc)(0x7a1b20) should not panic: panic: send on closed channel"; len(fs) != 1 || fs[0].Message != want {
+		t.Errorf("findings %+v, want one with message %q", fs, want)
 	}
 }

@@ -46,6 +46,7 @@ type campaign struct {
 	cut        int                     // runs stopped unfinished by the end of their test's time budget
 	start      time.Time               // before the overlay check and the build
 	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
+	plain      *plainChecks            // plain go test checks of tests failing unsteered (plain.go); nil: none
 }
 
 type testState struct {
@@ -81,6 +82,7 @@ type testState struct {
 	failRuns        int                  // runs that failed as a test (failingRun, broken.go)
 	failure         *TestFailure         // the first of them
 	unsteeredFailed bool                 // one of them ran under no schedule
+	plain           *plainCheck          // its plain go test check (plain.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -529,6 +531,7 @@ func (c *campaign) finish(res jobResult) {
 	}
 	t.statuses[string(ar.Status)]++
 	t.noteFailure(ar)
+	c.checkPlain(t, false)
 	t.noteSeen(ar.Findings, ar.Index)
 	t.noteChoices(ar)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}

@@ -30,6 +30,9 @@ type Config struct {
 	// unless told not to). Where the toolchain cannot (no race detector for the target, cgo
 	// off) the campaign builds without it and Report.Warnings says why.
 	Race bool
+	// Vet is go test's -vet for the builds: empty runs go test's default checks, "off" none
+	// (a module whose Example fails go vet builds with "off"), else the checks to run.
+	Vet string
 	// RunTimeout is the time limit of one test process; on expiry the process gets SIGQUIT
 	// (the patched runtime flushes its trace), then SIGKILL. Default 10s.
 	RunTimeout time.Duration

@@ -61,8 +61,9 @@ func indexRecipes(recipes map[string]string) error {
 	return err
 }
 
-// lookupIndex returns the newest indexed recipe of id that still exists.
-func lookupIndex(id string) (string, bool) {
+// lookupIndex returns the newest indexed recipe of id that still exists, of the module
+// that holds dir when it has one (newestOwn).
+func lookupIndex(id, dir string) (string, bool) {
 	path, err := indexPath()
 	if err != nil {
 		return "", false
@@ -71,14 +72,18 @@ func lookupIndex(id string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	var recipes []string // newest first
 	for i := len(lines) - 1; i >= 0; i-- {
 		if lines[i][0] == id {
 			if _, err := os.Stat(lines[i][1]); err == nil {
-				return lines[i][1], true
+				recipes = append(recipes, lines[i][1])
 			}
 		}
 	}
-	return "", false
+	if len(recipes) == 0 {
+		return "", false
+	}
+	return newestOwn(recipes, dir), true
 }
 
 func readIndex(path string) ([][2]string, error) {

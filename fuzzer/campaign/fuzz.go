@@ -37,7 +37,9 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		c.loadStates()
 		c.enoughAlready()
 	}
+	c.plain = &plainChecks{ctx: ctx, sem: make(chan struct{}, c.cfg.Parallel)}
 	c.loop(ctx)
+	c.waitPlain()
 	c.noteJoins()
 	rep := c.result()
 	rep.Warnings = append(c.warnings, rep.Warnings...)
@@ -129,7 +131,7 @@ func newCampaign(ctx context.Context, cfg Config, progress func(Progress)) (c *c
 	}
 	stage("building the tests with the patched runtime of %s%s (the first build for a toolchain recompiles the standard library: about a minute of CPU)", toolchain, race)
 	bins, buildErr := build.Build(ctx, build.Options{
-		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race,
+		Dir: cfg.Dir, Packages: cfg.Packages, Run: cfg.Run, Race: cfg.Race, Vet: cfg.Vet,
 		Overlay: overlay, BinDir: filepath.Join(c.dir, "bin"), Parallel: cfg.Parallel,
 	})
 	var be *build.Error

@@ -191,7 +191,7 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		}
 		n, _ := strconv.Atoi(m[2])
 		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
-			Message:   fmt.Sprintf("%s failed: %s", test, m[3]),
+			Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], lines[i+1:end])),
 			Positions: []analysis.Position{position("failure", stackFrame{file: file, line: n})}}
 	}
 	return analysis.Finding{}

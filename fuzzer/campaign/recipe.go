@@ -35,6 +35,7 @@ type Recipe struct {
 	Module  string  `json:"module"` // module root (GOWEAVE_MODULE)
 	Test    string  `json:"test"`
 	Race    bool    `json:"race,omitempty"`
+	Vet     string  `json:"vet,omitempty"` // go test's -vet of the build (Config.Vet)
 	// Binary is the SHA-256 of the test binary the finding was found with; BinaryPath a
 	// copy of it kept in the campaign directory (may have been pruned since).
 	Binary     string `json:"binary"`
@@ -131,7 +132,7 @@ func (c *campaign) writeRecipes(rep *Report) error {
 		f.Recipe = filepath.Join(dir, f.ID+".json")
 		rec := Recipe{
 			Version: recipeVersion, Finding: *f, Package: b.Package, Dir: b.Dir, Module: b.Module, Test: rp.test,
-			Race: c.cfg.Race, Binary: hashes[b.Path], BinaryPath: kept[b.Path], Schedule: string(rp.schedule),
+			Race: c.cfg.Race, Vet: c.cfg.Vet, Binary: hashes[b.Path], BinaryPath: kept[b.Path], Schedule: string(rp.schedule),
 		}
 		if !rp.confirmed && f.Confidence == analysis.Predicted {
 			for k, s := range rp.rewrites {
@@ -355,7 +356,7 @@ func FindRecipe(outDir, dir, id string) (string, error) {
 		return "", fmt.Errorf("%q is not a finding id (GW followed by 10 hex digits) nor a recipe file", id)
 	}
 	if outDir == "" {
-		if path, ok := lookupIndex(id); ok {
+		if path, ok := lookupIndex(id, dir); ok {
 			return path, nil
 		}
 		var err error
@@ -372,7 +373,8 @@ func FindRecipe(outDir, dir, id string) (string, error) {
 	}
 	// Campaign directories start with their UTC start time: the last is the newest.
 	slices.Sort(matches)
-	return matches[len(matches)-1], nil
+	slices.Reverse(matches)
+	return newestOwn(matches, dir), nil
 }
 
 func fileHash(path string) (string, error) {

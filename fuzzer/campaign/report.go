@@ -123,6 +123,7 @@ type Report struct {
 	// first such run of each test is named), ...
 	Warnings []string `json:"warnings,omitempty"`
 	// Errors are tests the campaign could not fuzz: a test that failed in every run, named
-	// with its failure, and whether it fails without goweave's scheduling (broken.go).
+	// with its failure, and when it failed unsteered too, whether plain go test fails it
+	// (broken.go, plain.go).
 	Errors []string `json:"errors,omitempty"`
 }

@@ -23,8 +23,10 @@ type Options struct {
 	// deadlocks by design ends with the runtime's deadlock report long before.
 	RunTimeout time.Duration
 	// OutDir receives the schedules, traces and (when the campaign's copy is gone) the
-	// test binary of the replay; default a new temporary directory.
+	// test binary of the replay; default a new directory under Base (NewOutDir), or a new
+	// temporary directory without Base. Made only once the recipe's checks passed.
 	OutDir string
+	Base   string
 	// Force replays even when the rebuilt test binary differs from the recorded one (the
 	// lines the recipe names must still be unchanged).
 	Force bool
@@ -49,7 +51,12 @@ func ReplayRecipe(ctx context.Context, rec *campaign.Recipe, opts Options) (*Res
 	}
 	if opts.OutDir == "" {
 		var err error
-		if opts.OutDir, err = os.MkdirTemp("", "goweave-replay-*"); err != nil {
+		if opts.Base != "" {
+			opts.OutDir, err = NewOutDir(opts.Base, rec.Finding.ID, time.Now())
+		} else {
+			opts.OutDir, err = os.MkdirTemp("", "goweave-replay-*")
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -108,7 +115,7 @@ func rebuild(ctx context.Context, rec *campaign.Recipe, dir string) (*build.Test
 	}
 	bins, err := build.Build(ctx, build.Options{
 		Dir: rec.Dir, Packages: []string{"."}, Run: "^" + regexp.QuoteMeta(rec.Test) + "$",
-		Race: rec.Race, Overlay: overlay, BinDir: dir, Parallel: 1,
+		Race: rec.Race, Vet: rec.Vet, Overlay: overlay, BinDir: dir, Parallel: 1,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("rebuilding the test of %s: %w", rec.Package, err)

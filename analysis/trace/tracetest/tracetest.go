@@ -389,6 +389,10 @@ func (g *G) Select(pos string, chosen int, cases ...trace.Case) *Op {
 		}
 		c := cs[chosen]
 		e.A = uint64(chosen)
+		if c.Send && c.Obj != 0 && g.b.ch(Chan(c.Obj)).closed {
+			e.Flags |= trace.FlagClosed // the select panicked: send on closed channel
+			return
+		}
 		e.Flags |= trace.FlagSuccess
 		var tmp trace.Event
 		if c.Send {
