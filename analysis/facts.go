@@ -37,9 +37,13 @@ type facts struct {
 	deps        []lockDep
 	depSeen     map[depKey]uint8
 	rwRecursion []rwFact
-	rwSeen      map[pairKey]bool
-	mixed       []mixedFact
-	mixedSeen   map[pairKey]bool
+	// write requests on RWMutexes, for read-read edges of lock cycles (detect_deadlock_rw.go)
+	writers    []lockDep
+	writersOf  map[int32][]int32 // mutex -> indices in writers
+	writerSeen map[depKey]uint8
+	rwSeen     map[pairKey]bool
+	mixed      []mixedFact
+	mixedSeen  map[pairKey]bool
 
 	blocked          []int32
 	blockedUnderLock []blockedHold
@@ -121,6 +125,7 @@ func (f *facts) init() {
 	f.mixedSeen = map[pairKey]bool{}
 	f.holders = map[uint64]int32{}
 	f.depSeen = map[depKey]uint8{}
+	f.writerSeen = map[depKey]uint8{}
 }
 
 // maxPairs bounds the pair lists of huge traces; the first pairs found are kept.
