@@ -124,3 +124,40 @@ func distinct(writers map[*lockDep]int32) []int32 {
 	}
 	return out
 }
+
+// lockWaitees returns what blocked Lock or RLock i waits for, as operations whose
+// goroutines must move first: the acquisition write-holding its mutex; else, for a Lock,
+// every read acquisition still held (a writer waits for all readers); for an RLock, the
+// other goroutines blocked in Lock of it (a pending writer blocks new readers, and every
+// blocked writer waits, directly or behind the pending one, for the same readers).
+func (r *Result) lockWaitees(i int32) []int32 {
+	ev := &r.Trace.Events[i]
+	if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
+		return nil
+	}
+	if h, ok := r.facts.holders[ev.Obj]; ok && isWriteAcq(r.Trace.Events[h].Kind) {
+		return []int32{h}
+	}
+	if ev.Kind == trace.KindLock {
+		return r.facts.readHolders[ev.Obj]
+	}
+	var out []int32
+	for _, j := range r.facts.blocked {
+		if w := &r.Trace.Events[j]; w.Kind == trace.KindLock && w.Obj == ev.Obj && r.gOf[j] != r.gOf[i] {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// heldAcqs returns the acquisitions of mutex obj still held at the end: its write holder,
+// or its readers.
+func (r *Result) heldAcqs(obj uint64) []int32 {
+	if rs := r.facts.readHolders[obj]; len(rs) > 0 {
+		return rs
+	}
+	if h, ok := r.facts.holders[obj]; ok {
+		return []int32{h}
+	}
+	return nil
+}

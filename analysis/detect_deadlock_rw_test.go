@@ -179,3 +179,46 @@ func TestCyclicDeadlockThroughPendingWriterActual(t *testing.T) {
 	r := analyze(t, b)
 	want(t, r, "cyclic-deadlock", Actual, "s.go:31", "writer lock=s.go:40")
 }
+
+// The same cycle in a run stopped at its time limit while a sleeper was still busy (a mock
+// server's goroutines, say): the trace alone proves the four goroutines could never move
+// (flush waits for prune, prune for apply's read lock, apply for refresh, refresh for
+// flush), so it is one deadlock finding at the cycle, not a slow run; the same run
+// without the pending writer stays unreported.
+func TestTimeLimitLockCycleThroughPendingWriter(t *testing.T) {
+	for _, writer := range []bool{true, false} {
+		b, m := timeLimitRun(false)
+		conn, index, cache := b.Mutex(), b.RWMutex(), b.RWMutex()
+		flush, apply, fresh := m.Go("s.go:50"), m.Go("s.go:51"), m.Go("s.go:52")
+		flush.Lock(conn, "s.go:10")
+		apply.RLock(index, "s.go:20")
+		fresh.Lock(cache, "s.go:30")
+		if writer {
+			m.Go("s.go:53").State(4, "sync.RWMutex.Lock").Pending().Lock(index, "s.go:40")
+			flush.State(4, "sync.RWMutex.RLock").Pending().RLock(index, "s.go:11")
+		} else {
+			flush.State(4, "sleep")
+		}
+		apply.State(4, "sync.RWMutex.Lock").Pending().Lock(cache, "s.go:21")
+		fresh.State(4, "sync.Mutex.Lock").Pending().Lock(conn, "s.go:31")
+		m.State(4, "sleep")
+		r := analyze(t, b)
+		if !writer {
+			wantNo(t, r, "deadlock")
+			continue
+		}
+		f := want(t, r, "deadlock", Actual, "s.go:31", "cycle=s.go:11", "cycle=s.go:21", "cycle=s.go:40")
+		if !strings.Contains(f.Message, "time limit") || !strings.Contains(f.Message, "lock cycle of 4") {
+			t.Errorf("message: %s", f.Message)
+		}
+		n := 0
+		for _, f := range r.Findings {
+			if f.Kind == "deadlock" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d deadlock findings, want the stuck state as one: %v", n, summaries(r))
+		}
+	}
+}

@@ -737,6 +737,11 @@ func (r *Result) waitGraph(all []int32) map[int32][]int32 {
 			if h, ok := r.facts.holders[ev.Obj]; ok && r.gOf[h] >= 0 {
 				waits[g] = append(waits[g], r.gOf[h])
 			}
+			for _, h := range r.lockWaitees(i) { // an RWMutex's readers, its pending writers
+				if gh := r.gOf[h]; gh >= 0 && !slices.Contains(waits[g], gh) {
+					waits[g] = append(waits[g], gh)
+				}
+			}
 			continue
 		}
 		for _, o := range blockedObjs(ev) {

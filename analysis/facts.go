@@ -47,7 +47,8 @@ type facts struct {
 
 	blocked          []int32
 	blockedUnderLock []blockedHold
-	holders          map[uint64]int32 // mutex -> acquisition still held at the end
+	holders          map[uint64]int32   // mutex -> acquisition still held at the end
+	readHolders      map[uint64][]int32 // RWMutex not write-held -> its read acquisitions still held at the end
 
 }
 
@@ -124,6 +125,7 @@ func (f *facts) init() {
 	f.rwSeen = map[pairKey]bool{}
 	f.mixedSeen = map[pairKey]bool{}
 	f.holders = map[uint64]int32{}
+	f.readHolders = map[uint64][]int32{}
 	f.depSeen = map[depKey]uint8{}
 	f.writerSeen = map[depKey]uint8{}
 }
