@@ -94,6 +94,7 @@ type goweaveG struct {
 	timer    uint64  // object id of the timer whose function runs on this goroutine (zz_goweave_timer.go), 0 = none
 	timerPos uint32  // and the position of its creation
 	lockWait uint64  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
+	rheld    [goweaveMaxRHeld]uint64 // object ids of the RWMutexes this goroutine read-holds by a recorded RLock (zz_goweave_stuck.go), 0 = free
 	s        goweaveSteerG
 }
 
