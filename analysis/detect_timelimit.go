@@ -16,10 +16,12 @@ import (
 //     time limit (META timelimit=1 with leakgc=1, Go 1.26 and later): a goroutine it marked
 //     leaked waits on something no live goroutine or global can reach. Reported as the leak
 //     kind of its operation (leak-chan, leak-select, ...).
-//   - A lock cycle in the trace, on every Go release: goroutines blocked in Lock, each on a
-//     mutex write-held by the next, the last by the first (a goroutine locking a mutex it
-//     holds is a cycle of one), and those blocked on a mutex held by one of them. Only a
-//     holder unlocks its mutex, so none of them can proceed. Reported as deadlock, with the
+//   - A lock cycle in the trace, on every Go release: goroutines blocked in Lock or RLock,
+//     each waiting for the next, the last for the first (a goroutine locking a mutex it
+//     holds is a cycle of one), and those waiting for one of them: a request waits for the
+//     mutex's write holder, a Lock of an RWMutex for its readers, an RLock for the writers
+//     blocked on it (lockWaitees). Only a holder unlocks its mutex, so none of them can
+//     proceed. Reported as deadlock, with the
 //     operations the GC proved leaked (a Wait for the cycle's goroutines): one stuck state,
 //     one finding at the cycle, with the others as related positions.
 //

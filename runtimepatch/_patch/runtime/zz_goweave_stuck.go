@@ -13,10 +13,11 @@
 //     primitive, none running, runnable, in a system call, in
 //     the network poller, sleeping or parked by goweave's schedule, and no
 //     timer on any P that could wake user code; two quiet ticks in a row.
-//   - lockcycle: goroutines parked in Lock/RLock, each on a mutex
-//     write-held by the next (zz_goweave_sync.go keeps who holds what), the
-//     same cycle on two checks in a row, whatever the rest of the program
-//     does. Only a holder unlocks its mutex, as the analysis assumes; a
+//   - lockcycle: goroutines parked in Lock/RLock, each waiting for the next
+//     (zz_goweave_sync.go keeps who holds what): for a mutex's write holder;
+//     with none, in Lock of an RWMutex for its readers, in RLock for a writer
+//     parked in Lock of it (a pending writer blocks new readers); the same
+//     cycle on two checks in a row, whatever the rest of the program does. Only a holder unlocks its mutex, as the analysis assumes; a
 //     goroutine waiting for a mutex it holds itself is the one case where
 //     another goroutine unlocking it is a known pattern (a mutex used as a
 //     semaphore), so that cycle of one needs the GC's leak detection to
