@@ -99,7 +99,7 @@ func lockCycles(r *Result) []lockCycle {
 	}
 	var out []lockCycle
 	seen := map[string]bool{}
-	steps := 0
+	steps, writerChecks := 0, 0
 	path := []*lockDep{}
 	var walk func(d *lockDep)
 	walk = func(d *lockDep) {
@@ -111,7 +111,7 @@ func lockCycles(r *Result) []lockCycle {
 		if len(path) >= 2 && r.waitsForRW(d, first) {
 			key := cycleKey(r, path)
 			if !seen[key] {
-				if w, ok := r.cycleWriters(path); ok {
+				if w, ok := r.cycleWriters(path, &writerChecks); ok {
 					seen[key] = true
 					out = append(out, lockCycle{slices.Clone(path), w})
 				}

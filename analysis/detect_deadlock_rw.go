@@ -21,8 +21,13 @@ import (
 // (a goroutine waits for one lock at a time). Without a writer, two readers never wait for
 // each other, and the cycle is no deadlock.
 
-// maxWriters bounds the write requests on RWMutexes kept for read-read edges.
-const maxWriters = 20000
+// maxWriters bounds the write requests on RWMutexes kept for read-read edges, and
+// maxWriterChecks the writers looked at for the cycles of one trace (each check compares
+// clocks with every member of a cycle).
+const (
+	maxWriters      = 20000
+	maxWriterChecks = 1 << 20
+)
 
 // noteWriter keeps write request i of goroutine g on RWMutex x, with its held locks and
 // weak clock, a few per (goroutine, position, mutex); a request that never completed (its
@@ -58,7 +63,7 @@ func (r *Result) waitsForRW(a, b *lockDep) bool {
 // cycleWriters finds, for each read-read edge of cycle cyc (cyc[k]'s RLock waits for
 // cyc[k+1], which read-holds the mutex), a writer that can be pending between them; it
 // returns them by requesting dependency, and false when an edge has none.
-func (r *Result) cycleWriters(cyc []*lockDep) (map[*lockDep]int32, bool) {
+func (r *Result) cycleWriters(cyc []*lockDep, checks *int) (map[*lockDep]int32, bool) {
 	var out map[*lockDep]int32
 	var chosen []*lockDep
 	for k, a := range cyc {
@@ -73,7 +78,7 @@ func (r *Result) cycleWriters(cyc []*lockDep) (map[*lockDep]int32, bool) {
 			}
 		}
 		if w == nil {
-			w = r.pendingWriter(a.mutex, cyc, chosen)
+			w = r.pendingWriter(a.mutex, cyc, chosen, checks)
 		}
 		if w == nil {
 			return nil, false
@@ -90,12 +95,16 @@ func (r *Result) cycleWriters(cyc []*lockDep) (map[*lockDep]int32, bool) {
 }
 
 // pendingWriter returns a write request on mutex m that can be pending while the cycle's
-// goroutines wait, beside the writers already chosen for other mutexes (nil: none).
-func (r *Result) pendingWriter(m int32, cyc, chosen []*lockDep) *lockDep {
+// goroutines wait, beside the writers already chosen for other mutexes (nil: none, or the
+// trace's checks are used up).
+func (r *Result) pendingWriter(m int32, cyc, chosen []*lockDep, checks *int) *lockDep {
 	fits := func(w, d *lockDep) bool {
 		return w.g != d.g && !guarded(w, d) && !weakHB(r, w, d) && !weakHB(r, d, w)
 	}
 	for _, k := range r.facts.writersOf[m] {
+		if *checks++; *checks > maxWriterChecks {
+			return nil
+		}
 		w := &r.facts.writers[k]
 		if held, _ := heldMode(w, m); held {
 			continue // it waits for itself, not for the readers
