@@ -155,7 +155,11 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
 			// every waitee must move first (a writer waits for all readers): one blocked
 			// is enough to keep it waiting, one not blocked is a lock never released
-			for _, h := range r.lockWaitees(i) {
+			waitees := r.lockWaitees(i)
+			if h, ok := r.facts.holders[ev.Obj]; ok && len(waitees) == 0 {
+				waitees = []int32{h} // an RLock blocked by no recorded writer: its readers, as before
+			}
+			for _, h := range waitees {
 				switch gh := r.gOf[h]; {
 				case gh < 0:
 				case gh == g:
