@@ -15,14 +15,18 @@ Each goroutine in the cycle holds one lock and requests the next one. It is pred
 lock dependencies (goroutine, requested lock, locks held): a chain whose requests are
 pairwise concurrent (ignoring the mutexes' own ordering), whose goroutines differ and whose
 held locks are disjoint (no common guard lock) can deadlock in another schedule. A
-goroutine that read-locks an RWMutex it already read-holds deadlocks with a writer whose
-Lock comes in between, because a pending writer blocks new readers. Fix it with one global
+pending writer blocks new readers, so an RLock can wait for another goroutine's read lock
+of the same RWMutex when a writer's Lock comes in between: a cycle with such an edge is
+reported when a third goroutine's Lock of that RWMutex can be pending at once (the
+writer is then related information), never for readers alone; and a goroutine that
+read-locks an RWMutex it already read-holds deadlocks with a writer whose Lock comes in
+between. Fix it with one global
 lock order (e.g. by account id), by not calling lock-taking functions under a lock, and by
 never read-locking recursively.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, cyc := range lockCycles(r) {
-			out = append(out, cycleFinding(r, cyc))
+			out = append(out, cycleFinding(r, cyc.deps, cyc.writers))
 		}
 		for _, f := range r.facts.rwRecursion {
 			conf := Predicted
@@ -56,13 +60,6 @@ func heldMode(d *lockDep, m int32) (held, read bool) {
 	return false, false
 }
 
-// waitsFor reports whether a's request can wait for b's held lock: b holds what a requests,
-// in a conflicting mode.
-func waitsFor(a, b *lockDep) bool {
-	held, read := heldMode(b, a.mutex)
-	return held && !(read && a.read)
-}
-
 func guarded(a, b *lockDep) bool {
 	for _, h := range a.held {
 		if held, read := heldMode(b, h.mutex); held && !(read && h.read) {
@@ -78,11 +75,19 @@ const (
 	maxCycleSteps = 1 << 20
 )
 
+// lockCycle is a cycle of lock dependencies, with the pending writer of each read-read edge
+// by the dependency whose RLock waits behind it (detect_deadlock_rw.go).
+type lockCycle struct {
+	deps    []*lockDep
+	writers map[*lockDep]int32
+}
+
 // lockCycles finds chains d1 -> d2 -> ... -> dk -> d1 of lock dependencies in distinct
-// goroutines where each request waits for a lock the next one holds, the held sets are
-// pairwise unguarded, and the requests are pairwise weakly concurrent. Dependencies are
-// first reduced to one per (goroutine, position, lock, held locks).
-func lockCycles(r *Result) [][]*lockDep {
+// goroutines where each request waits for a lock the next one holds (a read request for a
+// read-held RWMutex through a writer pending between them), the held sets are pairwise
+// unguarded, and the requests are pairwise weakly concurrent. Dependencies are first
+// reduced to one per (goroutine, position, lock, held locks).
+func lockCycles(r *Result) []lockCycle {
 	deps := inCycles(uniqueDeps(r))
 	holding := map[int32][]*lockDep{} // mutex -> dependencies whose goroutine holds it
 	for _, d := range deps {
@@ -92,9 +97,9 @@ func lockCycles(r *Result) [][]*lockDep {
 			}
 		}
 	}
-	var out [][]*lockDep
+	var out []lockCycle
 	seen := map[string]bool{}
-	steps := 0
+	steps, writerChecks := 0, 0
 	path := []*lockDep{}
 	var walk func(d *lockDep)
 	walk = func(d *lockDep) {
@@ -103,18 +108,20 @@ func lockCycles(r *Result) [][]*lockDep {
 			return
 		}
 		first := path[0]
-		if len(path) >= 2 && waitsFor(d, first) {
+		if len(path) >= 2 && r.waitsForRW(d, first) {
 			key := cycleKey(r, path)
 			if !seen[key] {
-				seen[key] = true
-				out = append(out, slices.Clone(path))
+				if w, ok := r.cycleWriters(path, &writerChecks); ok {
+					seen[key] = true
+					out = append(out, lockCycle{slices.Clone(path), w})
+				}
 			}
 		}
 		if len(path) == maxCycleLen {
 			return
 		}
 		for _, n := range holding[d.mutex] {
-			if n == first || !waitsFor(d, n) || slices.ContainsFunc(path, func(p *lockDep) bool {
+			if n == first || !r.waitsForRW(d, n) || slices.ContainsFunc(path, func(p *lockDep) bool {
 				return p.g == n.g || guarded(p, n) || weakHB(r, p, n) || weakHB(r, n, p)
 			}) {
 				continue
@@ -212,10 +219,15 @@ func cycleKey(r *Result, path []*lockDep) string {
 	return fmt.Sprint(parts)
 }
 
-func cycleFinding(r *Result, cyc []*lockDep) Finding {
+func cycleFinding(r *Result, cyc []*lockDep, writers map[*lockDep]int32) Finding {
 	conf := Actual
 	for _, d := range cyc {
 		if r.Trace.Events[d.ev].Post != 0 {
+			conf = Predicted
+		}
+	}
+	for _, w := range writers {
+		if r.Trace.Events[w].Post != 0 {
 			conf = Predicted
 		}
 	}
@@ -242,10 +254,21 @@ func cycleFinding(r *Result, cyc []*lockDep) Finding {
 		if d.read {
 			where = "RLock"
 		}
-		desc = append(desc, fmt.Sprintf("%s of %s at %s while holding the lock taken at %s", where, r.operand(d.ev, "a mutex"), r.at(d.ev), r.at(heldEv)))
+		behind := ""
+		if w, ok := writers[d]; ok {
+			ops = append(ops, op{"writer lock", w})
+			behind = fmt.Sprintf(", queued behind a writer's Lock at %s that waits for the next goroutine's read lock (a pending writer blocks new readers)", r.at(w))
+		}
+		desc = append(desc, fmt.Sprintf("%s of %s at %s while holding the lock taken at %s%s", where, r.operand(d.ev, "a mutex"), r.at(d.ev), r.at(heldEv), behind))
 	}
-	msg := fmt.Sprintf("lock order cycle between %d goroutines: %s; nothing orders them, so each can wait for the next forever",
-		len(cyc), joinAnd(desc))
+	between := fmt.Sprintf("%d goroutines", len(cyc))
+	if n := len(distinct(writers)); n == 1 {
+		between += " and a pending writer"
+	} else if n > 1 {
+		between += fmt.Sprintf(" and %d pending writers", n)
+	}
+	msg := fmt.Sprintf("lock order cycle between %s: %s; nothing orders them, so each can wait for the next forever",
+		between, joinAnd(desc))
 	return r.newFinding("cyclic-deadlock", conf, msg, ops...)
 }
 

@@ -617,7 +617,9 @@ A run killed at its time limit while the test goroutine was not blocked, or was 
 (directly or through blocked goroutines) for one that was still running, sleeping or in a
 system call, was slow, not stuck: it is not reported as a whole. Goroutines of such a run
 blocked in a lock cycle (each Lock waits for a mutex the next one holds, the last for the
-first's) are still reported: only a holder unlocks, so they could never have proceeded;
+first's; an RLock queued behind a writer blocked in Lock of that RWMutex waits for it, the
+writer for the mutex's readers) are still reported: only a holder unlocks, so they could
+never have proceeded;
 and goroutines the GC's leak detection, run at the time limit (Go 1.26 and later), proved
 blocked for good are reported as the leak they are (leak-chan, leak-select, ...).
 
@@ -742,6 +744,11 @@ func (r *Result) waitGraph(all []int32) map[int32][]int32 {
 		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
 			if h, ok := r.facts.holders[ev.Obj]; ok && r.gOf[h] >= 0 {
 				waits[g] = append(waits[g], r.gOf[h])
+			}
+			for _, h := range r.lockWaitees(i) { // an RWMutex's readers, its pending writers
+				if gh := r.gOf[h]; gh >= 0 && !slices.Contains(waits[g], gh) {
+					waits[g] = append(waits[g], gh)
+				}
 			}
 			continue
 		}

@@ -16,10 +16,12 @@ import (
 //     time limit (META timelimit=1 with leakgc=1, Go 1.26 and later): a goroutine it marked
 //     leaked waits on something no live goroutine or global can reach. Reported as the leak
 //     kind of its operation (leak-chan, leak-select, ...).
-//   - A lock cycle in the trace, on every Go release: goroutines blocked in Lock, each on a
-//     mutex write-held by the next, the last by the first (a goroutine locking a mutex it
-//     holds is a cycle of one), and those blocked on a mutex held by one of them. Only a
-//     holder unlocks its mutex, so none of them can proceed. Reported as deadlock, with the
+//   - A lock cycle in the trace, on every Go release: goroutines blocked in Lock or RLock,
+//     each waiting for the next, the last for the first (a goroutine locking a mutex it
+//     holds is a cycle of one), and those waiting for one of them: a request waits for the
+//     mutex's write holder, a Lock of an RWMutex for its readers, an RLock for the writers
+//     blocked on it (lockWaitees). Only a holder unlocks its mutex, so none of them can
+//     proceed. Reported as deadlock, with the
 //     operations the GC proved leaked (a Wait for the cycle's goroutines): one stuck state,
 //     one finding at the cycle, with the others as related positions.
 //
@@ -103,39 +105,52 @@ func (r *Result) blockedForever() []int32 {
 type heldCycles struct {
 	stuck  []int32         // the blocked Locks on a cycle or waiting for one, in trace order
 	lockOf map[int32]int32 // goroutine -> its blocked Lock or RLock
-	holder map[int32]int32 // a blocked Lock of stuck -> the acquisition holding its mutex
 }
 
-// heldLockCycles finds the goroutines blocked in Lock or RLock whose mutex is write-held by a
-// goroutine itself blocked in Lock, and so on until a goroutine comes back: those on the
-// cycle and those waiting for it.
+// heldLockCycles finds the goroutines blocked in Lock or RLock that wait for goroutines
+// themselves blocked in Lock or RLock (lockWaitees: the write holder of the mutex; for a
+// Lock of an RWMutex its readers, for an RLock the writers pending on it), and so on until
+// a goroutine comes back: those on the cycle and those waiting for it. Each edge is a
+// goroutine that must move before the waiter can, so none of them ever moves.
 func (r *Result) heldLockCycles(blocked []int32) heldCycles {
 	evs := r.Trace.Events
-	c := heldCycles{lockOf: map[int32]int32{}, holder: map[int32]int32{}}
+	c := heldCycles{lockOf: map[int32]int32{}}
 	for _, i := range blocked {
 		if k := evs[i].Kind; k == trace.KindLock || k == trace.KindRLock {
 			c.lockOf[r.gOf[i]] = i
 		}
 	}
-	next := map[int32]int32{} // goroutine -> the holder of what it requests, itself blocked
+	next := map[int32][]int32{} // goroutine -> the goroutines it waits for, themselves blocked
 	for g, i := range c.lockOf {
-		h, ok := r.facts.holders[evs[i].Obj]
-		if !ok || r.gOf[h] < 0 || (evs[h].Kind != trace.KindLock && evs[h].Kind != trace.KindTryLock) {
-			continue
-		}
-		if _, blockedToo := c.lockOf[r.gOf[h]]; blockedToo {
-			next[g] = r.gOf[h]
-			c.holder[i] = h
+		for _, h := range r.lockWaitees(i) {
+			if gh := r.gOf[h]; gh >= 0 {
+				if _, blockedToo := c.lockOf[gh]; blockedToo && !slices.Contains(next[g], gh) {
+					next[g] = append(next[g], gh)
+				}
+			}
 		}
 	}
-	for g, i := range c.lockOf {
-		seen := map[int32]bool{g: true}
-		for at, ok := next[g]; ok; at, ok = next[at] {
-			if seen[at] {
-				c.stuck = append(c.stuck, i)
-				break
+	// a goroutine is stuck when it reaches a cycle: nodes on a cycle are the members of a
+	// strongly connected component of two or more, or waiting for themselves
+	nodes := sortedKeys(c.lockOf)
+	comp, members := sccOf(next, nodes)
+	stuckG := map[int32]bool{}
+	for _, g := range nodes {
+		if len(members[comp[g]]) > 1 || slices.Contains(next[g], g) {
+			stuckG[g] = true
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range nodes {
+			if !stuckG[g] && slices.ContainsFunc(next[g], func(h int32) bool { return stuckG[h] }) {
+				stuckG[g], changed = true, true
 			}
-			seen[at] = true
+		}
+	}
+	for _, g := range nodes {
+		if stuckG[g] {
+			c.stuck = append(c.stuck, c.lockOf[g])
 		}
 	}
 	slices.Sort(c.stuck)

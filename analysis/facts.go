@@ -37,13 +37,18 @@ type facts struct {
 	deps        []lockDep
 	depSeen     map[depKey]uint8
 	rwRecursion []rwFact
-	rwSeen      map[pairKey]bool
-	mixed       []mixedFact
-	mixedSeen   map[pairKey]bool
+	// write requests on RWMutexes, for read-read edges of lock cycles (detect_deadlock_rw.go)
+	writers    []lockDep
+	writersOf  map[int32][]int32 // mutex -> indices in writers
+	writerSeen map[depKey]uint8
+	rwSeen     map[pairKey]bool
+	mixed      []mixedFact
+	mixedSeen  map[pairKey]bool
 
 	blocked          []int32
 	blockedUnderLock []blockedHold
-	holders          map[uint64]int32 // mutex -> acquisition still held at the end
+	holders          map[uint64]int32   // mutex -> acquisition still held at the end
+	readHolders      map[uint64][]int32 // RWMutex not write-held -> its read acquisitions still held at the end
 
 }
 
@@ -120,7 +125,9 @@ func (f *facts) init() {
 	f.rwSeen = map[pairKey]bool{}
 	f.mixedSeen = map[pairKey]bool{}
 	f.holders = map[uint64]int32{}
+	f.readHolders = map[uint64][]int32{}
 	f.depSeen = map[depKey]uint8{}
+	f.writerSeen = map[depKey]uint8{}
 }
 
 // maxPairs bounds the pair lists of huge traces; the first pairs found are kept.

@@ -550,6 +550,11 @@ func (e *engine) finishBlocked() {
 			e.f.holders[m.obj] = m.writerEv
 		} else if m.readers.len() > 0 {
 			e.f.holders[m.obj] = m.readers.last().ev
+			for _, h := range m.readers.list {
+				if h.g >= 0 {
+					e.f.readHolders[m.obj] = append(e.f.readHolders[m.obj], h.ev)
+				}
+			}
 		}
 	}
 }

@@ -257,6 +257,7 @@ func (e *engine) lockRequest(i, g, x int32, read, completed bool) {
 		}
 	} else {
 		e.extra += m.lastWrite.set(g, i, e.ng)
+		e.noteWriter(i, g, x, completed)
 		for k, r := range m.recursive {
 			if gr := e.r.gOf[r]; gr != g && !e.hbAt(r, g, true) {
 				f.rw(e.t, rwFact{inner: r, outer: m.outer[k], writer: i})

@@ -153,15 +153,27 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 			}
 		}
 		if ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock {
-			h, ok := r.facts.holders[ev.Obj]
-			switch {
-			case !ok || r.gOf[h] < 0:
-			case r.gOf[h] == g:
-				w.selfLock[g] = true
-			case blockedG(r.gOf[h]):
-				w.succ[g] = append(w.succ[g], r.gOf[h])
-			default:
-				w.heldBy[g] = h
+			// every waitee must move first (a writer waits for all readers): one blocked
+			// is enough to keep it waiting, one not blocked is a lock never released
+			waitees := r.lockWaitees(i)
+			if h, ok := r.facts.holders[ev.Obj]; ok && len(waitees) == 0 {
+				waitees = []int32{h} // an RLock blocked by no recorded writer: its readers, as before
+			}
+			for _, h := range waitees {
+				switch gh := r.gOf[h]; {
+				case gh < 0:
+				case gh == g:
+					w.selfLock[g] = true
+				case blockedG(gh):
+					if !slices.Contains(w.succ[g], gh) {
+						w.succ[g] = append(w.succ[g], gh)
+					}
+				case evs[h].Post == 0: // a pending writer not among the blocked
+				default:
+					if _, ok := w.heldBy[g]; !ok {
+						w.heldBy[g] = h
+					}
+				}
 			}
 			continue
 		}
@@ -563,13 +575,18 @@ func (r *Result) makeEvent(o uint64) (int32, bool) {
 // cycleOrder orders a cycle's operations: first a channel operation (or Wait) blocked
 // while holding a lock another goroutine of the cycle requests (the lock held across it is
 // the bug, as mixed-deadlock reports it), then from the goroutine started last in the spawn
-// tree (closingFirst's rule: the same in every run).
+// tree (closingFirst's rule: the same in every run); a Lock whose goroutine holds none of
+// the cycle's locks (a writer pending between two readers) comes last.
 func (r *Result) cycleOrder(cyc []int32) []int32 {
 	memo := map[int32][]int{}
 	underLock := func(i int32) int {
 		k := r.Trace.Events[i].Kind
-		if _, held := r.heldFor(i, cyc); held && k != trace.KindLock && k != trace.KindRLock {
+		_, held := r.heldFor(i, cyc)
+		switch {
+		case held && k != trace.KindLock && k != trace.KindRLock:
 			return 0
+		case !held && k == trace.KindLock:
+			return 2 // a writer pending on an RWMutex, holding nothing of the cycle: not the lock order's
 		}
 		return 1
 	}
@@ -589,8 +606,10 @@ func (r *Result) heldFor(i int32, cyc []int32) (int32, bool) {
 		if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
 			continue
 		}
-		if h, ok := r.facts.holders[ev.Obj]; ok && r.gOf[h] == r.gOf[i] && (j != i || r.gOf[j] == r.gOf[h]) {
-			return h, true
+		for _, h := range r.heldAcqs(ev.Obj) {
+			if r.gOf[h] == r.gOf[i] && (j != i || r.gOf[j] == r.gOf[h]) {
+				return h, true
+			}
 		}
 	}
 	return -1, false
@@ -605,8 +624,10 @@ func (r *Result) locksHeldBy(g int32, waiting []int32) []int32 {
 		if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
 			continue
 		}
-		if h, ok := r.facts.holders[ev.Obj]; ok && r.gOf[h] == g && !slices.Contains(out, h) {
-			out = append(out, h)
+		for _, h := range r.heldAcqs(ev.Obj) {
+			if r.gOf[h] == g && !slices.Contains(out, h) {
+				out = append(out, h)
+			}
 		}
 	}
 	slices.Sort(out)

@@ -147,6 +147,28 @@ func TestStuckLockCycle(t *testing.T) {
 	}
 }
 
+// A lock cycle through an RWMutex's read side (an RLock queued behind a pending
+// writer that waits for a reader of the cycle), beside a goroutine that keeps working:
+// the four goroutines are the cycle, and the analysis reports it as one deadlock.
+func TestStuckRWLockCycle(t *testing.T) {
+	r, _ := recordArmed(t, buildStuck(t, false), "TestStuckRWLockCycle")
+	wantStuck(t, r, "lockcycle")
+	if n := len(strings.Split(r.tr.Meta["stuck.goroutines"], ",")); n != 4 {
+		t.Errorf("META stuck.goroutines=%q, want the four goroutines of the cycle", r.tr.Meta["stuck.goroutines"])
+	}
+	marks := markersIn(t, "stuck")
+	fs := findings(t, r.tr, "deadlock")
+	got := positions(fs)
+	for _, name := range []string{"rw.apply", "rw.refresh", "rw.prune", "rw.flush"} {
+		if !got[marks[name]] {
+			t.Errorf("no deadlock finding at @%s (%s); found at %v", name, marks[name], got)
+		}
+	}
+	if len(fs) != 1 {
+		t.Errorf("%d deadlock findings, want the cycle as one", len(fs))
+	}
+}
+
 func TestStuckLeaked(t *testing.T) {
 	if !testdataRelease(t).LeakGC {
 		t.Skip("no GC leak detection before Go 1.26: no partial check")
@@ -201,7 +223,7 @@ func TestStuckHandoff(t *testing.T) {
 func TestNotStuck(t *testing.T) {
 	bin := buildStuck(t, true)
 	for _, name := range []string{"TestNotStuckSleep", "TestNotStuckTimerChan", "TestNotStuckAfterFunc",
-		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore"} {
+		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore", "TestNotStuckRWHandoff"} {
 		t.Run(name, func(t *testing.T) {
 			r, progress := recordArmed(t, bin, name)
 			if m := r.tr.Meta; m["stuck"] != "" || m["exit"] != "exit" || r.err != nil {

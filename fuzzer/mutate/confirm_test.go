@@ -157,6 +157,24 @@ func TestConfirmLockCycle(t *testing.T) {
 	}
 }
 
+// A cycle of three goroutines has no two-lock rewrite: Confirm says so at once, without
+// pairing the acquisitions at its positions.
+func TestConfirmLongLockCycle(t *testing.T) {
+	b := newBuilder()
+	b.spawn(2, 3, 30)
+	b.spawn(2, 4, 31)
+	for k, g := range []uint64{2, 3, 4} {
+		b.op(g, trace.KindLock, uint64(k+1), 19)
+		b.op(g, trace.KindLock, uint64((k+1)%3+1), 21)
+		b.op(g, trace.KindUnlock, uint64((k+1)%3+1), 24)
+		b.op(g, trace.KindUnlock, uint64(k+1), 24)
+	}
+	_, err := Confirm(b.run(), claim("cyclic-deadlock", "lock", 21, "held lock", 19, "held lock", 19, "lock", 21, "held lock", 19, "lock", 21))
+	if err == nil || !strings.Contains(err.Error(), "lock cycle of 3 goroutines") {
+		t.Errorf("error %v, want no rewrite for a cycle of 3", err)
+	}
+}
+
 func TestConfirmReadLockRecursion(t *testing.T) {
 	b := newBuilder()
 	b.spawn(2, 3, 40)

@@ -83,17 +83,18 @@ const (
 // goweaveG is the per-goroutine recorder state, embedded in g.
 // It holds no pointers: g is scanned by the GC and written from the scheduler.
 type goweaveG struct {
-	rec      uint64  // handle of the channel operation this goroutine has open (0 = none)
-	fam      uint8   // which runtime entry opened rec (goweaveFam*)
-	attrBits uint8   // operations the standard library performs on behalf of attrPC
-	attrPC   uintptr // user call site those operations are attributed to
-	spawnPC  uintptr // user call site of a goroutine spawned through the standard library
-	spawnPos uint32  // user position this goroutine's spawn was attributed to (zz_goweave_lib.go)
-	lib      bool    // the last position looked up was a library operation's: its record gets the internal flag
-	last     uint64  // handle of this goroutine's newest event
-	timer    uint64  // object id of the timer whose function runs on this goroutine (zz_goweave_timer.go), 0 = none
-	timerPos uint32  // and the position of its creation
-	lockWait uint64  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
+	rec      uint64                  // handle of the channel operation this goroutine has open (0 = none)
+	fam      uint8                   // which runtime entry opened rec (goweaveFam*)
+	attrBits uint8                   // operations the standard library performs on behalf of attrPC
+	attrPC   uintptr                 // user call site those operations are attributed to
+	spawnPC  uintptr                 // user call site of a goroutine spawned through the standard library
+	spawnPos uint32                  // user position this goroutine's spawn was attributed to (zz_goweave_lib.go)
+	lib      bool                    // the last position looked up was a library operation's: its record gets the internal flag
+	last     uint64                  // handle of this goroutine's newest event
+	timer    uint64                  // object id of the timer whose function runs on this goroutine (zz_goweave_timer.go), 0 = none
+	timerPos uint32                  // and the position of its creation
+	lockWait uint64                  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
+	rheld    [goweaveMaxRHeld]uint64 // object ids of the RWMutexes this goroutine read-holds by a recorded RLock (zz_goweave_stuck.go), 0 = free
 	s        goweaveSteerG
 }
 

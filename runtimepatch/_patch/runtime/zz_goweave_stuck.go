@@ -13,10 +13,11 @@
 //     primitive, none running, runnable, in a system call, in
 //     the network poller, sleeping or parked by goweave's schedule, and no
 //     timer on any P that could wake user code; two quiet ticks in a row.
-//   - lockcycle: goroutines parked in Lock/RLock, each on a mutex
-//     write-held by the next (zz_goweave_sync.go keeps who holds what), the
-//     same cycle on two checks in a row, whatever the rest of the program
-//     does. Only a holder unlocks its mutex, as the analysis assumes; a
+//   - lockcycle: goroutines parked in Lock/RLock, each waiting for the next
+//     (zz_goweave_sync.go keeps who holds what): for a mutex's write holder;
+//     with none, in Lock of an RWMutex for its readers, in RLock for a writer
+//     parked in Lock of it (a pending writer blocks new readers); the same
+//     cycle on two checks in a row, whatever the rest of the program does. Only a holder unlocks its mutex, as the analysis assumes; a
 //     goroutine waiting for a mutex it holds itself is the one case where
 //     another goroutine unlocking it is a known pattern (a mutex used as a
 //     semaphore), so that cycle of one needs the GC's leak detection to
@@ -63,6 +64,12 @@ const (
 	goweaveMaxLockWaits = 64
 	// goweaveHeldBits: size of the lock holder table (by object id).
 	goweaveHeldBits = 14
+	// goweaveMaxRHeld: the read locks a goroutine is known to hold at once
+	// (more are not tracked: their mutexes are tainted).
+	goweaveMaxRHeld = 4
+	// goweaveRTaintBits: size of the table of RWMutexes whose readers are
+	// not known (by object id).
+	goweaveRTaintBits = 12
 
 	goweaveProgressSize = 64
 )
@@ -102,7 +109,20 @@ var goweaveStuck struct {
 	nextSelf   int64       // no such check before this nanotime
 	progress   uintptr     // the mapped progress record, 0 = none
 	held       uintptr     // [1<<goweaveHeldBits]goweaveHeld, mmap'd
+	// scratch of goweaveLockCycle (the check thread's only): per goroutine
+	// parked in Lock/RLock, the read locks it holds, the goroutines it waits
+	// for and those it reaches (bit j: the scan's j-th)
+	waitRH [goweaveMaxLockWaits][goweaveMaxRHeld]uint64
+	adj    [goweaveMaxLockWaits]uint64
+	reach  [goweaveMaxLockWaits]uint64
 }
+
+// goweaveRTaint holds the RWMutexes whose readers are not all known: one was
+// read-unlocked by a goroutine not known to hold it (a read lock handed to
+// another goroutine, an RLock that was not recorded) or read-locked by a
+// goroutine holding goweaveMaxRHeld already. Their readers give no edge of a
+// lock cycle. A slot hit by two ids holds ^0: every id of the slot is tainted.
+var goweaveRTaint [1 << goweaveRTaintBits]uint64
 
 // goweaveHeld says which goroutine write-holds the mutex with object id id.
 type goweaveHeld struct {
@@ -186,7 +206,8 @@ func goweaveLockWaitStart(gp *g, obj uint64) {
 	}
 }
 
-// goweaveLocked notes that gp acquired obj: write-held when write.
+// goweaveLocked notes that gp acquired obj: write-held when write, else
+// read-held by gp.
 func goweaveLocked(gp *g, obj uint64, write bool) {
 	if !goweaveStuck.on {
 		return
@@ -196,7 +217,57 @@ func goweaveLocked(gp *g, obj uint64, write bool) {
 		h := goweaveHeldAt(obj)
 		atomic.Store64(&h.goid, gp.goid)
 		atomic.Store64(&h.id, obj)
+		return
 	}
+	for i := range gp.goweave.rheld {
+		if atomic.Load64(&gp.goweave.rheld[i]) == 0 {
+			atomic.Store64(&gp.goweave.rheld[i], obj)
+			return
+		}
+	}
+	goweaveTaintReaders(obj)
+}
+
+// goweaveReadUnlocked notes that gp read-unlocks the RWMutex whose id lives
+// at idp (before the release: until then it may still look read-held).
+func goweaveReadUnlocked(gp *g, idp *uint64) {
+	if !goweaveStuck.on {
+		return
+	}
+	obj := atomic.Load64(idp)
+	if obj == 0 {
+		return // never recorded: read-held by no one the check knows
+	}
+	for i := len(gp.goweave.rheld) - 1; i >= 0; i-- {
+		if atomic.Load64(&gp.goweave.rheld[i]) == obj {
+			atomic.Store64(&gp.goweave.rheld[i], 0)
+			return
+		}
+	}
+	goweaveTaintReaders(obj)
+}
+
+func goweaveTaintReaders(obj uint64) {
+	p := &goweaveRTaint[obj&(1<<goweaveRTaintBits-1)]
+	for {
+		old := atomic.Load64(p)
+		if old == obj || old == ^uint64(0) {
+			return
+		}
+		v := obj
+		if old != 0 {
+			v = ^uint64(0)
+		}
+		if atomic.Cas64(p, old, v) {
+			return
+		}
+	}
+}
+
+//go:nowritebarrierrec
+func goweaveReadersTainted(obj uint64) bool {
+	v := atomic.Load64(&goweaveRTaint[obj&(1<<goweaveRTaintBits-1)])
+	return v == obj || v == ^uint64(0)
 }
 
 // goweaveUnlocked notes the write-unlock of obj, by whichever goroutine:
@@ -260,6 +331,7 @@ type goweaveScan struct {
 	nwait     int
 	waitG     [goweaveMaxLockWaits]uint64 // goroutines parked on a recorded Lock/RLock
 	waitL     [goweaveMaxLockWaits]uint64 // and the mutex each waits for
+	waitR     [goweaveMaxLockWaits]bool   // parked in RLock (else in Lock)
 }
 
 // goweaveScanGs looks at every goroutine without a lock (allgs only grows;
@@ -280,6 +352,10 @@ func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
 			blocked = goweaveBlockedReason(r) && gp.goweave.s.wstate == goweaveWaitNone
 			if blocked && locks && gp.goweave.lockWait != 0 && goweaveLockReason(r) && s.nwait < goweaveMaxLockWaits {
 				s.waitG[s.nwait], s.waitL[s.nwait] = gp.goid, gp.goweave.lockWait
+				s.waitR[s.nwait] = r == waitReasonSyncRWMutexRLock
+				for k := range gp.goweave.rheld {
+					goweaveStuck.waitRH[s.nwait][k] = atomic.Load64(&gp.goweave.rheld[k])
+				}
 				s.nwait++
 			}
 		}
@@ -331,45 +407,99 @@ func goweaveWakingTimer() bool {
 	return false
 }
 
-// goweaveLockCycle finds goroutines parked in Lock, each on a mutex
-// write-held by the next, and returns a signature of the cycle (0: none).
+// goweaveLockCycle finds goroutines parked in Lock/RLock that wait for each
+// other and returns a signature of the cycle (0: none). A goroutine parked
+// on a mutex waits for its write holder; with none, one parked in Lock of an
+// RWMutex waits for every goroutine read-holding it, and one parked in RLock
+// for the goroutines parked in Lock of it (a pending writer blocks new
+// readers; one waiting behind it waits for the same readers). Each edge is a
+// goroutine that must move first, so goroutines waiting for each other in a
+// circle never move. The cycle reported is the strongly connected set of the
+// first goroutine found on one.
 //
 //go:nowritebarrierrec
 func goweaveLockCycle(s *goweaveScan) uint64 {
-	var next [goweaveMaxLockWaits]int
-	for i := 0; i < s.nwait; i++ {
-		next[i] = -1
-		h := goweaveHolder(s.waitL[i])
-		if h == 0 {
+	st := &goweaveStuck
+	n := s.nwait
+	for i := 0; i < n; i++ {
+		st.adj[i] = 0
+		l := s.waitL[i]
+		if h := goweaveHolder(l); h != 0 {
+			for j := 0; j < n; j++ {
+				if s.waitG[j] == h {
+					st.adj[i] |= 1 << j
+				}
+			}
 			continue
 		}
-		for j := 0; j < s.nwait; j++ {
-			if s.waitG[j] == h {
-				next[i] = j
-				break
+		if goweaveReadersTainted(l) {
+			continue
+		}
+		for j := 0; j < n; j++ {
+			switch {
+			case s.waitR[i]: // behind the writers pending on l
+				if j != i && s.waitL[j] == l && !s.waitR[j] {
+					st.adj[i] |= 1 << j
+				}
+			default: // for l's readers
+				for _, r := range st.waitRH[j] {
+					if r == l {
+						st.adj[i] |= 1 << j
+					}
+				}
 			}
 		}
 	}
-	for i := 0; i < s.nwait; i++ {
-		// Walk nwait steps: then the walk is on a cycle if there is one.
-		at := i
-		for k := 0; k < s.nwait && at >= 0; k++ {
-			at = next[at]
-		}
-		if at < 0 {
-			continue
-		}
-		var sig uint64
-		n := 0
-		for j := at; ; {
-			sig += goweaveHash64(s.waitG[j]*31 + s.waitL[j])
-			goweaveStuck.cycle[n] = s.waitG[j]
-			n++
-			if j = next[j]; j == at {
-				break
+	// reachability by bit sets: n <= 64 goroutines, at most n rounds
+	for i := 0; i < n; i++ {
+		st.reach[i] = st.adj[i]
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < n; i++ {
+			r := st.reach[i]
+			for j := 0; j < n; j++ {
+				if r&(1<<j) != 0 {
+					r |= st.reach[j]
+				}
+			}
+			if r != st.reach[i] {
+				st.reach[i], changed = r, true
 			}
 		}
-		goweaveStuck.ncycle = n
+	}
+	for i := 0; i < n; i++ {
+		if st.reach[i]&(1<<i) == 0 {
+			continue
+		}
+		// i's strongly connected set, walked along its edges where it can
+		var members uint64
+		for j := 0; j < n; j++ {
+			if j == i || (st.reach[i]&(1<<j) != 0 && st.reach[j]&(1<<i) != 0) {
+				members |= 1 << j
+			}
+		}
+		var sig uint64
+		k := 0
+		for at := i; at >= 0; {
+			members &^= 1 << at
+			sig += goweaveHash64(s.waitG[at]*31 + s.waitL[at])
+			st.cycle[k] = s.waitG[at]
+			k++
+			next := -1
+			for j := 0; j < n && next < 0; j++ {
+				if members&(1<<j) != 0 && st.adj[at]&(1<<j) != 0 {
+					next = j
+				}
+			}
+			for j := 0; j < n && next < 0; j++ {
+				if members&(1<<j) != 0 {
+					next = j
+				}
+			}
+			at = next
+		}
+		st.ncycle = k
 		return sig | 1
 	}
 	return 0

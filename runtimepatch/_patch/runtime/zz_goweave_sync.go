@@ -22,6 +22,9 @@ func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uint
 		return 0
 	}
 	gp := getg()
+	if kind == goweaveKRUnlock {
+		goweaveReadUnlocked(gp, id) // zz_goweave_stuck.go; recorded or not
+	}
 	pos := goweavePosOf(pc)
 	if pos == 0 {
 		if gp.goweave.attrBits == 0 {
@@ -91,8 +94,8 @@ func goweaveSyncTry(h uintptr, ok bool) {
 	e.flags |= goweaveFNonBlocking
 	if ok {
 		e.flags |= goweaveFSuccess
-		if e.kind == goweaveKTryLock {
-			goweaveLocked(getg(), e.obj, true)
+		if e.kind == goweaveKTryLock || e.kind == goweaveKTryRLock {
+			goweaveLocked(getg(), e.obj, e.kind == goweaveKTryLock)
 		}
 	}
 	e.pre = goweaveNextStamp()
