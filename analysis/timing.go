@@ -80,10 +80,54 @@ func formatMs(ms float64) string {
 // its operation before the wait ended (the hold began before), and performed it after (the
 // hold ended after). Unheld, it would have beaten the clock. Or a timer that expired while
 // the schedule held the goroutine that set it, right before it waits on the timer's
-// channel (a select on it): its deadline ran out while it was held. The hold need not be longer
-// than the wait: a worker that started late is held for less than the test slept. Of
-// several, the longest wait is named: the one the test relies on.
-func TimingOf(tr *trace.Trace) *Timing {
+// channel (a select on it): its deadline ran out while it was held. Or a select that a
+// preference held, while another of its cases was ready, until its clock's case came (a
+// timer's channel, or a Done channel a context's deadline closed): a goroutine that slow
+// finds both ready and Go picks either. The hold need not be longer than the wait: a
+// worker that started late is held for less than the test slept. Of several, the longest
+// wait is named: the one the test relies on.
+func TimingOf(tr *trace.Trace) *Timing { return timingOf(tr, false) }
+
+// TimingKind reports whether findings of kind can be timing-dependent (TimingFor).
+func TimingKind(kind string) bool { return outcomeKind(kind) || clockOrderedKind(kind) }
+
+// outcomeKind: the outcomes of a run the test's own assertions or a panic judged.
+func outcomeKind(kind string) bool { return kind == "flaky-failure" || kind == "flaky-panic" }
+
+// clockOrderedKind: a stuck run or a panic of a channel operation, which a test that orders
+// its own goroutines by time.Sleep gets when one of them is late.
+func clockOrderedKind(kind string) bool {
+	return kind == "deadlock" || kind == "send-on-closed" || kind == "close-of-closed"
+}
+
+// TimingFor is f's evidence in tr (the run in which f happened) of needing the clock, nil
+// when it has none. A flaky failure or panic has TimingOf's. A deadlock, send on a closed
+// channel or close of a closed one is a bug whatever the clock when any operation it names
+// is outside the test's files (a timeout path of the module that deadlocks, as a timer
+// that fires early provokes, is the module's bug), so it has evidence only when all of its
+// positions are in _test.go files and a time.Sleep in a _test.go file, used as the
+// barrier, expired while the schedule held another goroutine that, at the held operation
+// or after it, works on an object the sleeper uses: the test ordered its own goroutines by
+// the clock. Timers do not count for these kinds.
+func TimingFor(tr *trace.Trace, f *Finding) *Timing {
+	switch {
+	case f.Confidence == Predicted:
+		return nil // it did not happen in tr
+	case outcomeKind(f.Kind):
+		return TimingOf(tr)
+	case !clockOrderedKind(f.Kind) || len(f.Positions) == 0:
+		return nil
+	}
+	for _, p := range f.Positions {
+		if !strings.HasSuffix(p.File, "_test.go") {
+			return nil
+		}
+	}
+	return timingOf(tr, true)
+}
+
+// timingOf is TimingOf; barrier restricts it to a test's sleeps (TimingFor).
+func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	var holds, waits []trace.Timed
 	for _, t := range tr.Timed {
 		switch t.Kind {
@@ -116,6 +160,10 @@ func TimingOf(tr *trace.Trace) *Timing {
 	var bestDur time.Duration
 	rel := &timingRelation{tr: tr}
 	for i, w := range waits {
+		if barrier && (w.Aux != trace.WaitSleep || !strings.HasSuffix(tr.Position(w.Pos).File, "_test.go")) {
+			continue
+		}
+		due := w.End() // when it expired, unrounded
 		if w.Aux != trace.WaitSleep {
 			// A timer's duration is measured from its due time after it was set: a
 			// little short of what the program asked for.
@@ -132,20 +180,31 @@ func TimingOf(tr *trace.Trace) *Timing {
 			continue // stopped before it fired: nothing expired
 		}
 		for _, h := range holds {
-			if w.End() <= h.Start || w.End() >= h.End() {
+			if due <= h.Start || due >= h.End() {
 				continue
 			}
 			if best != nil && w.Dur <= bestDur {
 				continue
 			}
-			if h.G == w.G {
+			switch {
+			case h.Obj != 0:
+				// A preference held the select for the case on channel h.Obj while
+				// another case was ready: only that case's clock expiring counts.
+				if barrier || !rel.clockOf(w, h.Obj) {
+					continue
+				}
+			case h.G == w.G:
 				// The goroutine that set a timer, held past it right before it waits
 				// on the timer's channel, finds it fired: its deadline was too short
 				// for a delayed goroutine. No other wait can end during its own hold.
-				if w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
+				if barrier || w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
 					continue
 				}
-			} else if !rel.shareObject(h, w.G) {
+			case barrier:
+				if !rel.shareLater(h, w.G) {
+					continue // the held goroutine never again works on what the sleeper uses
+				}
+			case !rel.shareObject(h, w.G):
 				continue // the waiter never touches what the held operation works on
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
@@ -191,6 +250,63 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 	if held < 0 {
 		return false
 	}
+	used := r.objectsOf(g)
+	for _, o := range eventObjects(&r.tr.Events[held]) {
+		if used[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// shareLater reports whether the operation h held, or any later one of its goroutine, and
+// goroutine g's operations have an object in common.
+func (r *timingRelation) shareLater(h trace.Timed, g uint64) bool {
+	r.index()
+	held := r.heldEvent(h)
+	if held < 0 {
+		return false
+	}
+	used := r.objectsOf(g)
+	from := r.tr.Events[held].Pre
+	for _, i := range r.byG[h.G] {
+		if e := &r.tr.Events[i]; e.Pre >= from {
+			for _, o := range eventObjects(e) {
+				if used[o] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// clockOf reports whether wait w, a timer, is the clock of channel ch: the timer's own
+// channel, or one that the goroutine a function timer started (a context's deadline
+// cancelling it) closed.
+func (r *timingRelation) clockOf(w trace.Timed, ch uint64) bool {
+	switch w.Aux {
+	case trace.WaitTimerChan:
+		return w.Obj == ch
+	case trace.WaitTimerFunc:
+		r.index()
+		for i := range r.tr.Events {
+			e := &r.tr.Events[i]
+			if e.Kind != trace.KindGoSpawn || e.G != 0 || e.Obj != w.Obj {
+				continue
+			}
+			for _, j := range r.byG[e.A] {
+				if c := &r.tr.Events[j]; c.Kind == trace.KindChanClose && c.Obj == ch {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// objectsOf are the objects goroutine g's events use.
+func (r *timingRelation) objectsOf(g uint64) map[uint64]bool {
 	used := r.objs[g]
 	if used == nil {
 		used = map[uint64]bool{}
@@ -201,12 +317,7 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 		}
 		r.objs[g] = used
 	}
-	for _, o := range eventObjects(&r.tr.Events[held]) {
-		if used[o] {
-			return true
-		}
-	}
-	return false
+	return used
 }
 
 // index lists each goroutine's events, once.

@@ -106,19 +106,47 @@ func TestHoldRecords(t *testing.T) {
 	}
 
 	// A select preference whose case never comes holds the select, ready case and all, for
-	// its window; one whose case comes holds nothing (the select took that case).
+	// its window (no object: not a wait for one case); one whose case comes while case a
+	// was ready held the select until then, for that case's channel (Obj).
 	s = &schedText{}
 	s.selectPref(m["pref.select"], 30, 1)
 	r = runSchedule(t, "TestSelectPreference", s.String(), "GOWEAVE_TEST_NO_PARTNER=1")
 	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
 	sel := oneM(t, r.tr, trace.KindSelect, "pref.select", m)
-	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond {
+	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond || holds[0].Obj != 0 {
 		t.Errorf("preference without partner: holds %+v, want one of the select's goroutine g%d, at least 30 ms", holds, sel.G)
 	}
 	s = &schedText{}
 	s.selectPref(m["pref.select"], 2000, 1)
 	r = runSchedule(t, "TestSelectPreference", s.String())
-	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "pref.select"); len(holds) != 0 {
-		t.Errorf("preference whose case came: holds %+v, want none", holds)
+	sel = oneM(t, r.tr, trace.KindSelect, "pref.select", m)
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
+	if len(holds) != 1 || holds[0].Obj == 0 || len(sel.Cases) != 2 || holds[0].Obj != sel.Cases[1].Obj || holds[0].G != sel.G {
+		t.Errorf("preference whose case came while the other was ready: holds %+v, want one for case 1's channel (select %+v)", holds, sel)
+	}
+}
+
+// A select preference for its timer's case, which comes while another case is ready: the
+// hold names the timer's channel, whose TimedWait it outlasted (analysis.TimingOf's
+// own-clock rule). A preference whose case is ready at its first look holds nothing.
+func TestClockPreferenceHold(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{}
+	s.selectPref(m["clock.select"], 2000, 1)
+	r := runSchedule(t, "TestSelectClockPreference", s.String())
+	holds := timedAt(t, r.tr, trace.KindHold, "replay", "clock.select")
+	waits := timedAt(t, r.tr, trace.KindTimedWait, "replay", "clock.after")
+	if len(holds) != 1 || len(waits) != 1 {
+		t.Fatalf("holds %+v, waits %+v: want one of each", holds, waits)
+	}
+	h, w := holds[0], waits[0]
+	if h.Obj == 0 || h.Obj != w.Obj || w.Aux != trace.WaitTimerChan || w.End() <= h.Start || w.End() > h.End() {
+		t.Errorf("hold %+v, timer %+v: want the hold for the timer's channel, spanning its expiry", h, w)
+	}
+	s = &schedText{}
+	s.selectPref(m["clock.select"], 2000, 0)
+	r = runSchedule(t, "TestSelectClockPreference", s.String())
+	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "clock.select"); len(holds) != 0 {
+		t.Errorf("preference for the ready case: holds %+v, want none", holds)
 	}
 }

@@ -10,7 +10,11 @@
 //   - Hold: the schedule parked a goroutine before an operation (a delay or
 //     the order), or a select preference kept its select from its other
 //     cases for the whole window: g, pos and aux (kind) of the held
-//     operation, a = ns held.
+//     operation, a = ns held. A preference whose case came after the
+//     goroutine had waited for it while another case of the select (or its
+//     default) was ready: obj is the preferred case's channel (0 for the
+//     holds above), so that the analysis can tell a select held until its
+//     clock's case (a timer's channel, a context's Done) was ready.
 //   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
 //     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
 //     aux 1, obj the channel) or a function (AfterFunc, a context's
@@ -22,7 +26,10 @@
 
 package runtime
 
-import "internal/abi"
+import (
+	"internal/abi"
+	"internal/runtime/atomic"
+)
 
 const (
 	goweaveKHold      = 80
@@ -101,6 +108,39 @@ func goweavePreferHeld(gp *g, kind uint8, pos uint32, t0, window int64) {
 	if d := nanotime() - t0; d >= window && pos != 0 {
 		goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(d), t0)
 	}
+}
+
+// goweavePreferCame records that a select preference kept gp's select at
+// pos from nanotime t0 until its preferred case, on channel c, completed,
+// while another case was ready (other): a goroutine slow to reach the select
+// that long would have found both ready. A preference satisfied at its
+// first look held nothing and is not recorded.
+func goweavePreferCame(gp *g, pos uint32, c *hchan, t0 int64, other bool) {
+	if d := nanotime() - t0; other && d >= goweavePollNs && pos != 0 && c != nil && c.goweave.id != 0 {
+		goweaveTimedRecord(goweaveKHold, goweaveKSelect, pos, gp.goid, c.goweave.id, uint64(d), t0)
+	}
+}
+
+// goweaveOtherReady reports whether a case of a select other than si (an
+// scase index; sends first) is ready now, or the select has a default
+// (!block). Lock-free looks, as selectnbrecv's fast path takes them.
+func goweaveOtherReady(cases []scase, si, nsends int, block bool) bool {
+	if !block {
+		return true
+	}
+	for i := range cases {
+		c := cases[i].c
+		if i == si || c == nil {
+			continue
+		}
+		if atomic.Load(&c.closed) != 0 {
+			return true
+		}
+		if i < nsends && !full(c) || i >= nsends && !empty(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // goweaveTimedRecord writes a completed record of kind, stamped now.

@@ -1,0 +1,117 @@
+package analysis
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// A select a preference held, while another case was ready, until its clock's case came
+// (the hold names that case's channel): a timer's channel, or a Done channel that a
+// context's deadline closed, expiring inside the hold is the run's timing. Any other
+// channel's case, or a clock expiring outside the hold, is not.
+func TestTimingOfClockPreference(t *testing.T) {
+	pref := func(ch uint64, start int64, d time.Duration) trace.Timed {
+		return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Obj: ch, Stamp: 80, Start: start, Dur: d}
+	}
+	timer := func(aux uint16, obj uint64) trace.Timed {
+		return trace.Timed{Kind: trace.KindTimedWait, Aux: aux, Pos: 3, G: 9, Obj: obj, Start: 0, Dur: 10 * time.Millisecond}
+	}
+	sel := trace.Event{Kind: trace.KindSelect, G: 9, Pos: 2, Pre: 79, Post: 81, A: 1, Aux: 2,
+		Cases: []trace.Case{{Index: 0, Obj: 4}, {Index: 1, Obj: 5}}}
+	tm := TimingOf(timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), pref(5, ms1, 10*time.Millisecond)))
+	if tm == nil || tm.WaitKind != "timer" || tm.Delayed.ID != 9 || tm.HeldAt.Line != 4 {
+		t.Errorf("a select held for its timer's case: timing %+v", tm)
+	}
+	for name, tr := range map[string]*trace.Trace{
+		"held for another channel's case": timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), pref(4, ms1, 10*time.Millisecond)),
+		"the timer expired before":        timingTrace([]trace.Event{sel}, timer(trace.WaitTimerChan, 5), pref(5, 11*ms1, time.Millisecond)),
+		"a timer that never fired": func() *trace.Trace {
+			s := sel
+			s.A = 0
+			return timingTrace([]trace.Event{s}, timer(trace.WaitTimerChan, 5), pref(5, ms1, 10*time.Millisecond))
+		}(),
+		"a function timer that closed nothing": timingTrace([]trace.Event{sel,
+			{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 70, Post: 70, A: 11}},
+			timer(trace.WaitTimerFunc, 6), pref(5, ms1, 10*time.Millisecond)),
+	} {
+		if tm := TimingOf(tr); tm != nil {
+			t.Errorf("%s: timing %+v, want none", name, *tm)
+		}
+	}
+	// A context's deadline: its timer's goroutine closes the Done channel (5) the select
+	// was held for.
+	ctx := timingTrace([]trace.Event{sel,
+		{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 70, Post: 70, A: 11},
+		{Kind: trace.KindChanClose, G: 11, Obj: 5, Pos: 3, Pre: 71, Post: 71}},
+		timer(trace.WaitTimerFunc, 6), pref(5, ms1, 10*time.Millisecond))
+	if tm := TimingOf(ctx); tm == nil || tm.WaitKind != "func-timer" {
+		t.Errorf("a select held for the Done case a context's deadline closed: timing %+v", tm)
+	}
+}
+
+// A deadlock or a send on a closed channel is timing-dependent only when all of its
+// operations are the test's and a test's sleep, used as a barrier between its own
+// goroutines, expired while the schedule held one of them; never by a timer (a timeout
+// path that deadlocks is the module's bug), never a prediction or another kind.
+func TestTimingForClockOrderedKinds(t *testing.T) {
+	// w_test.go:10 sleeps (position 3); the worker is held before its Lock of mutex 50,
+	// which the test locks too.
+	run := func(ts ...trace.Timed) *trace.Trace { return timingTrace(nil, ts...) }
+	inTest := []Position{{Role: "send", File: "/m/w_test.go", Line: 20}, {Role: "close", File: "/m/w_test.go", Line: 30}}
+	f := &Finding{Kind: "send-on-closed", Confidence: Actual, Positions: inTest}
+	slept := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+	if tm := TimingFor(slept, f); tm == nil || tm.WaitKind != "sleep" {
+		t.Errorf("a send on a closed channel after the test's sleep expired in a hold: timing %+v", tm)
+	}
+	dl := &Finding{Kind: "deadlock", Confidence: Actual, Positions: inTest}
+	if TimingFor(slept, dl) == nil {
+		t.Error("a deadlock of the test's goroutines after its sleep expired in a hold: no timing")
+	}
+	// The held worker's Lock is of another mutex than the test's, but the worker goes on
+	// to receive from the channel (60) the test sends on: still the goroutine the test
+	// waited for.
+	later := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+	later.Events[2].Obj = 51
+	later.Events = append(later.Events,
+		trace.Event{Kind: trace.KindChanRecv, G: 9, Pos: 2, Obj: 60, Pre: 80, Post: 90},
+		trace.Event{Kind: trace.KindChanSend, G: 7, Pos: 4, Obj: 60, Pre: 85, Post: 90})
+	if TimingFor(later, dl) == nil {
+		t.Error("a deadlock whose held goroutine later uses the sleeper's channel: no timing")
+	}
+	timer := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitTimerChan, Pos: 3, G: 7, Obj: 5, Start: 0, Dur: 20 * time.Millisecond}
+	fire := trace.Event{Kind: trace.KindTimerFire, Obj: 5, Pos: 3, Pre: 2, Post: 2, A: 1}
+	for name, c := range map[string]struct {
+		tr *trace.Trace
+		f  *Finding
+	}{
+		"an operation outside the test's files": {slept, &Finding{Kind: "deadlock", Confidence: Actual,
+			Positions: []Position{{File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 30}}}},
+		"a predicted deadlock": {slept, &Finding{Kind: "deadlock", Confidence: Predicted, Positions: inTest}},
+		"a data race":          {slept, &Finding{Kind: "data-race", Confidence: Actual, Positions: inTest}},
+		"a timer, not a sleep": {timingTrace([]trace.Event{fire}, timer, hold(9, ms1, 30*time.Millisecond)), dl},
+		"a sleep in the module's code": {func() *trace.Trace {
+			tr := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+			tr.Positions[2].File = "/m/w.go"
+			return tr
+		}(), dl},
+		"a held goroutine that never meets the sleeper": {func() *trace.Trace {
+			tr := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+			tr.Events[2].Obj = 51
+			return tr
+		}(), dl},
+	} {
+		if tm := TimingFor(c.tr, c.f); tm != nil {
+			t.Errorf("%s: timing %+v, want none", name, *tm)
+		}
+	}
+	// The outcome kinds keep TimingOf's evidence, timers included.
+	flaky := &Finding{Kind: "flaky-failure", Confidence: Actual, Positions: []Position{{File: "/m/w.go", Line: 4}}}
+	if TimingFor(timingTrace([]trace.Event{fire}, timer, hold(9, ms1, 30*time.Millisecond)), flaky) == nil {
+		t.Error("a flaky failure after a timer expired in a hold: no timing")
+	}
+	if !TimingKind("deadlock") || !TimingKind("flaky-panic") || TimingKind("data-race") || TimingKind("leak-chan") {
+		t.Error("TimingKind")
+	}
+}

@@ -1,0 +1,19 @@
+package replay
+
+import (
+	"testing"
+	"time"
+)
+
+// TestSelectClockPreference: case a is always ready, so a free run takes it;
+// the other case is a 5 ms timer's, which a preference for it waits for.
+func TestSelectClockPreference(t *testing.T) {
+	a := make(chan int, 1)
+	a <- 1
+	select { // @clock.select
+	case v := <-a:
+		t.Log("took a", v)
+	case <-time.After(5 * time.Millisecond): // @clock.after
+		t.Log("timed out")
+	}
+}
