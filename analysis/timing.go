@@ -29,8 +29,8 @@ type Timing struct {
 	// (time.After or time.NewTimer)", "a timer of 1s (time.AfterFunc or a context's
 	// deadline)".
 	Wait string `json:"wait"`
-	// WaitKind is "sleep", "timer" (a timer with a channel) or "func-timer" (time.AfterFunc,
-	// a context's deadline or timeout).
+	// WaitKind is "sleep", "timer" (a timer with a channel), "func-timer" (time.AfterFunc,
+	// a context's deadline or timeout) or "ticker" (a select held until its tick came).
 	WaitKind string `json:"waitKind"`
 	// WaitMs is the wait's duration; for sleeps repeated at one line by one goroutine (a
 	// polling loop), the last one's, with Sleeps how many there were.
@@ -50,6 +50,10 @@ type Timing struct {
 
 // Summary says what Timing shows, in one sentence.
 func (t *Timing) Summary() string {
+	if t.WaitKind == "ticker" {
+		return fmt.Sprintf("%s was held by goweave's schedule %s at %s:%d while another case was ready, until a tick of its ticker (%s at %s:%d) came",
+			t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.Wait, filepath.Base(t.At.File), t.At.Line)
+	}
 	who := "the test"
 	if t.Waiter.Spawn != "" {
 		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
@@ -58,12 +62,16 @@ func (t *Timing) Summary() string {
 	if t.Sleeps > 1 {
 		wait = fmt.Sprintf("%s (%d times at that line)", wait, t.Sleeps)
 	}
-	delayed := fmt.Sprintf("goroutine %d", t.Delayed.ID)
-	if t.Delayed.Spawn != "" {
-		delayed += fmt.Sprintf(" (started at %s)", t.Delayed.Spawn)
-	}
 	return fmt.Sprintf("%s waits with %s at %s:%d; %s was delayed %s by goweave's schedule before %s:%d, and the wait expired first",
-		who, wait, filepath.Base(t.At.File), t.At.Line, delayed, formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
+		who, wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
+}
+
+// goroutine names g: its id and where it was started.
+func (t *Timing) goroutine(g Goroutine) string {
+	if g.Spawn == "" {
+		return fmt.Sprintf("goroutine %d", g.ID)
+	}
+	return fmt.Sprintf("goroutine %d (started at %s)", g.ID, g.Spawn)
 }
 
 func formatMs(ms float64) string {
@@ -160,6 +168,9 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	var bestDur time.Duration
 	rel := &timingRelation{tr: tr}
 	for i, w := range waits {
+		if w.Aux == trace.WaitTicker {
+			continue // a period, not a deadline: only a select held for its tick (below)
+		}
 		if barrier && (w.Aux != trace.WaitSleep || !strings.HasSuffix(tr.Position(w.Pos).File, "_test.go")) {
 			continue
 		}
@@ -228,6 +239,42 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			default:
 				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", w.Dur)
 			}
+		}
+	}
+	if best == nil && !barrier {
+		best = tickOf(tr, holds, waits)
+	}
+	return best
+}
+
+// tickOf is the evidence of a select that a preference held, while another of its cases
+// was ready, until its ticker's case came: a tick came during the hold (the case was not
+// ready at the first look) and won over the ready case, as it can for a goroutine that
+// slow. The longest period is named. A ticker whose ticks no such select waited for is
+// no evidence, however often it ticked during holds (a janitor's).
+func tickOf(tr *trace.Trace, holds, waits []trace.Timed) *Timing {
+	var best *Timing
+	var bestDur time.Duration
+	for _, w := range waits {
+		if w.Aux != trace.WaitTicker || best != nil && w.Dur <= bestDur {
+			continue
+		}
+		for _, h := range holds {
+			if h.Obj != w.Obj || w.End() >= h.End() {
+				continue // not held for this ticker's case, or before its first tick
+			}
+			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
+			if at.File == "" || heldAt.File == "" {
+				continue
+			}
+			bestDur = w.Dur
+			best = &Timing{
+				Wait: fmt.Sprintf("a ticker of %v (time.NewTicker or time.Tick)", roundUp2(w.Dur)), WaitKind: "ticker", WaitMs: ms(roundUp2(w.Dur)),
+				At:     Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
+				Waiter: timingGoroutine(tr, h.G), Delayed: timingGoroutine(tr, h.G), DelayedMs: ms(h.Dur),
+				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
+			}
+			break
 		}
 	}
 	return best

@@ -115,3 +115,36 @@ func TestTimingForClockOrderedKinds(t *testing.T) {
 		t.Error("TimingKind")
 	}
 }
+
+// A select that a preference held, while another case was ready, until its ticker's tick
+// came is the run's timing (a tick moved ahead of a ready item). A ticker ticking during
+// other goroutines' holds is not (a janitor's 1 ms ticker would make every hold evidence),
+// nor a preference for another channel, nor a hold that ended before the first tick.
+func TestTimingOfTickerPreference(t *testing.T) {
+	ticker := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitTicker, Pos: 3, G: 9, Obj: 5, Start: 0, Dur: time.Millisecond}
+	pref := func(ch uint64, start int64, d time.Duration) trace.Timed {
+		return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Obj: ch, Stamp: 80, Start: start, Dur: d}
+	}
+	tm := TimingOf(timingTrace(nil, ticker, pref(5, 3*ms1, 2*time.Millisecond)))
+	if tm == nil || tm.WaitKind != "ticker" || tm.WaitMs != 1 || tm.Delayed.ID != 9 || tm.HeldAt.Line != 4 || tm.At.Line != 10 {
+		t.Fatalf("a select held until its ticker's tick: timing %+v", tm)
+	}
+	if s := tm.Summary(); s != "goroutine 9 (started at w.go:3) was held by goweave's schedule 2.0 ms at w.go:4 while another case was ready, until a tick of its ticker (a ticker of 1ms (time.NewTicker or time.Tick) at w_test.go:10) came" {
+		t.Errorf("summary %q", s)
+	}
+	for name, tr := range map[string]*trace.Trace{
+		// The test's worker held before its Lock over many ticks of a janitor's ticker.
+		"ticks during another goroutine's hold": timingTrace(nil, ticker, hold(9, ms1, 30*time.Millisecond)),
+		"held for another channel's case":       timingTrace(nil, ticker, pref(4, 3*ms1, 2*time.Millisecond)),
+		"held before the first tick":            timingTrace(nil, func() trace.Timed { w := ticker; w.Dur = 10 * time.Millisecond; return w }(), pref(5, 0, 2*time.Millisecond)),
+	} {
+		if tm := TimingOf(tr); tm != nil {
+			t.Errorf("%s: timing %+v, want none", name, *tm)
+		}
+	}
+	// Never for a deadlock: a tick is no barrier.
+	f := &Finding{Kind: "deadlock", Confidence: Actual, Positions: []Position{{File: "/m/w_test.go", Line: 20}}}
+	if tm := TimingFor(timingTrace(nil, ticker, pref(5, 3*ms1, 2*time.Millisecond)), f); tm != nil {
+		t.Errorf("a deadlock with a ticker's preference hold: timing %+v", *tm)
+	}
+}

@@ -25,7 +25,7 @@ func timedAt(t *testing.T, tr *trace.Trace, k trace.Kind, pkg, name string) []tr
 
 // Every wait bounded by the clock is a TimedWait record at the user's call, with its
 // duration, what it waits with, and the timer's object id where the timer's fire or
-// goroutine shows it; none for a ticker; the records are not events.
+// goroutine shows it; a ticker's names its channel; the records are not events.
 func TestTimedWaitRecords(t *testing.T) {
 	tr := record(t, buildEvents(t, false), "TestTimedWaits", nil).tr
 	want := []struct {
@@ -62,8 +62,10 @@ func TestTimedWaitRecords(t *testing.T) {
 			t.Errorf("@%s: object %d", w.name, r.Obj)
 		}
 	}
-	if rs := timedAt(t, tr, trace.KindTimedWait, "events", "timed.ticker"); len(rs) != 0 {
-		t.Errorf("a ticker has TimedWait records: %+v", rs)
+	// A ticker's one record names its channel a clock's: its period, its first tick.
+	if rs := timedAt(t, tr, trace.KindTimedWait, "events", "timed.ticker"); len(rs) != 1 || rs[0].Aux != trace.WaitTicker ||
+		rs[0].Dur != time.Millisecond || rs[0].Obj == 0 || rs[0].G != test {
+		t.Errorf("a ticker's TimedWait records: %+v, want one of its 1ms period and channel", rs)
 	}
 	fired := map[uint64]bool{}
 	for _, e := range tr.Events {
@@ -142,6 +144,16 @@ func TestClockPreferenceHold(t *testing.T) {
 	h, w := holds[0], waits[0]
 	if h.Obj == 0 || h.Obj != w.Obj || w.Aux != trace.WaitTimerChan || w.End() <= h.Start || w.End() > h.End() {
 		t.Errorf("hold %+v, timer %+v: want the hold for the timer's channel, spanning its expiry", h, w)
+	}
+	// The same for a ticker's case: no deadline, the hold names the ticker's channel.
+	s = &schedText{}
+	s.selectPref(m["tick.select"], 2000, 1)
+	r = runSchedule(t, "TestSelectTickerPreference", s.String())
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "tick.select")
+	waits = timedAt(t, r.tr, trace.KindTimedWait, "replay", "tick.ticker")
+	if len(holds) != 1 || len(waits) != 1 || holds[0].Obj == 0 || holds[0].Obj != waits[0].Obj || waits[0].Aux != trace.WaitTicker ||
+		waits[0].End() > holds[0].End() {
+		t.Errorf("ticker: holds %+v, waits %+v: want one hold for the ticker's channel, after its first tick", holds, waits)
 	}
 	s = &schedText{}
 	s.selectPref(m["clock.select"], 2000, 0)

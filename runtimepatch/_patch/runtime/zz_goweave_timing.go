@@ -18,8 +18,10 @@
 //   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
 //     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
 //     aux 1, obj the channel) or a function (AfterFunc, a context's
-//     deadline: aux 2, obj the timer); a = its duration in ns. Tickers are
-//     left out: a period is not a deadline.
+//     deadline: aux 2, obj the timer); a = its duration in ns. A ticker
+//     (aux 3, obj its channel, a = its period, b = its first tick less a
+//     period) is no deadline; it only names its channel a clock's, for a
+//     select a preference held until a tick came.
 //
 // Neither updates the goroutine's newest event (goweaveG.last), which the
 // schedule's settle logic reads.
@@ -38,6 +40,7 @@ const (
 	goweaveWaitSleep     = 0
 	goweaveWaitTimerChan = 1
 	goweaveWaitTimerFunc = 2
+	goweaveWaitTicker    = 3
 )
 
 // goweaveSleep records a time.Sleep(ns) called at return address pc. The
@@ -60,15 +63,18 @@ func goweaveSleep(ns int64, pc uintptr) {
 	goweaveTimedRecord(goweaveKTimedWait, goweaveWaitSleep, pos, gp.goid, 0, uint64(ns), nanotime())
 }
 
-// goweaveTimerWait records the creation of timer t at pos (a user position)
-// by the current goroutine; c is its channel, nil for AfterFunc.
+// goweaveTimerWait records the creation of timer or ticker t at pos (a user
+// position) by the current goroutine; c is its channel, nil for AfterFunc
+// (and for every channel timer under asynctimerchan=1).
 func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
-	if pos == 0 || t.period != 0 || t.isFake {
+	if pos == 0 || t.isFake {
 		return
 	}
 	now := nanotime()
 	d := t.when - now
-	if d <= 0 {
+	if t.period > 0 {
+		d, now = t.period, t.when-t.period
+	} else if d <= 0 {
 		return
 	}
 	aux, obj := uint16(goweaveWaitTimerFunc), t.goweaveID
@@ -83,6 +89,12 @@ func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
 		if hc := (*hchan)(e.data); hc != nil && hc.goweave.id != 0 {
 			obj = hc.goweave.id
 		}
+	}
+	if t.period > 0 {
+		if aux != goweaveWaitTimerChan {
+			return // a periodic function timer: no channel to name
+		}
+		aux = goweaveWaitTicker
 	}
 	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, obj, uint64(d), now)
 }

@@ -17,3 +17,18 @@ func TestSelectClockPreference(t *testing.T) {
 		t.Log("timed out")
 	}
 }
+
+// TestSelectTickerPreference: as TestSelectClockPreference, with a 5 ms
+// ticker's case.
+func TestSelectTickerPreference(t *testing.T) {
+	a := make(chan int, 1)
+	a <- 1
+	tk := time.NewTicker(5 * time.Millisecond) // @tick.ticker
+	defer tk.Stop()
+	select { // @tick.select
+	case v := <-a:
+		t.Log("took a", v)
+	case <-tk.C:
+		t.Log("ticked")
+	}
+}
