@@ -51,7 +51,7 @@ type Timing struct {
 // Summary says what Timing shows, in one sentence.
 func (t *Timing) Summary() string {
 	if t.WaitKind == "ticker" {
-		return fmt.Sprintf("%s was held by goweave's schedule %s at %s:%d while another case was ready, until a tick of its ticker (%s at %s:%d) came",
+		return fmt.Sprintf("%s was held by goweave's schedule %s before %s:%d, which waits on %s at %s:%d, while it ticked",
 			t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.Wait, filepath.Base(t.At.File), t.At.Line)
 	}
 	who := "the test"
@@ -206,9 +206,10 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 				}
 			case h.G == w.G:
 				// The goroutine that set a timer, held past it right before it waits
-				// on the timer's channel, finds it fired: its deadline was too short
-				// for a delayed goroutine. No other wait can end during its own hold.
-				if barrier || w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
+				// on the timer's channel (or on the Done channel its context's
+				// deadline closed), finds it fired: its deadline was too short for a
+				// delayed goroutine. No other wait can end during its own hold.
+				if barrier || w.Aux == trace.WaitSleep || !rel.heldWaitsOn(h, w) {
 					continue
 				}
 			case barrier:
@@ -235,9 +236,9 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			case trace.WaitSleep:
 				best.WaitKind, best.Wait = "sleep", fmt.Sprintf("time.Sleep(%v)", w.Dur)
 			case trace.WaitTimerChan:
-				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", w.Dur)
+				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer %s (time.After or time.NewTimer)", timerDur(w.Dur))
 			default:
-				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", w.Dur)
+				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer %s (time.AfterFunc or a context's deadline)", timerDur(w.Dur))
 			}
 		}
 	}
@@ -250,8 +251,10 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 // tickOf is the evidence of a select that a preference held, while another of its cases
 // was ready, until its ticker's case came: a tick came during the hold (the case was not
 // ready at the first look) and won over the ready case, as it can for a goroutine that
-// slow. The longest period is named. A ticker whose ticks no such select waited for is
-// no evidence, however often it ticked during holds (a janitor's).
+// slow. The longest period is named. A ticker whose ticks only holds without that
+// preference spanned is no evidence, however often it ticked during them (a janitor's 1 ms
+// ticker would make every hold evidence, even a hold of its own goroutine before its
+// select: whether another case was ready then is not recorded).
 func tickOf(tr *trace.Trace, holds, waits []trace.Timed) *Timing {
 	var best *Timing
 	var bestDur time.Duration
@@ -333,7 +336,7 @@ func (r *timingRelation) shareLater(h trace.Timed, g uint64) bool {
 // cancelling it) closed.
 func (r *timingRelation) clockOf(w trace.Timed, ch uint64) bool {
 	switch w.Aux {
-	case trace.WaitTimerChan:
+	case trace.WaitTimerChan, trace.WaitTicker:
 		return w.Obj == ch
 	case trace.WaitTimerFunc:
 		r.index()
@@ -379,11 +382,15 @@ func (r *timingRelation) index() {
 	r.objs = map[uint64]map[uint64]bool{}
 }
 
-// heldUses reports whether the operation hold h held works on object obj.
-func (r *timingRelation) heldUses(h trace.Timed, obj uint64) bool {
+// heldWaitsOn reports whether the operation hold h held works on the channel of timer w:
+// its own, or one its function's goroutine closed (clockOf).
+func (r *timingRelation) heldWaitsOn(h trace.Timed, w trace.Timed) bool {
 	r.index()
 	held := r.heldEvent(h)
-	return held >= 0 && slices.Contains(eventObjects(&r.tr.Events[held]), obj)
+	if held < 0 {
+		return false
+	}
+	return slices.ContainsFunc(eventObjects(&r.tr.Events[held]), func(o uint64) bool { return r.clockOf(w, o) })
 }
 
 // heldEvent is the operation hold h held: the event of its goroutine at its position
@@ -422,6 +429,15 @@ func eventObjects(e *trace.Event) []uint64 {
 		}
 	}
 	return out
+}
+
+// timerDur says how long a timer of d waited: the runtime records a timer that was due
+// before its goroutine had set it (a short one, on a loaded machine) as 1 ns.
+func timerDur(d time.Duration) string {
+	if d <= 1 {
+		return "already due when it was set"
+	}
+	return fmt.Sprintf("of %v", d)
 }
 
 // roundUp2 rounds d up to two significant digits: 994.512µs is 1ms.

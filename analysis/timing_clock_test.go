@@ -129,7 +129,7 @@ func TestTimingOfTickerPreference(t *testing.T) {
 	if tm == nil || tm.WaitKind != "ticker" || tm.WaitMs != 1 || tm.Delayed.ID != 9 || tm.HeldAt.Line != 4 || tm.At.Line != 10 {
 		t.Fatalf("a select held until its ticker's tick: timing %+v", tm)
 	}
-	if s := tm.Summary(); s != "goroutine 9 (started at w.go:3) was held by goweave's schedule 2.0 ms at w.go:4 while another case was ready, until a tick of its ticker (a ticker of 1ms (time.NewTicker or time.Tick) at w_test.go:10) came" {
+	if s := tm.Summary(); s != "goroutine 9 (started at w.go:3) was held by goweave's schedule 2.0 ms before w.go:4, which waits on a ticker of 1ms (time.NewTicker or time.Tick) at w_test.go:10, while it ticked" {
 		t.Errorf("summary %q", s)
 	}
 	for name, tr := range map[string]*trace.Trace{
@@ -142,9 +142,49 @@ func TestTimingOfTickerPreference(t *testing.T) {
 			t.Errorf("%s: timing %+v, want none", name, *tm)
 		}
 	}
+	// The goroutine about to select on the ticker's channel, held by a delay (no
+	// preference) for more than a period: a tick came during the hold, but whether another
+	// case was ready is not known (a janitor's select): no evidence.
+	sel := trace.Event{Kind: trace.KindSelect, G: 9, Pos: 2, Pre: 79, Post: 81, A: 1, Aux: 2,
+		Cases: []trace.Case{{Index: 0, Obj: 4}, {Index: 1, Obj: 5}}}
+	delay := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Stamp: 78, Start: 3 * ms1, Dur: 30 * time.Millisecond}
+	if tm := TimingOf(timingTrace([]trace.Event{sel}, ticker, delay)); tm != nil {
+		t.Errorf("the ticker's select held by a delay over many ticks: timing %+v", *tm)
+	}
 	// Never for a deadlock: a tick is no barrier.
 	f := &Finding{Kind: "deadlock", Confidence: Actual, Positions: []Position{{File: "/m/w_test.go", Line: 20}}}
 	if tm := TimingFor(timingTrace(nil, ticker, pref(5, 3*ms1, 2*time.Millisecond)), f); tm != nil {
 		t.Errorf("a deadlock with a ticker's preference hold: timing %+v", *tm)
+	}
+}
+
+// The goroutine that made a context with a deadline, held past it right before a select on
+// the context's Done channel, finds the deadline passed: its timing, as for its own timer's
+// channel. Held before a select on another channel, not.
+func TestTimingOfOwnContextDeadline(t *testing.T) {
+	deadline := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitTimerFunc, Pos: 3, G: 9, Obj: 6, Start: 0, Dur: 10 * time.Millisecond}
+	held := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Stamp: 78, Start: ms1, Dur: 15 * time.Millisecond}
+	run := func(done uint64) *trace.Trace {
+		return timingTrace([]trace.Event{
+			{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, Pre: 70, Post: 70, A: 11},
+			{Kind: trace.KindChanClose, G: 11, Obj: 5, Pos: 3, Pre: 71, Post: 71},
+			{Kind: trace.KindSelect, G: 9, Pos: 2, Pre: 79, Post: 81, A: 1, Aux: 2, Cases: []trace.Case{{Index: 0, Obj: 4}, {Index: 1, Obj: done}}},
+		}, deadline, held)
+	}
+	if tm := TimingOf(run(5)); tm == nil || tm.WaitKind != "func-timer" || tm.Delayed.ID != 9 {
+		t.Errorf("held past its own context's deadline before a select on its Done: timing %+v", tm)
+	}
+	if tm := TimingOf(run(7)); tm != nil {
+		t.Errorf("held past its own context's deadline before a select on another channel: timing %+v", *tm)
+	}
+}
+
+// A timer already due when its goroutine set it (recorded as 1 ns) is said so.
+func TestTimingOfDueTimer(t *testing.T) {
+	due := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitTimerChan, Pos: 3, G: 7, Obj: 5, Start: 2 * ms1, Dur: 1}
+	fire := trace.Event{Kind: trace.KindTimerFire, Obj: 5, Pos: 3, Pre: 2, Post: 2, A: 1}
+	tm := TimingOf(timingTrace([]trace.Event{fire}, due, hold(9, ms1, 30*time.Millisecond)))
+	if tm == nil || tm.Wait != "a timer already due when it was set (time.After or time.NewTimer)" {
+		t.Errorf("a timer due when set, expiring in the worker's hold: timing %+v", tm)
 	}
 }

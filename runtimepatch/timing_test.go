@@ -162,3 +162,14 @@ func TestClockPreferenceHold(t *testing.T) {
 		t.Errorf("preference for the ready case: holds %+v, want none", holds)
 	}
 }
+
+// A timer due before its goroutine had set it (here one of 0; a short one on a loaded
+// machine) is recorded as expiring at once (1 ns), not dropped: a test's 1 ms deadline
+// that the load ate is still a wait bounded by the clock.
+func TestDueTimerRecord(t *testing.T) {
+	tr := record(t, buildReplay(t), "TestDueTimer", nil).tr
+	rs := timedAt(t, tr, trace.KindTimedWait, "replay", "due.timer")
+	if len(rs) != 1 || rs[0].Aux != trace.WaitTimerChan || rs[0].Dur != 1 || rs[0].Obj == 0 {
+		t.Errorf("TimedWait records %+v, want one of 1 ns for the timer's channel", rs)
+	}
+}

@@ -75,7 +75,9 @@ func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
 	if t.period > 0 {
 		d, now = t.period, t.when-t.period
 	} else if d <= 0 {
-		return
+		// Due before it was set (a short timer set by a goroutine slower than
+		// it, on a loaded machine): it expires now.
+		d = 1
 	}
 	aux, obj := uint16(goweaveWaitTimerFunc), t.goweaveID
 	if c != nil {

@@ -32,3 +32,10 @@ func TestSelectTickerPreference(t *testing.T) {
 		t.Log("ticked")
 	}
 }
+
+// TestDueTimer: a timer due before it is set (as a short one set by a slow
+// goroutine is).
+func TestDueTimer(t *testing.T) {
+	tm := time.NewTimer(0) // @due.timer
+	<-tm.C
+}
