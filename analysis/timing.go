@@ -198,18 +198,15 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 				continue
 			}
 			switch {
-			case h.Obj != 0:
-				// A preference held the select for the case on channel h.Obj while
-				// another case was ready: only that case's clock expiring counts.
-				if barrier || !rel.clockOf(w, h.Obj) {
-					continue
-				}
+			case h.Obj != 0 && !barrier && rel.clockOf(w, h.Obj):
+				// A preference held the select for its clock's case (channel h.Obj)
+				// while another case was ready.
 			case h.G == w.G:
 				// The goroutine that set a timer, held past it right before it waits
 				// on the timer's channel (or on the Done channel its context's
 				// deadline closed), finds it fired: its deadline was too short for a
 				// delayed goroutine. No other wait can end during its own hold.
-				if barrier || w.Aux == trace.WaitSleep || !rel.heldWaitsOn(h, w) {
+				if barrier || h.Obj != 0 || w.Aux == trace.WaitSleep || !rel.heldWaitsOn(h, w) {
 					continue
 				}
 			case barrier:

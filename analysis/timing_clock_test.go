@@ -188,3 +188,23 @@ func TestTimingOfDueTimer(t *testing.T) {
 		t.Errorf("a timer due when set, expiring in the worker's hold: timing %+v", tm)
 	}
 }
+
+// A preference that held a select for a case another goroutine's wait was due to serve,
+// while another case (the caller's own, already expired, deadline) was ready, is a hold
+// like a delay: that goroutine's wait expired inside it (tunny's TestTimeout: a 1 ns
+// deadline beaten by a 1 ms job because the caller was held 3 ms for the job's result).
+func TestTimingOfPreferenceHoldForAnotherGoroutine(t *testing.T) {
+	work := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: 9, Start: 0, Dur: time.Millisecond}
+	pref := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 4, G: 7, Obj: 60, Stamp: 78, Start: ms1 / 2, Dur: 3 * time.Millisecond}
+	events := []trace.Event{
+		{Kind: trace.KindChanSend, G: 9, Pos: 2, Obj: 60, Pre: 75, Post: 80},
+		{Kind: trace.KindSelect, G: 7, Pos: 4, Pre: 79, Post: 80, A: 0, Aux: 2, Cases: []trace.Case{{Index: 0, Obj: 60}, {Index: 1, Obj: 5}}},
+	}
+	if tm := TimingOf(timingTrace(events, work, pref)); tm == nil || tm.Delayed.ID != 7 || tm.Waiter.ID != 9 {
+		t.Errorf("the caller held for the worker's result while the worker's wait expired: timing %+v", tm)
+	}
+	events[0].Obj = 61 // the worker never serves that case
+	if tm := TimingOf(timingTrace(events, work, pref)); tm != nil {
+		t.Errorf("a preference for a case the waiter never touches: timing %+v", *tm)
+	}
+}
