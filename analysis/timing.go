@@ -392,9 +392,20 @@ func (r *timingRelation) heldWaitsOn(h trace.Timed, w trace.Timed) bool {
 
 // heldEvent is the operation hold h held: the event of its goroutine at its position
 // whose request is nearest the hold's record (just after it for a hold before the
-// operation, just before it for a select a preference held open); -1 when it never came.
+// operation, just before it for a select a preference held open, the latest before it for
+// one whose preferred case came); -1 when it never came.
 func (r *timingRelation) heldEvent(h trace.Timed) int {
 	best, dist := -1, uint64(0)
+	if h.Obj != 0 {
+		// A preference whose case came is recorded once the select completed with it:
+		// the latest execution requested before the record.
+		for _, i := range r.byG[h.G] {
+			if e := &r.tr.Events[i]; e.Pos == h.Pos && e.Pre < h.Stamp && (best < 0 || e.Pre > r.tr.Events[best].Pre) {
+				best = i
+			}
+		}
+		return best
+	}
 	for _, i := range r.byG[h.G] {
 		e := &r.tr.Events[i]
 		if e.Pos != h.Pos {

@@ -13,7 +13,7 @@ import (
 // channel's case, or a clock expiring outside the hold, is not.
 func TestTimingOfClockPreference(t *testing.T) {
 	pref := func(ch uint64, start int64, d time.Duration) trace.Timed {
-		return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Obj: ch, Stamp: 80, Start: start, Dur: d}
+		return trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 2, G: 9, Obj: ch, Stamp: 82, Start: start, Dur: d}
 	}
 	timer := func(aux uint16, obj uint64) trace.Timed {
 		return trace.Timed{Kind: trace.KindTimedWait, Aux: aux, Pos: 3, G: 9, Obj: obj, Start: 0, Dur: 10 * time.Millisecond}
@@ -195,10 +195,11 @@ func TestTimingOfDueTimer(t *testing.T) {
 // deadline beaten by a 1 ms job because the caller was held 3 ms for the job's result).
 func TestTimingOfPreferenceHoldForAnotherGoroutine(t *testing.T) {
 	work := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: 9, Start: 0, Dur: time.Millisecond}
-	pref := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 4, G: 7, Obj: 60, Stamp: 78, Start: ms1 / 2, Dur: 3 * time.Millisecond}
+	// The runtime writes the hold once the select completed with the preferred case.
+	pref := trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: 4, G: 7, Obj: 60, Stamp: 81, Start: ms1 / 2, Dur: 3 * time.Millisecond}
 	events := []trace.Event{
 		{Kind: trace.KindChanSend, G: 9, Pos: 2, Obj: 60, Pre: 75, Post: 80},
-		{Kind: trace.KindSelect, G: 7, Pos: 4, Pre: 79, Post: 80, A: 0, Aux: 2, Cases: []trace.Case{{Index: 0, Obj: 60}, {Index: 1, Obj: 5}}},
+		{Kind: trace.KindSelect, G: 7, Pos: 4, Pre: 76, Post: 80, A: 0, Aux: 2, Cases: []trace.Case{{Index: 0, Obj: 60}, {Index: 1, Obj: 5}}},
 	}
 	if tm := TimingOf(timingTrace(events, work, pref)); tm == nil || tm.Delayed.ID != 7 || tm.Waiter.ID != 9 {
 		t.Errorf("the caller held for the worker's result while the worker's wait expired: timing %+v", tm)
