@@ -111,12 +111,13 @@ func clockOrderedKind(kind string) bool {
 // TimingFor is f's evidence in tr (the run in which f happened) of needing the clock, nil
 // when it has none. A flaky failure or panic has TimingOf's. A deadlock, send on a closed
 // channel or close of a closed one is a bug whatever the clock when any operation it names
-// is outside the test's files (a timeout path of the module that deadlocks, as a timer
-// that fires early provokes, is the module's bug), so it has evidence only when all of its
-// positions are in _test.go files and a time.Sleep in a _test.go file, used as the
-// barrier, expired while the schedule held another goroutine that, at the held operation
-// or after it, works on an object the sleeper uses: the test ordered its own goroutines by
-// the clock. Timers do not count for these kinds.
+// is code under test (a timeout path that deadlocks, as a timer that fires early provokes;
+// a Close that is not idempotent; a shutdown that waits a grace period instead of for its
+// requests), so it has evidence only when all of its positions are written in a Test
+// function (inTestFunc) and a time.Sleep written there too, used as the barrier, expired
+// while the schedule held another goroutine that, at the held operation or after it,
+// works on an object the sleeper uses: the test ordered its own goroutines by the clock.
+// Timers do not count for these kinds.
 func TimingFor(tr *trace.Trace, f *Finding) *Timing {
 	switch {
 	case f.Confidence == Predicted:
@@ -127,7 +128,7 @@ func TimingFor(tr *trace.Trace, f *Finding) *Timing {
 		return nil
 	}
 	for _, p := range f.Positions {
-		if !strings.HasSuffix(p.File, "_test.go") {
+		if !inTestFunc(p.File, p.Line) {
 			return nil
 		}
 	}
@@ -171,7 +172,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 		if w.Aux == trace.WaitTicker {
 			continue // a period, not a deadline: only a select held for its tick (below)
 		}
-		if barrier && (w.Aux != trace.WaitSleep || !strings.HasSuffix(tr.Position(w.Pos).File, "_test.go")) {
+		if barrier && (w.Aux != trace.WaitSleep || !inTestFunc(tr.Position(w.Pos).File, tr.Position(w.Pos).Line)) {
 			continue
 		}
 		due := w.End() // when it expired, unrounded

@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,10 +59,20 @@ func TestTimingOfClockPreference(t *testing.T) {
 // goroutines, expired while the schedule held one of them; never by a timer (a timeout
 // path that deadlocks is the module's bug), never a prediction or another kind.
 func TestTimingForClockOrderedKinds(t *testing.T) {
-	// w_test.go:10 sleeps (position 3); the worker is held before its Lock of mutex 50,
-	// which the test locks too.
-	run := func(ts ...trace.Timed) *trace.Trace { return timingTrace(nil, ts...) }
-	inTest := []Position{{Role: "send", File: "/m/w_test.go", Line: 20}, {Role: "close", File: "/m/w_test.go", Line: 30}}
+	// w_test.go:10 sleeps (position 3), in its Test function (lines 10-35); the worker is
+	// held before its Lock of mutex 50, which the test locks too.
+	file := filepath.Join(t.TempDir(), "w_test.go")
+	src := "package m\n\nimport \"testing\"\n\ntype srv struct{}\n\nfunc (srv) shutdown() {\n}\n\nfunc TestX(t *testing.T) {\n" +
+		strings.Repeat("\t_ = t\n", 24) + "}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(ts ...trace.Timed) *trace.Trace {
+		tr := timingTrace(nil, ts...)
+		tr.Positions[2].File, tr.Positions[3].File = file, file
+		return tr
+	}
+	inTest := []Position{{Role: "send", File: file, Line: 20}, {Role: "close", File: file, Line: 35}}
 	f := &Finding{Kind: "send-on-closed", Confidence: Actual, Positions: inTest}
 	slept := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
 	if tm := TimingFor(slept, f); tm == nil || tm.WaitKind != "sleep" {
@@ -87,13 +100,24 @@ func TestTimingForClockOrderedKinds(t *testing.T) {
 		f  *Finding
 	}{
 		"an operation outside the test's files": {slept, &Finding{Kind: "deadlock", Confidence: Actual,
-			Positions: []Position{{File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 30}}}},
+			Positions: []Position{{File: "/m/w.go", Line: 4}, {File: file, Line: 30}}}},
+		// A method of a type in the _test.go file (a corpus kernel keeps its program there):
+		// code under test, not the test's scaffolding.
+		"an operation in a method of a _test.go file": {slept, &Finding{Kind: "send-on-closed", Confidence: Actual,
+			Positions: []Position{{File: file, Line: 7}, {File: file, Line: 30}}}},
+		"an operation after the Test function": {slept, &Finding{Kind: "send-on-closed", Confidence: Actual,
+			Positions: []Position{{File: file, Line: 20}, {File: file, Line: 36}}}},
 		"a predicted deadlock": {slept, &Finding{Kind: "deadlock", Confidence: Predicted, Positions: inTest}},
 		"a data race":          {slept, &Finding{Kind: "data-race", Confidence: Actual, Positions: inTest}},
 		"a timer, not a sleep": {timingTrace([]trace.Event{fire}, timer, hold(9, ms1, 30*time.Millisecond)), dl},
 		"a sleep in the module's code": {func() *trace.Trace {
 			tr := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
 			tr.Positions[2].File = "/m/w.go"
+			return tr
+		}(), dl},
+		"a sleep in a method of the _test.go file": {func() *trace.Trace {
+			tr := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
+			tr.Positions[2].Line = 7
 			return tr
 		}(), dl},
 		"a held goroutine that never meets the sleeper": {func() *trace.Trace {
