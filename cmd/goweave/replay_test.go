@@ -54,9 +54,12 @@ func TestReplayCommand(t *testing.T) {
 	copyDir(t, "../../fuzzer/replay/testdata/replay", src)
 	out := t.TempDir()
 	stdout, stderr, code := runGoweave(t, src, "fuzz", "-json", "-runs", "1", "-run", "^TestCloseRace$", "-o", out, "./...")
+	if code != 1 {
+		t.Fatalf("fuzz exit %d\n%s", code, stderr)
+	}
 	var rep fuzzer.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("fuzz exit %d: %v\n%s", code, err, stderr)
+		t.Fatal(err)
 	}
 	var f *fuzzer.Finding
 	for i := range rep.Findings {
@@ -65,13 +68,7 @@ func TestReplayCommand(t *testing.T) {
 		}
 	}
 	if f == nil || f.Confidence != "confirmed" || f.Recipe == "" {
-		t.Fatalf("want a confirmed send-on-closed with a recipe; exit %d, findings %+v\n%s", code, rep.Findings, stderr)
-	}
-	// TestCloseRace orders its own goroutine's send before its close by a time.Sleep in the
-	// Test function: when every failing run shows the worker held past that sleep, the
-	// finding is timing-dependent (a warning, exit status 0; analysis.TimingFor), else a bug.
-	if want := map[bool]int{true: 0, false: 1}[f.Timing != nil]; code != want {
-		t.Fatalf("fuzz exit %d, want %d (timing %+v)\n%s", code, want, f.Timing, stderr)
+		t.Fatalf("want a confirmed send-on-closed with a recipe; findings %+v", rep.Findings)
 	}
 
 	// By id, after fuzz has exited.
