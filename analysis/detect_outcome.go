@@ -48,10 +48,10 @@ sets no exit status 1 ("timing" in the JSON and the SARIF): the test, not the mo
 synchronisation, is at fault. Fix it by waiting for the goroutine (a channel, a WaitGroup)
 instead of the clock. The same holds for flaky-panic. A select that goweave held for its
 clock's case (a timer, a ticker, a context's Done) while another case was ready counts too:
-a goroutine that slow finds both ready. A deadlock, send-on-closed or close-of-closed is
-timing-dependent only when every operation it names, and the time.Sleep that ordered them,
-are written in the Test function itself (a Close, a shutdown or a timeout path of the code
-under test that fails when a goroutine is late is a bug), and never because a timer fired.`,
+a goroutine that slow finds both ready. A deadlock is timing-dependent only when every
+operation it names, and the time.Sleep the test waited with, are written in the Test function
+itself (a timeout path of the code under test that deadlocks when a goroutine is late is a
+bug), and never because a timer fired; a send or close on a closed channel never is.`,
 	Run: func(r *Result) []Finding { return nil },
 }
 

@@ -102,22 +102,20 @@ func TimingKind(kind string) bool { return outcomeKind(kind) || clockOrderedKind
 // outcomeKind: the outcomes of a run the test's own assertions or a panic judged.
 func outcomeKind(kind string) bool { return kind == "flaky-failure" || kind == "flaky-panic" }
 
-// clockOrderedKind: a stuck run or a panic of a channel operation, which a test that orders
-// its own goroutines by time.Sleep gets when one of them is late.
-func clockOrderedKind(kind string) bool {
-	return kind == "deadlock" || kind == "send-on-closed" || kind == "close-of-closed"
-}
+// clockOrderedKind: a stuck run, which a test that waits by time.Sleep for its own goroutines
+// to reach a point (a barrier) gets when one of them is late. Not a send or close on a closed
+// channel: a close after a sleep "for the sender" is the unordered close the project's own
+// fixtures (lsp/testdata/buggy, fuzzer/replay's TestCloseRace) report as a bug.
+func clockOrderedKind(kind string) bool { return kind == "deadlock" }
 
 // TimingFor is f's evidence in tr (the run in which f happened) of needing the clock, nil
-// when it has none. A flaky failure or panic has TimingOf's. A deadlock, send on a closed
-// channel or close of a closed one is a bug whatever the clock when any operation it names
-// is code under test (a timeout path that deadlocks, as a timer that fires early provokes;
-// a Close that is not idempotent; a shutdown that waits a grace period instead of for its
-// requests), so it has evidence only when all of its positions are written in a Test
-// function (inTestFunc) and a time.Sleep written there too, used as the barrier, expired
-// while the schedule held another goroutine that, at the held operation or after it,
-// works on an object the sleeper uses: the test ordered its own goroutines by the clock.
-// Timers do not count for these kinds.
+// when it has none. A flaky failure or panic has TimingOf's. A deadlock is a bug whatever
+// the clock when any operation it names is code under test (a timeout path that deadlocks,
+// as a timer that fires early provokes), so it has evidence only when all of its positions
+// are written in a Test function (inTestFunc) and a time.Sleep written there too, used as
+// the barrier, expired while the schedule held another goroutine that, at the held
+// operation or after it, works on an object the sleeper uses: the test waited for its own
+// goroutines by the clock. Timers do not count for it.
 func TimingFor(tr *trace.Trace, f *Finding) *Timing {
 	switch {
 	case f.Confidence == Predicted:

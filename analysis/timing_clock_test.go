@@ -54,10 +54,10 @@ func TestTimingOfClockPreference(t *testing.T) {
 	}
 }
 
-// A deadlock or a send on a closed channel is timing-dependent only when all of its
-// operations are the test's and a test's sleep, used as a barrier between its own
-// goroutines, expired while the schedule held one of them; never by a timer (a timeout
-// path that deadlocks is the module's bug), never a prediction or another kind.
+// A deadlock is timing-dependent only when all of its operations are the Test function's
+// and its sleep, used as a barrier between its own goroutines, expired while the schedule
+// held one of them; never by a timer (a timeout path that deadlocks is the module's bug),
+// never a prediction or another kind (a send or close on a closed channel included).
 func TestTimingForClockOrderedKinds(t *testing.T) {
 	// w_test.go:10 sleeps (position 3), in its Test function (lines 10-35); the worker is
 	// held before its Lock of mutex 50, which the test locks too.
@@ -73,14 +73,17 @@ func TestTimingForClockOrderedKinds(t *testing.T) {
 		return tr
 	}
 	inTest := []Position{{Role: "send", File: file, Line: 20}, {Role: "close", File: file, Line: 35}}
-	f := &Finding{Kind: "send-on-closed", Confidence: Actual, Positions: inTest}
 	slept := run(sleep(7, 0, 20*time.Millisecond), hold(9, ms1, 21*time.Millisecond))
-	if tm := TimingFor(slept, f); tm == nil || tm.WaitKind != "sleep" {
-		t.Errorf("a send on a closed channel after the test's sleep expired in a hold: timing %+v", tm)
-	}
 	dl := &Finding{Kind: "deadlock", Confidence: Actual, Positions: inTest}
-	if TimingFor(slept, dl) == nil {
-		t.Error("a deadlock of the test's goroutines after its sleep expired in a hold: no timing")
+	if tm := TimingFor(slept, dl); tm == nil || tm.WaitKind != "sleep" {
+		t.Errorf("a deadlock of the test's goroutines after its sleep expired in a hold: timing %+v", tm)
+	}
+	// A send or close on a closed channel stays a bug: a close after a sleep "for the
+	// sender" is the unordered close (lsp/testdata/buggy).
+	for _, kind := range []string{"send-on-closed", "close-of-closed"} {
+		if tm := TimingFor(slept, &Finding{Kind: kind, Confidence: Actual, Positions: inTest}); tm != nil {
+			t.Errorf("%s after the test's sleep expired in a hold: timing %+v, want none", kind, *tm)
+		}
 	}
 	// The held worker's Lock is of another mutex than the test's, but the worker goes on
 	// to receive from the channel (60) the test sends on: still the goroutine the test
@@ -103,9 +106,9 @@ func TestTimingForClockOrderedKinds(t *testing.T) {
 			Positions: []Position{{File: "/m/w.go", Line: 4}, {File: file, Line: 30}}}},
 		// A method of a type in the _test.go file (a corpus kernel keeps its program there):
 		// code under test, not the test's scaffolding.
-		"an operation in a method of a _test.go file": {slept, &Finding{Kind: "send-on-closed", Confidence: Actual,
+		"an operation in a method of a _test.go file": {slept, &Finding{Kind: "deadlock", Confidence: Actual,
 			Positions: []Position{{File: file, Line: 7}, {File: file, Line: 30}}}},
-		"an operation after the Test function": {slept, &Finding{Kind: "send-on-closed", Confidence: Actual,
+		"an operation after the Test function": {slept, &Finding{Kind: "deadlock", Confidence: Actual,
 			Positions: []Position{{File: file, Line: 20}, {File: file, Line: 36}}}},
 		"a predicted deadlock": {slept, &Finding{Kind: "deadlock", Confidence: Predicted, Positions: inTest}},
 		"a data race":          {slept, &Finding{Kind: "data-race", Confidence: Actual, Positions: inTest}},
@@ -135,7 +138,7 @@ func TestTimingForClockOrderedKinds(t *testing.T) {
 	if TimingFor(timingTrace([]trace.Event{fire}, timer, hold(9, ms1, 30*time.Millisecond)), flaky) == nil {
 		t.Error("a flaky failure after a timer expired in a hold: no timing")
 	}
-	if !TimingKind("deadlock") || !TimingKind("flaky-panic") || TimingKind("data-race") || TimingKind("leak-chan") {
+	if !TimingKind("deadlock") || !TimingKind("flaky-panic") || TimingKind("data-race") || TimingKind("leak-chan") || TimingKind("send-on-closed") {
 		t.Error("TimingKind")
 	}
 }

@@ -8,8 +8,7 @@ import (
 	"sync"
 )
 
-// The test's own code, for the timing verdict of a deadlock or a send or close on a closed
-// channel (TimingFor): lines written inside a Test function of a _test.go file (its body
+// The test's own code, for the timing verdict of a deadlock (TimingFor): lines written inside a Test function of a _test.go file (its body
 // and the closures in it). A helper or a type's method there is code under test as much as
 // the module's (a kernel of the acceptance corpus keeps its whole program in a _test.go
 // file); only what the Test function itself does is the test's scaffolding.
