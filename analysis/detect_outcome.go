@@ -46,7 +46,12 @@ makes it. When every failing run shows a wait expiring while the schedule held a
 goroutine, the finding says so, naming the wait and the held goroutine, and is a warning that
 sets no exit status 1 ("timing" in the JSON and the SARIF): the test, not the module's
 synchronisation, is at fault. Fix it by waiting for the goroutine (a channel, a WaitGroup)
-instead of the clock. The same holds for flaky-panic.
+instead of the clock. The same holds for flaky-panic. A select that goweave held for its
+clock's case (a timer, a ticker, a context's Done) while another case was ready counts too:
+a goroutine that slow finds both ready. A deadlock is timing-dependent only when every
+operation it names, and the time.Sleep the test waited with, are written in the Test function
+itself (a timeout path of the code under test that deadlocks when a goroutine is late is a
+bug), and never because a timer fired; a send or close on a closed channel never is.
 
 A select's random choice: when more than one case of a select is ready, Go takes one at
 random. When the failing runs all (or at least 90% of them, and at least 4) took one case

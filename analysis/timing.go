@@ -29,8 +29,8 @@ type Timing struct {
 	// (time.After or time.NewTimer)", "a timer of 1s (time.AfterFunc or a context's
 	// deadline)".
 	Wait string `json:"wait"`
-	// WaitKind is "sleep", "timer" (a timer with a channel) or "func-timer" (time.AfterFunc,
-	// a context's deadline or timeout).
+	// WaitKind is "sleep", "timer" (a timer with a channel), "func-timer" (time.AfterFunc,
+	// a context's deadline or timeout) or "ticker" (a select held until its tick came).
 	WaitKind string `json:"waitKind"`
 	// WaitMs is the wait's duration; for sleeps repeated at one line by one goroutine (a
 	// polling loop), the last one's, with Sleeps how many there were.
@@ -50,6 +50,10 @@ type Timing struct {
 
 // Summary says what Timing shows, in one sentence.
 func (t *Timing) Summary() string {
+	if t.WaitKind == "ticker" {
+		return fmt.Sprintf("%s was held by goweave's schedule %s before %s:%d, which waits on %s at %s:%d, while it ticked",
+			t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.Wait, filepath.Base(t.At.File), t.At.Line)
+	}
 	who := "the test"
 	if t.Waiter.Spawn != "" {
 		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
@@ -58,12 +62,16 @@ func (t *Timing) Summary() string {
 	if t.Sleeps > 1 {
 		wait = fmt.Sprintf("%s (%d times at that line)", wait, t.Sleeps)
 	}
-	delayed := fmt.Sprintf("goroutine %d", t.Delayed.ID)
-	if t.Delayed.Spawn != "" {
-		delayed += fmt.Sprintf(" (started at %s)", t.Delayed.Spawn)
-	}
 	return fmt.Sprintf("%s waits with %s at %s:%d; %s was delayed %s by goweave's schedule before %s:%d, and the wait expired first",
-		who, wait, filepath.Base(t.At.File), t.At.Line, delayed, formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
+		who, wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
+}
+
+// goroutine names g: its id and where it was started.
+func (t *Timing) goroutine(g Goroutine) string {
+	if g.Spawn == "" {
+		return fmt.Sprintf("goroutine %d", g.ID)
+	}
+	return fmt.Sprintf("goroutine %d (started at %s)", g.ID, g.Spawn)
 }
 
 func formatMs(ms float64) string {
@@ -80,10 +88,53 @@ func formatMs(ms float64) string {
 // its operation before the wait ended (the hold began before), and performed it after (the
 // hold ended after). Unheld, it would have beaten the clock. Or a timer that expired while
 // the schedule held the goroutine that set it, right before it waits on the timer's
-// channel (a select on it): its deadline ran out while it was held. The hold need not be longer
-// than the wait: a worker that started late is held for less than the test slept. Of
-// several, the longest wait is named: the one the test relies on.
-func TimingOf(tr *trace.Trace) *Timing {
+// channel (a select on it): its deadline ran out while it was held. Or a select that a
+// preference held, while another of its cases was ready, until its clock's case came (a
+// timer's channel, or a Done channel a context's deadline closed): a goroutine that slow
+// finds both ready and Go picks either. The hold need not be longer than the wait: a
+// worker that started late is held for less than the test slept. Of several, the longest
+// wait is named: the one the test relies on.
+func TimingOf(tr *trace.Trace) *Timing { return timingOf(tr, false) }
+
+// TimingKind reports whether findings of kind can be timing-dependent (TimingFor).
+func TimingKind(kind string) bool { return outcomeKind(kind) || clockOrderedKind(kind) }
+
+// outcomeKind: the outcomes of a run the test's own assertions or a panic judged.
+func outcomeKind(kind string) bool { return kind == "flaky-failure" || kind == "flaky-panic" }
+
+// clockOrderedKind: a stuck run, which a test that waits by time.Sleep for its own goroutines
+// to reach a point (a barrier) gets when one of them is late. Not a send or close on a closed
+// channel: a close after a sleep "for the sender" is the unordered close the project's own
+// fixtures (lsp/testdata/buggy, fuzzer/replay's TestCloseRace) report as a bug.
+func clockOrderedKind(kind string) bool { return kind == "deadlock" }
+
+// TimingFor is f's evidence in tr (the run in which f happened) of needing the clock, nil
+// when it has none. A flaky failure or panic has TimingOf's. A deadlock is a bug whatever
+// the clock when any operation it names is code under test (a timeout path that deadlocks,
+// as a timer that fires early provokes), so it has evidence only when all of its positions
+// are written in a Test function (inTestFunc) and a time.Sleep written there too, used as
+// the barrier, expired while the schedule held another goroutine that, at the held
+// operation or after it, works on an object the sleeper uses: the test waited for its own
+// goroutines by the clock. Timers do not count for it.
+func TimingFor(tr *trace.Trace, f *Finding) *Timing {
+	switch {
+	case f.Confidence == Predicted:
+		return nil // it did not happen in tr
+	case outcomeKind(f.Kind):
+		return TimingOf(tr)
+	case !clockOrderedKind(f.Kind) || len(f.Positions) == 0:
+		return nil
+	}
+	for _, p := range f.Positions {
+		if !inTestFunc(p.File, p.Line) {
+			return nil
+		}
+	}
+	return timingOf(tr, true)
+}
+
+// timingOf is TimingOf; barrier restricts it to a test's sleeps (TimingFor).
+func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	var holds, waits []trace.Timed
 	for _, t := range tr.Timed {
 		switch t.Kind {
@@ -116,6 +167,13 @@ func TimingOf(tr *trace.Trace) *Timing {
 	var bestDur time.Duration
 	rel := &timingRelation{tr: tr}
 	for i, w := range waits {
+		if w.Aux == trace.WaitTicker {
+			continue // a period, not a deadline: only a select held for its tick (below)
+		}
+		if barrier && (w.Aux != trace.WaitSleep || !inTestFunc(tr.Position(w.Pos).File, tr.Position(w.Pos).Line)) {
+			continue
+		}
+		due := w.End() // when it expired, unrounded
 		if w.Aux != trace.WaitSleep {
 			// A timer's duration is measured from its due time after it was set: a
 			// little short of what the program asked for.
@@ -132,20 +190,29 @@ func TimingOf(tr *trace.Trace) *Timing {
 			continue // stopped before it fired: nothing expired
 		}
 		for _, h := range holds {
-			if w.End() <= h.Start || w.End() >= h.End() {
+			if due <= h.Start || due >= h.End() {
 				continue
 			}
 			if best != nil && w.Dur <= bestDur {
 				continue
 			}
-			if h.G == w.G {
+			switch {
+			case h.Obj != 0 && !barrier && rel.clockOf(w, h.Obj):
+				// A preference held the select for its clock's case (channel h.Obj)
+				// while another case was ready.
+			case h.G == w.G:
 				// The goroutine that set a timer, held past it right before it waits
-				// on the timer's channel, finds it fired: its deadline was too short
-				// for a delayed goroutine. No other wait can end during its own hold.
-				if w.Aux != trace.WaitTimerChan || !rel.heldUses(h, w.Obj) {
+				// on the timer's channel (or on the Done channel its context's
+				// deadline closed), finds it fired: its deadline was too short for a
+				// delayed goroutine. No other wait can end during its own hold.
+				if barrier || h.Obj != 0 || w.Aux == trace.WaitSleep || !rel.heldWaitsOn(h, w) {
 					continue
 				}
-			} else if !rel.shareObject(h, w.G) {
+			case barrier:
+				if !rel.shareLater(h, w.G) {
+					continue // the held goroutine never again works on what the sleeper uses
+				}
+			case !rel.shareObject(h, w.G):
 				continue // the waiter never touches what the held operation works on
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
@@ -165,10 +232,48 @@ func TimingOf(tr *trace.Trace) *Timing {
 			case trace.WaitSleep:
 				best.WaitKind, best.Wait = "sleep", fmt.Sprintf("time.Sleep(%v)", w.Dur)
 			case trace.WaitTimerChan:
-				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", w.Dur)
+				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer %s (time.After or time.NewTimer)", timerDur(w.Dur))
 			default:
-				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", w.Dur)
+				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer %s (time.AfterFunc or a context's deadline)", timerDur(w.Dur))
 			}
+		}
+	}
+	if best == nil && !barrier {
+		best = tickOf(tr, holds, waits)
+	}
+	return best
+}
+
+// tickOf is the evidence of a select that a preference held, while another of its cases
+// was ready, until its ticker's case came: a tick came during the hold (the case was not
+// ready at the first look) and won over the ready case, as it can for a goroutine that
+// slow. The longest period is named. A ticker whose ticks only holds without that
+// preference spanned is no evidence, however often it ticked during them (a janitor's 1 ms
+// ticker would make every hold evidence, even a hold of its own goroutine before its
+// select: whether another case was ready then is not recorded).
+func tickOf(tr *trace.Trace, holds, waits []trace.Timed) *Timing {
+	var best *Timing
+	var bestDur time.Duration
+	for _, w := range waits {
+		if w.Aux != trace.WaitTicker || best != nil && w.Dur <= bestDur {
+			continue
+		}
+		for _, h := range holds {
+			if h.Obj != w.Obj || w.End() >= h.End() {
+				continue // not held for this ticker's case, or before its first tick
+			}
+			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
+			if at.File == "" || heldAt.File == "" {
+				continue
+			}
+			bestDur = w.Dur
+			best = &Timing{
+				Wait: fmt.Sprintf("a ticker of %v (time.NewTicker or time.Tick)", roundUp2(w.Dur)), WaitKind: "ticker", WaitMs: ms(roundUp2(w.Dur)),
+				At:     Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
+				Waiter: timingGoroutine(tr, h.G), Delayed: timingGoroutine(tr, h.G), DelayedMs: ms(h.Dur),
+				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
+			}
+			break
 		}
 	}
 	return best
@@ -191,6 +296,63 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 	if held < 0 {
 		return false
 	}
+	used := r.objectsOf(g)
+	for _, o := range eventObjects(&r.tr.Events[held]) {
+		if used[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// shareLater reports whether the operation h held, or any later one of its goroutine, and
+// goroutine g's operations have an object in common.
+func (r *timingRelation) shareLater(h trace.Timed, g uint64) bool {
+	r.index()
+	held := r.heldEvent(h)
+	if held < 0 {
+		return false
+	}
+	used := r.objectsOf(g)
+	from := r.tr.Events[held].Pre
+	for _, i := range r.byG[h.G] {
+		if e := &r.tr.Events[i]; e.Pre >= from {
+			for _, o := range eventObjects(e) {
+				if used[o] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// clockOf reports whether wait w, a timer, is the clock of channel ch: the timer's own
+// channel, or one that the goroutine a function timer started (a context's deadline
+// cancelling it) closed.
+func (r *timingRelation) clockOf(w trace.Timed, ch uint64) bool {
+	switch w.Aux {
+	case trace.WaitTimerChan, trace.WaitTicker:
+		return w.Obj == ch
+	case trace.WaitTimerFunc:
+		r.index()
+		for i := range r.tr.Events {
+			e := &r.tr.Events[i]
+			if e.Kind != trace.KindGoSpawn || e.G != 0 || e.Obj != w.Obj {
+				continue
+			}
+			for _, j := range r.byG[e.A] {
+				if c := &r.tr.Events[j]; c.Kind == trace.KindChanClose && c.Obj == ch {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// objectsOf are the objects goroutine g's events use.
+func (r *timingRelation) objectsOf(g uint64) map[uint64]bool {
 	used := r.objs[g]
 	if used == nil {
 		used = map[uint64]bool{}
@@ -201,12 +363,7 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 		}
 		r.objs[g] = used
 	}
-	for _, o := range eventObjects(&r.tr.Events[held]) {
-		if used[o] {
-			return true
-		}
-	}
-	return false
+	return used
 }
 
 // index lists each goroutine's events, once.
@@ -221,18 +378,33 @@ func (r *timingRelation) index() {
 	r.objs = map[uint64]map[uint64]bool{}
 }
 
-// heldUses reports whether the operation hold h held works on object obj.
-func (r *timingRelation) heldUses(h trace.Timed, obj uint64) bool {
+// heldWaitsOn reports whether the operation hold h held works on the channel of timer w:
+// its own, or one its function's goroutine closed (clockOf).
+func (r *timingRelation) heldWaitsOn(h trace.Timed, w trace.Timed) bool {
 	r.index()
 	held := r.heldEvent(h)
-	return held >= 0 && slices.Contains(eventObjects(&r.tr.Events[held]), obj)
+	if held < 0 {
+		return false
+	}
+	return slices.ContainsFunc(eventObjects(&r.tr.Events[held]), func(o uint64) bool { return r.clockOf(w, o) })
 }
 
 // heldEvent is the operation hold h held: the event of its goroutine at its position
 // whose request is nearest the hold's record (just after it for a hold before the
-// operation, just before it for a select a preference held open); -1 when it never came.
+// operation, just before it for a select a preference held open, the latest before it for
+// one whose preferred case came); -1 when it never came.
 func (r *timingRelation) heldEvent(h trace.Timed) int {
 	best, dist := -1, uint64(0)
+	if h.Obj != 0 {
+		// A preference whose case came is recorded once the select completed with it:
+		// the latest execution requested before the record.
+		for _, i := range r.byG[h.G] {
+			if e := &r.tr.Events[i]; e.Pos == h.Pos && e.Pre < h.Stamp && (best < 0 || e.Pre > r.tr.Events[best].Pre) {
+				best = i
+			}
+		}
+		return best
+	}
 	for _, i := range r.byG[h.G] {
 		e := &r.tr.Events[i]
 		if e.Pos != h.Pos {
@@ -264,6 +436,15 @@ func eventObjects(e *trace.Event) []uint64 {
 		}
 	}
 	return out
+}
+
+// timerDur says how long a timer of d waited: the runtime records a timer that was due
+// before its goroutine had set it (a short one, on a loaded machine) as 1 ns.
+func timerDur(d time.Duration) string {
+	if d <= 1 {
+		return "already due when it was set"
+	}
+	return fmt.Sprintf("of %v", d)
 }
 
 // roundUp2 rounds d up to two significant digits: 994.512µs is 1ms.

@@ -25,7 +25,7 @@ func timedAt(t *testing.T, tr *trace.Trace, k trace.Kind, pkg, name string) []tr
 
 // Every wait bounded by the clock is a TimedWait record at the user's call, with its
 // duration, what it waits with, and the timer's object id where the timer's fire or
-// goroutine shows it; none for a ticker; the records are not events.
+// goroutine shows it; a ticker's names its channel; the records are not events.
 func TestTimedWaitRecords(t *testing.T) {
 	tr := record(t, buildEvents(t, false), "TestTimedWaits", nil).tr
 	want := []struct {
@@ -62,8 +62,10 @@ func TestTimedWaitRecords(t *testing.T) {
 			t.Errorf("@%s: object %d", w.name, r.Obj)
 		}
 	}
-	if rs := timedAt(t, tr, trace.KindTimedWait, "events", "timed.ticker"); len(rs) != 0 {
-		t.Errorf("a ticker has TimedWait records: %+v", rs)
+	// A ticker's one record names its channel a clock's: its period, its first tick.
+	if rs := timedAt(t, tr, trace.KindTimedWait, "events", "timed.ticker"); len(rs) != 1 || rs[0].Aux != trace.WaitTicker ||
+		rs[0].Dur != time.Millisecond || rs[0].Obj == 0 || rs[0].G != test {
+		t.Errorf("a ticker's TimedWait records: %+v, want one of its 1ms period and channel", rs)
 	}
 	fired := map[uint64]bool{}
 	for _, e := range tr.Events {
@@ -106,19 +108,68 @@ func TestHoldRecords(t *testing.T) {
 	}
 
 	// A select preference whose case never comes holds the select, ready case and all, for
-	// its window; one whose case comes holds nothing (the select took that case).
+	// its window (no object: not a wait for one case); one whose case comes while case a
+	// was ready held the select until then, for that case's channel (Obj).
 	s = &schedText{}
 	s.selectPref(m["pref.select"], 30, 1)
 	r = runSchedule(t, "TestSelectPreference", s.String(), "GOWEAVE_TEST_NO_PARTNER=1")
 	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
 	sel := oneM(t, r.tr, trace.KindSelect, "pref.select", m)
-	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond {
+	if len(holds) != 1 || holds[0].Aux != uint16(trace.KindSelect) || holds[0].G != sel.G || holds[0].Dur < 30*time.Millisecond || holds[0].Obj != 0 {
 		t.Errorf("preference without partner: holds %+v, want one of the select's goroutine g%d, at least 30 ms", holds, sel.G)
 	}
 	s = &schedText{}
 	s.selectPref(m["pref.select"], 2000, 1)
 	r = runSchedule(t, "TestSelectPreference", s.String())
-	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "pref.select"); len(holds) != 0 {
-		t.Errorf("preference whose case came: holds %+v, want none", holds)
+	sel = oneM(t, r.tr, trace.KindSelect, "pref.select", m)
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "pref.select")
+	if len(holds) != 1 || holds[0].Obj == 0 || len(sel.Cases) != 2 || holds[0].Obj != sel.Cases[1].Obj || holds[0].G != sel.G {
+		t.Errorf("preference whose case came while the other was ready: holds %+v, want one for case 1's channel (select %+v)", holds, sel)
+	}
+}
+
+// A select preference for its timer's case, which comes while another case is ready: the
+// hold names the timer's channel, whose TimedWait it outlasted (analysis.TimingOf's
+// own-clock rule). A preference whose case is ready at its first look holds nothing.
+func TestClockPreferenceHold(t *testing.T) {
+	m := markersIn(t, "replay")
+	s := &schedText{}
+	s.selectPref(m["clock.select"], 2000, 1)
+	r := runSchedule(t, "TestSelectClockPreference", s.String())
+	holds := timedAt(t, r.tr, trace.KindHold, "replay", "clock.select")
+	waits := timedAt(t, r.tr, trace.KindTimedWait, "replay", "clock.after")
+	if len(holds) != 1 || len(waits) != 1 {
+		t.Fatalf("holds %+v, waits %+v: want one of each", holds, waits)
+	}
+	h, w := holds[0], waits[0]
+	if h.Obj == 0 || h.Obj != w.Obj || w.Aux != trace.WaitTimerChan || w.End() <= h.Start || w.End() > h.End() {
+		t.Errorf("hold %+v, timer %+v: want the hold for the timer's channel, spanning its expiry", h, w)
+	}
+	// The same for a ticker's case: no deadline, the hold names the ticker's channel.
+	s = &schedText{}
+	s.selectPref(m["tick.select"], 2000, 1)
+	r = runSchedule(t, "TestSelectTickerPreference", s.String())
+	holds = timedAt(t, r.tr, trace.KindHold, "replay", "tick.select")
+	waits = timedAt(t, r.tr, trace.KindTimedWait, "replay", "tick.ticker")
+	if len(holds) != 1 || len(waits) != 1 || holds[0].Obj == 0 || holds[0].Obj != waits[0].Obj || waits[0].Aux != trace.WaitTicker ||
+		waits[0].End() > holds[0].End() {
+		t.Errorf("ticker: holds %+v, waits %+v: want one hold for the ticker's channel, after its first tick", holds, waits)
+	}
+	s = &schedText{}
+	s.selectPref(m["clock.select"], 2000, 0)
+	r = runSchedule(t, "TestSelectClockPreference", s.String())
+	if holds := timedAt(t, r.tr, trace.KindHold, "replay", "clock.select"); len(holds) != 0 {
+		t.Errorf("preference for the ready case: holds %+v, want none", holds)
+	}
+}
+
+// A timer due before its goroutine had set it (here one of 0; a short one on a loaded
+// machine) is recorded as expiring at once (1 ns), not dropped: a test's 1 ms deadline
+// that the load ate is still a wait bounded by the clock.
+func TestDueTimerRecord(t *testing.T) {
+	tr := record(t, buildReplay(t), "TestDueTimer", nil).tr
+	rs := timedAt(t, tr, trace.KindTimedWait, "replay", "due.timer")
+	if len(rs) != 1 || rs[0].Aux != trace.WaitTimerChan || rs[0].Dur != 1 || rs[0].Obj == 0 {
+		t.Errorf("TimedWait records %+v, want one of 1 ns for the timer's channel", rs)
 	}
 }

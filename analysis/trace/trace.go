@@ -81,7 +81,7 @@ type Trace struct {
 // clock, comparable between the records of one trace only.
 type Timed struct {
 	Kind  Kind   // KindHold or KindTimedWait
-	Aux   uint16 // Hold: the held operation's Kind; TimedWait: WaitSleep, WaitTimerChan or WaitTimerFunc
+	Aux   uint16 // Hold: the held operation's Kind; TimedWait: WaitSleep, WaitTimerChan, WaitTimerFunc or WaitTicker
 	Pos   uint32 // Hold: the held operation's position; TimedWait: the Sleep's or the timer's creation
 	G     uint64 // the held goroutine; the goroutine that slept or created the timer
 	Obj   uint64 // TimedWait of a timer: its object id (its channel's, for NewTimer and After)
@@ -95,6 +95,7 @@ const (
 	WaitSleep     = 0 // time.Sleep
 	WaitTimerChan = 1 // a timer with a channel: time.NewTimer, time.After
 	WaitTimerFunc = 2 // a timer with a function: time.AfterFunc, a context's deadline
+	WaitTicker    = 3 // a ticker (no deadline: Obj is its channel, Dur its period, End its first tick)
 )
 
 // End is when the hold ended or the wait expires.

@@ -69,3 +69,41 @@ func TestFuzzCommandTellsTimingFromBugs(t *testing.T) {
 		t.Errorf("SARIF does not mark the order violation gating:\n%s", sarif)
 	}
 }
+
+// A test that gives its own worker 20 ms to start waiting, and releases it only if it is
+// waiting, deadlocks when goweave holds the worker past the sleep: the test's timing, a
+// warning (exit status 0). A library's Ping that blocks forever when its worker is late,
+// after the same kind of sleep, is the library's deadlock: an error (exit status 1), the
+// evidence notwithstanding.
+func TestFuzzCommandTimingOfDeadlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes two tests")
+	}
+	dir, _ := filepath.Abs("testdata/timing")
+	run := func(test string) (*fuzzer.Report, string, int) {
+		stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-o", t.TempDir(), "-runs", "30", "-run", "^"+test+"$", ".")
+		var rep fuzzer.Report
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+		}
+		return &rep, stderr, code
+	}
+	rep, stderr, code := run("TestReleasesWaitingWorker")
+	if code != 0 || len(rep.Findings) == 0 {
+		t.Fatalf("TestReleasesWaitingWorker: exit %d, findings %+v; want 0 and timing-dependent findings\n%s", code, rep.Findings, stderr)
+	}
+	for _, f := range rep.Findings {
+		if f.Timing == nil || f.Severity != "warning" || f.Timing.WaitKind != "sleep" || filepath.Base(f.Timing.At.File) != "barrier_test.go" || f.Timing.At.Line != 23 {
+			t.Errorf("TestReleasesWaitingWorker: %s, severity %s, timing %+v; want a warning naming the sleep at barrier_test.go:23", f.Kind, f.Severity, f.Timing)
+		}
+	}
+	rep, stderr, code = run("TestPingsStartedWorker")
+	if code != 1 || len(rep.Findings) == 0 {
+		t.Fatalf("TestPingsStartedWorker: exit %d, findings %+v; want 1 and the deadlock\n%s", code, rep.Findings, stderr)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == "deadlock" && (f.Timing != nil || f.Severity != "error") {
+			t.Errorf("TestPingsStartedWorker: deadlock severity %s, timing %+v; want an error without timing", f.Severity, f.Timing)
+		}
+	}
+}

@@ -446,7 +446,6 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	tr = read
 	ar.Recorded = tr
 	ar.Events = len(tr.Events)
-	attachTiming(ar, tr)
 	ar.Steered = req != nil && schedule.ReadOutcome(tr.Meta).Steered
 	r.Status = refineStatus(r.Status, tr.Meta)
 	if analyze {
@@ -465,6 +464,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 			}
 		}
 	}
+	attachTiming(ar, tr) // after the analysis: a deadlock's may be the clock's too
 	select {
 	case <-stop:
 		return ar // cut: the run counts without its analysis, its signature is not needed

@@ -9,31 +9,23 @@ import (
 
 // Timing-dependent failures (analysis/timing.go). Each failing run whose trace shows a wait
 // bounded by the clock expiring while the schedule held another goroutine carries that
-// evidence on its flaky-failure or flaky-panic finding; the campaign reports the
-// failure as timing-dependent (Finding.Timing: a warning, no exit status 1) only when every
-// run in which it happened showed such evidence, so a failure that also happens without a
-// long hold (in a free run, or under a schedule that held nothing past a wait) stays a bug.
-// The evidence itself links the hold to the wait (analysis.TimingOf: the held operation's
-// object is one the waiting goroutine uses).
+// evidence on its findings of a kind that can need it (analysis.TimingFor: a flaky failure
+// or panic; a deadlock or a send or close on a closed channel of the test's own goroutines,
+// ordered by the test's sleeps); the campaign reports the finding as timing-dependent
+// (Finding.Timing: a warning, no exit status 1) only when every run in which it happened
+// showed such evidence, so a failure that also happens without a long hold (in a free run,
+// or under a schedule that held nothing past a wait) stays a bug. The evidence itself links
+// the hold to the wait (the held operation's object is one the waiting goroutine uses).
 
-// timingKind reports whether findings of kind can be timing-dependent: the outcomes of a
-// run the test's own assertions or a panic judged.
-func timingKind(kind string) bool { return kind == "flaky-failure" || kind == "flaky-panic" }
+// timingKind reports whether findings of kind can be timing-dependent.
+func timingKind(kind string) bool { return analysis.TimingKind(kind) }
 
-// attachTiming gives the outcome findings of ar the timing evidence of its trace tr.
+// attachTiming gives the findings of ar the timing evidence of its trace tr.
 func attachTiming(ar *AnalyzedRun, tr *trace.Trace) {
-	var tm *analysis.Timing
 	for i := range ar.Findings {
-		f := &ar.Findings[i]
-		if !timingKind(f.Kind) {
-			continue
+		if f := &ar.Findings[i]; timingKind(f.Kind) {
+			f.Timing = analysis.TimingFor(tr, &f.Finding)
 		}
-		if tm == nil {
-			if tm = analysis.TimingOf(tr); tm == nil {
-				return
-			}
-		}
-		f.Timing = tm
 	}
 }
 

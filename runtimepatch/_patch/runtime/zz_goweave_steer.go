@@ -717,6 +717,7 @@ func goweaveSelectPrefer(gp *g, h uint64, pos uint32, cas0 *scase, nsends, ncase
 		return 0, false, false
 	}
 	goweaveSelectReadyPref(h, cases, nsends, si)
+	goweavePreferCame(gp, pos, cases[si].c, t0, goweaveOtherReady(cases, si, nsends, block))
 	goweaveSelectEnd(h, si, nsends, ncases)
 	return si, recvOK, true
 }
@@ -735,6 +736,7 @@ func goweaveSelectNBPrefer(gp *g, pos uint32, c *hchan, elem unsafe.Pointer, rec
 			goweavePreferHeld(gp, goweaveKSelect, pos, t0, window)
 			return -1
 		}
+		goweavePreferCame(gp, pos, c, t0, true)
 		if recvOK {
 			return 3
 		}

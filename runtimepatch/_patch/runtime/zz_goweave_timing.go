@@ -10,19 +10,28 @@
 //   - Hold: the schedule parked a goroutine before an operation (a delay or
 //     the order), or a select preference kept its select from its other
 //     cases for the whole window: g, pos and aux (kind) of the held
-//     operation, a = ns held.
+//     operation, a = ns held. A preference whose case came after the
+//     goroutine had waited for it while another case of the select (or its
+//     default) was ready: obj is the preferred case's channel (0 for the
+//     holds above), so that the analysis can tell a select held until its
+//     clock's case (a timer's channel, a context's Done) was ready.
 //   - TimedWait: a goroutine started a wait bounded by wall-clock time: a
 //     time.Sleep (aux 0, obj 0), a timer with a channel (NewTimer, After:
 //     aux 1, obj the channel) or a function (AfterFunc, a context's
-//     deadline: aux 2, obj the timer); a = its duration in ns. Tickers are
-//     left out: a period is not a deadline.
+//     deadline: aux 2, obj the timer); a = its duration in ns. A ticker
+//     (aux 3, obj its channel, a = its period, b = its first tick less a
+//     period) is no deadline; it only names its channel a clock's, for a
+//     select a preference held until a tick came.
 //
 // Neither updates the goroutine's newest event (goweaveG.last), which the
 // schedule's settle logic reads.
 
 package runtime
 
-import "internal/abi"
+import (
+	"internal/abi"
+	"internal/runtime/atomic"
+)
 
 const (
 	goweaveKHold      = 80
@@ -31,6 +40,7 @@ const (
 	goweaveWaitSleep     = 0
 	goweaveWaitTimerChan = 1
 	goweaveWaitTimerFunc = 2
+	goweaveWaitTicker    = 3
 )
 
 // goweaveSleep records a time.Sleep(ns) called at return address pc. The
@@ -53,16 +63,21 @@ func goweaveSleep(ns int64, pc uintptr) {
 	goweaveTimedRecord(goweaveKTimedWait, goweaveWaitSleep, pos, gp.goid, 0, uint64(ns), nanotime())
 }
 
-// goweaveTimerWait records the creation of timer t at pos (a user position)
-// by the current goroutine; c is its channel, nil for AfterFunc.
+// goweaveTimerWait records the creation of timer or ticker t at pos (a user
+// position) by the current goroutine; c is its channel, nil for AfterFunc
+// (and for every channel timer under asynctimerchan=1).
 func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
-	if pos == 0 || t.period != 0 || t.isFake {
+	if pos == 0 || t.isFake {
 		return
 	}
 	now := nanotime()
 	d := t.when - now
-	if d <= 0 {
-		return
+	if t.period > 0 {
+		d, now = t.period, t.when-t.period
+	} else if d <= 0 {
+		// Due before it was set (a short timer set by a goroutine slower than
+		// it, on a loaded machine): it expires now.
+		d = 1
 	}
 	aux, obj := uint16(goweaveWaitTimerFunc), t.goweaveID
 	if c != nil {
@@ -76,6 +91,12 @@ func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
 		if hc := (*hchan)(e.data); hc != nil && hc.goweave.id != 0 {
 			obj = hc.goweave.id
 		}
+	}
+	if t.period > 0 {
+		if aux != goweaveWaitTimerChan {
+			return // a periodic function timer: no channel to name
+		}
+		aux = goweaveWaitTicker
 	}
 	goweaveTimedRecord(goweaveKTimedWait, aux, pos, getg().goid, obj, uint64(d), now)
 }
@@ -101,6 +122,39 @@ func goweavePreferHeld(gp *g, kind uint8, pos uint32, t0, window int64) {
 	if d := nanotime() - t0; d >= window && pos != 0 {
 		goweaveTimedRecord(goweaveKHold, uint16(kind), pos, gp.goid, 0, uint64(d), t0)
 	}
+}
+
+// goweavePreferCame records that a select preference kept gp's select at
+// pos from nanotime t0 until its preferred case, on channel c, completed,
+// while another case was ready (other): a goroutine slow to reach the select
+// that long would have found both ready. A preference satisfied at its
+// first look held nothing and is not recorded.
+func goweavePreferCame(gp *g, pos uint32, c *hchan, t0 int64, other bool) {
+	if d := nanotime() - t0; other && d >= goweavePollNs && pos != 0 && c != nil && c.goweave.id != 0 {
+		goweaveTimedRecord(goweaveKHold, goweaveKSelect, pos, gp.goid, c.goweave.id, uint64(d), t0)
+	}
+}
+
+// goweaveOtherReady reports whether a case of a select other than si (an
+// scase index; sends first) is ready now, or the select has a default
+// (!block). Lock-free looks, as selectnbrecv's fast path takes them.
+func goweaveOtherReady(cases []scase, si, nsends int, block bool) bool {
+	if !block {
+		return true
+	}
+	for i := range cases {
+		c := cases[i].c
+		if i == si || c == nil {
+			continue
+		}
+		if atomic.Load(&c.closed) != 0 {
+			return true
+		}
+		if i < nsends && !full(c) || i >= nsends && !empty(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // goweaveTimedRecord writes a completed record of kind, stamped now.
