@@ -3,10 +3,10 @@
 // receives into a variable inside an if/else (a plain receive in one branch, a select case
 // in the other) and checks the variable against nil right after the if statement, the
 // designed stop signal; the channel is closed only after every sender finished (shutdown
-// waits for the in-flight messages), so no value can be lost to the close. goweave reports
-// "receive ... got the zero value: the channel was closed at ..." in nearly every run: the
-// close-as-signal rule (analysis/rule_closesignal.go) looks for the nil check only in the
-// receive's own statement list, and counts any sender other than the closer as a value
+// waits for the in-flight messages), so no value can be lost to the close. Before 081040c
+// goweave reported "receive ... got the zero value: the channel was closed at ...": the
+// close-as-signal rule (analysis/rule_closesignal.go) looked for the nil check only in the
+// receive's own statement list, and counted any sender other than the closer as a value
 // that could be lost, even when every send happens before the close.
 package closesignalafter
 
@@ -47,7 +47,7 @@ func (p *producer) retryHandler(done chan<- struct{}) {
 }
 
 func TestRetryHandlerShutdown(t *testing.T) {
-	p := &producer{retries: make(chan *msg), input: make(chan *msg)}
+	p := &producer{retries: make(chan *msg), input: make(chan *msg, 2)} // input: room for both
 	done := make(chan struct{})
 	go p.retryHandler(done)
 	var wg sync.WaitGroup
