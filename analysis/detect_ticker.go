@@ -61,6 +61,14 @@ func (r *Result) tickerLeaks(reported map[int32]bool) []leak {
 		if !woken || wakes == 0 {
 			continue
 		}
+		if ev.Completed() && wakes < 2 {
+			// One execution, completed, and nothing after it: the goroutine left the
+			// select and the run ended before it did anything else (a one-shot
+			// `select { case <-time.After(d): ...; case <-ctx.Done(): }`, woken by its
+			// timer as the test returned). No loop is shown; a poller is judged once it
+			// has come back to its select, blocked there or woken again.
+			continue
+		}
 		related := []op{{"timer", timer}, {"never closed", waits}}
 		out = append(out, leak{kind: "leak-select", ev: i, related: related, ticker: wakes, tickerFired: fired == wakes})
 	}

@@ -130,3 +130,31 @@ func TestLibChanCaseNotWithoutPartner(t *testing.T) {
 	m.End()
 	wantNo(t, analyze(t, b), "select-case-without-partner")
 }
+
+// A one-shot select (a dialer's `select { case <-time.After(200ms): ...; case
+// <-ctx.Done(): }`, go-redis's TestDoubleFreeTurnHighConcurrency in survey 7) woken once by
+// its timer as the run ended: the goroutine left the select and did nothing recorded since.
+// That shows no loop, so no leak-select; back in the select (blocked again) it is judged.
+func TestTickerOneShotSelectWokenAtEnd(t *testing.T) {
+	build := func(backInSelect bool) *tracetest.Builder {
+		b := tracetest.New().Meta("leakgc", "1")
+		m := b.Main()
+		done := m.MakeLibChan(0, "d.go:160") // ctx.Done() of the dial's context
+		w := m.Go("pool.go:1078")
+		tick := w.MakeLibChan(1, "d.go:147") // time.After(200 * time.Millisecond)
+		b.TimerFire(tick, "d.go:147")
+		w.Select("d.go:146", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+		if backInSelect {
+			w.Pending().Select("d.go:146", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+		}
+		m.End()
+		return b
+	}
+	r := analyze(t, build(false))
+	for _, f := range r.Findings {
+		if f.Kind == "leak-select" {
+			t.Errorf("a select left after its one timer wake was judged a loop: %s", f.Message)
+		}
+	}
+	want(t, analyze(t, build(true)), "leak-select", Actual, "d.go:146", "timer=d.go:147", "never closed=d.go:160")
+}

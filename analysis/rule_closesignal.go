@@ -27,9 +27,11 @@ import (
 // other goroutines' sends could have fed. Comma-ok receives, range loops and receives whose
 // result is ignored are not value receives and never reach this rule.
 type closeSignal struct {
-	r       *Result
-	senders map[uint64][]int32 // channel -> distinct goroutines that sent on it (at most 2 kept)
-	memo    map[[2]int64]bool  // (receive position, close event) -> harmless: a receive in a loop repeats
+	r         *Result
+	senders   map[uint64]map[int32]int32 // channel -> goroutine that sent on it -> its last send
+	clocks    *Clocks                    // per-event clocks, when a sender's order to the close is asked
+	clocksErr error
+	memo      map[[2]int64]bool // (receive position, close event) -> harmless: a receive in a loop repeats
 }
 
 func newCloseSignal(r *Result) *closeSignal {
@@ -63,13 +65,21 @@ func (c *closeSignal) compute(recv, cl int32) bool {
 		}
 		obj = ev.Cases[ev.A].Obj
 	}
-	for _, g := range c.sendersOf(obj) {
-		if g != closer || closer < 0 {
-			return false // a value another goroutine sent: this receive could have been its taker
+	p := r.Trace.Position(ev.Pos)
+	checked := zeroChecked(p.File, p.Line)
+	for g, last := range c.sendersOf(obj) {
+		if g == closer && closer >= 0 {
+			continue
+		}
+		// A value another goroutine sent: this receive could have been its taker, unless
+		// (for a checked receive) that goroutine's last send happens before the close,
+		// so its values were in the channel before the zero value (a shutdown that closes
+		// after every producer finished).
+		if !checked || cl < 0 || !c.before(last, cl) {
+			return false
 		}
 	}
-	p := r.Trace.Position(ev.Pos)
-	if zeroChecked(p.File, p.Line) {
+	if checked {
 		return true
 	}
 	if cl < 0 {
@@ -79,11 +89,22 @@ func (c *closeSignal) compute(recv, cl int32) bool {
 	return deferredClose(cp.File, cp.Line)
 }
 
+// before reports whether event a happens before event b, by the per-event clocks, computed
+// once and only when a checked receive has senders other than the closer; past the
+// analysis's memory budget it says no (the receive stays a finding).
+func (c *closeSignal) before(a, b int32) bool {
+	if c.clocks == nil && c.clocksErr == nil {
+		c.clocks, c.clocksErr = c.r.ClocksWithin()
+	}
+	return c.clocks != nil && c.clocks.HappensBefore(int(a), int(b))
+}
+
 // sendersOf returns the goroutines that sent on channel obj (plain sends and select send
-// cases that communicated), computed for every channel in one pass over the trace.
-func (c *closeSignal) sendersOf(obj uint64) []int32 {
+// cases that communicated), each with its last such send, computed for every channel in one
+// pass over the trace.
+func (c *closeSignal) sendersOf(obj uint64) map[int32]int32 {
 	if c.senders == nil {
-		c.senders = map[uint64][]int32{}
+		c.senders = map[uint64]map[int32]int32{}
 		for i := range c.r.Trace.Events {
 			ev := &c.r.Trace.Events[i]
 			var ch uint64
@@ -95,10 +116,12 @@ func (c *closeSignal) sendersOf(obj uint64) []int32 {
 			default:
 				continue
 			}
-			g := c.r.gOf[i]
-			if l := c.senders[ch]; len(l) < 2 && (len(l) == 0 || l[0] != g) {
-				c.senders[ch] = append(l, g)
+			m := c.senders[ch]
+			if m == nil {
+				m = map[int32]int32{}
+				c.senders[ch] = m
 			}
+			m[c.r.gOf[i]] = int32(i)
 		}
 	}
 	return c.senders[obj]
@@ -155,30 +178,66 @@ func recvChecked(stack []ast.Node) bool {
 		return false
 	}
 	v := types.ExprString(as.Lhs[0])
-	switch outer := stack[k-2].(type) {
-	case *ast.IfStmt:
-		if outer.Init == as {
-			return comparesZeroIn(outer.Cond, v)
+	if is, ok := stack[k-2].(*ast.IfStmt); ok && is.Init == as {
+		return comparesZeroIn(is.Cond, v)
+	}
+	// The statement that runs next: after the assignment in its list, or, when the
+	// assignment ends its block (a branch of an if, a case of a switch or select), after
+	// the enclosing statement: `if n == 0 { v = <-ch } else { select { case v = <-ch: } }`
+	// followed by `if v == nil { return }`. A loop's body ends by going round, not on.
+	var cur ast.Node = as
+	for j := k - 2; j >= 0; j-- {
+		var list []ast.Stmt
+		switch outer := stack[j].(type) {
+		case *ast.IfStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+			cur = outer
+			continue
+		case *ast.BlockStmt:
+			switch cur.(type) {
+			case *ast.CaseClause, *ast.CommClause: // the body of a switch or select
+				cur = outer
+				continue
+			}
+			list = outer.List
+		case *ast.CaseClause:
+			list = outer.Body
+		case *ast.CommClause:
+			if outer.Comm == cur {
+				if len(outer.Body) > 0 {
+					return ifCompares(outer.Body[0], v)
+				}
+				cur = outer
+				continue
+			}
+			list = outer.Body
+		default:
+			return false
 		}
-	case *ast.BlockStmt:
-		return nextIfCompares(outer.List, as, v)
-	case *ast.CaseClause:
-		return nextIfCompares(outer.Body, as, v)
-	case *ast.CommClause:
-		return nextIfCompares(outer.Body, as, v)
+		next, last := after(list, cur)
+		if !last {
+			return next != nil && ifCompares(next, v)
+		}
+		cur = stack[j]
 	}
 	return false
 }
 
-func nextIfCompares(list []ast.Stmt, s ast.Stmt, v string) bool {
+// after returns the statement that follows s in list; last says s ends the list.
+func after(list []ast.Stmt, s ast.Node) (next ast.Stmt, last bool) {
 	for k, x := range list {
-		if x == s && k+1 < len(list) {
-			if is, ok := list[k+1].(*ast.IfStmt); ok {
-				return comparesZeroIn(is.Cond, v)
+		if x == s {
+			if k+1 < len(list) {
+				return list[k+1], false
 			}
+			return nil, true
 		}
 	}
-	return false
+	return nil, false
+}
+
+func ifCompares(s ast.Stmt, v string) bool {
+	is, ok := s.(*ast.IfStmt)
+	return ok && comparesZeroIn(is.Cond, v)
 }
 
 // comparesZeroIn reports whether cond contains v == zero or v != zero.

@@ -58,6 +58,45 @@ func used(ch <-chan *snapshot) int {
 func returned(ch <-chan error) error {
 	return <-ch // mark:returned
 }
+
+func checkedAfterBranches(ch <-chan *snapshot, out chan<- *snapshot, buf []*snapshot) {
+	var s *snapshot
+	for {
+		if len(buf) == 0 {
+			s = <-ch // mark:branch-checked
+		} else {
+			select {
+			case s = <-ch: // mark:case-checked
+			case out <- buf[0]:
+				buf = buf[1:]
+				continue
+			}
+		}
+		if s == nil {
+			return
+		}
+		buf = append(buf, s)
+	}
+}
+
+func checkedAfterLoop(ch <-chan *snapshot) int {
+	var s *snapshot
+	for i := 0; i < 3; i++ {
+		s = <-ch // mark:loop-end
+	}
+	if s == nil {
+		return 0
+	}
+	return s.n
+}
+
+func usedAfterBranch(ch <-chan *snapshot, wait bool) int {
+	var s *snapshot
+	if wait {
+		s = <-ch // mark:branch-used
+	}
+	return s.n
+}
 `
 
 func TestZeroChecked(t *testing.T) {
@@ -65,6 +104,7 @@ func TestZeroChecked(t *testing.T) {
 	for mark, want := range map[string]bool{
 		"if-checked": true, "next-checked": true, "compared": true,
 		"used": false, "returned": false, "report": false,
+		"branch-checked": true, "case-checked": true, "loop-end": false, "branch-used": false,
 	} {
 		if got := zeroChecked(file, lines[mark]); got != want {
 			t.Errorf("zeroChecked(%s) = %v, want %v", mark, got, want)
@@ -89,16 +129,21 @@ func TestRecvOnClosedSignal(t *testing.T) {
 		recv, close string
 		closerSends bool // the closing goroutine sent (and the value was taken) before closing
 		otherSends  bool // another goroutine sent on the channel
+		mainCloses  bool // the receiving goroutine closes, after it took the other's value
 		want        bool
 	}{
-		{"checked in its if", "if-checked", "plain-close", false, false, false},
-		{"checked right after", "next-checked", "plain-close", false, false, false},
-		{"compared with nil", "compared", "plain-close", false, false, false},
-		{"deferred close, no send", "returned", "deferred-close", false, false, false},
-		{"deferred close by the only sender", "used", "deferred-close", true, false, false},
-		{"zero value used", "used", "plain-close", false, false, true},
-		{"returned, plain close", "returned", "plain-close", false, false, true},
-		{"checked, but another goroutine sent", "if-checked", "deferred-close", false, true, true},
+		{"checked in its if", "if-checked", "plain-close", false, false, false, false},
+		{"checked right after", "next-checked", "plain-close", false, false, false, false},
+		{"compared with nil", "compared", "plain-close", false, false, false, false},
+		{"deferred close, no send", "returned", "deferred-close", false, false, false, false},
+		{"deferred close by the only sender", "used", "deferred-close", true, false, false, false},
+		{"zero value used", "used", "plain-close", false, false, false, true},
+		{"returned, plain close", "returned", "plain-close", false, false, false, true},
+		{"checked, but another goroutine sent", "if-checked", "deferred-close", false, true, false, true},
+		// sarama's retryHandler: shutdown closes after every producer's send was taken
+		{"checked after its branch, every send before the close", "branch-checked", "plain-close", false, true, true, false},
+		{"checked right after, every send before the close", "next-checked", "plain-close", false, true, true, false},
+		{"used, every send before the close", "used", "plain-close", false, true, true, true},
 	} {
 		b := tracetest.New()
 		m := b.Main()
@@ -113,7 +158,11 @@ func TestRecvOnClosedSignal(t *testing.T) {
 			o.Send(c, file+":72")
 			m.RecvBare(c, file+":73")
 		}
-		w.Close(c, at(tc.close))
+		if tc.mainCloses {
+			m.Close(c, at(tc.close))
+		} else {
+			w.Close(c, at(tc.close))
+		}
 		m.Recv(c, at(tc.recv))
 		r := analyze(t, b)
 		if tc.want {

@@ -1,0 +1,3 @@
+module closesignalafter
+
+go 1.25

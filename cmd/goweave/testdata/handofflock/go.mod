@@ -1,0 +1,3 @@
+module handofflock
+
+go 1.25

@@ -1,0 +1,3 @@
+module sharedport
+
+go 1.25
