@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154 # nice_cmd, goflags, gw, gw_commit, COUNT, OUT: run.sh
 # Sourced by run.sh: the "existing" mode. Would goweave have caught the bug from the module's
 # own tests, before the fix? A bug that shipped passed the module's CI, so no patch is applied:
 # the package's whole existing test suite runs at the parent, under goweave and under
@@ -51,6 +52,7 @@ baseline_all() {
     --argjson running "$running" --arg to "$to" \
     --argjson build "$(grep -c -e '\[build failed\]' -e '\[setup failed\]' "$out" || true)" \
     --argjson races "$(grep -c 'WARNING: DATA RACE' "$out" || true)" \
+    --argjson ginkgo "$(grep -c 'Ginkgo does not support using go test -count' "$out" || true)" \
     --argjson timedout "$(grep -c '^panic: test timed out after' "$out" || true)" \
     --argjson panics "$(grep '^panic: ' "$out" | grep -vc '^panic: test timed out after' || true)" \
     --argjson atlines "$(if [ -n "$re" ] && grep -qE "$re" "$out"; then echo true; else echo false; fi)" \
@@ -64,7 +66,9 @@ baseline_all() {
        failed_tests: ($results | map(select(.failed > 0)) | map({test, failed, runs})),
        races: $races, panics: $panics, timed_out: ($timedout > 0),
        hung: ($hung | map(.test)), running_at_timeout: $running,
-       at_lines: $atlines, first: $first}
+       at_lines: $atlines, first: $first,
+       # A Ginkgo suite ends the test binary after its first iteration under -count > 1.
+       ginkgo_count: ($ginkgo > 0)}
     | .failed = (if $build > 0 then null
                  else ((.failed_tests | length) > 0 or $races > 0 or $panics > 0 or ($hung | length) > 0) end)'
 }
@@ -111,9 +115,23 @@ fuzz_existing() {
   log "$(basename "$(dirname "$dir")"): goweave over $n tests of $pkg in $(basename "$dir"), -time $t"
   rc=$(fuzz_all "$dir" "$pkg" "$out" "$t" $((EXISTING_BUDGET + EXISTING_BUILD)))
   classify "$out" "$dir" "$locs" "$out.log" | jq --argjson n "$n" --arg t "$t" --argjson rc "$rc" \
-    --slurpfile r "$out" '. + {exit: $rc, time_per_test: $t, tests_listed: $n,
+    --slurpfile r "$out" '. + {exit: $rc,
+      statuses: (reduce ($r[0].tests[]?.statuses // {} | to_entries[]) as $e ({}; .[$e.key] += $e.value)), time_per_test: $t, tests_listed: $n,
       tests_reached: ([$r[0].tests[]? | select(.runs > 0 or (.cutShort // 0) > 0)] | length),
+      tests_no_run_finished: ([$r[0].tests[]? | select(.runs == 0)] | length),
       stopped: ($rc == 124 or $rc == 137)}'
+}
+
+# export_plain GITDIR COMMIT DIR BUGFILE: DIR gets COMMIT's files, no test patch. A commit from
+# before modules has no go.mod: the bug's patch adds one (and go.sum), the only part of it
+# applied here (the module's own build files, no test).
+export_plain() {
+  local patch
+  export_tree "$1" "$2" "$3" "" && return
+  patch=$(bugkey "$4" patch)
+  [ -n "$patch" ] || return 1
+  (cd "$3" && git apply --include=go.mod --include=go.sum "$(dirname "$4")/../patches/$patch") || return 1
+  [ -f "$3/go.mod" ]
 }
 
 # run_existing BUGFILE: writes OUT/<id>.json; returns 1 when the bug could not be set up.
@@ -131,7 +149,7 @@ run_existing() {
   w=$WORK/$id
   p=$w/parent
   f=$w/fixed
-  if ! export_tree "$g" "$parent" "$p" ""; then
+  if ! export_plain "$g" "$parent" "$p" "$bug"; then
     log "$id: could not set up the parent's tree"
     return 1
   fi
@@ -141,7 +159,7 @@ run_existing() {
   pres=$(fuzz_existing "$p" "$pkg" "$w/parent.json" "$lines")
   fl=$(fixlines "$g" "$parent" "$fixed" "$lines" | sort -u | tr '\n' ' ')
   if [ "$(jq -r .found <<<"$pres")" = lines ]; then
-    if export_tree "$g" "$fixed" "$f" ""; then
+    if export_plain "$g" "$fixed" "$f" "$bug"; then
       fres=$(fuzz_existing "$f" "$pkg" "$w/fixed.json" "$fl" |
         jq --arg fl "$fl" '. + {bug_code: ($fl | split(" ") | map(select(. != "")))}
           | .on_bug_code = .at_lines | del(.at_lines)')
@@ -179,15 +197,15 @@ table_existing() {
     def gwfound: .at_parent.found == "lines";
     def bfound: .baseline.at_lines and .baseline.failed == true;
     def base: .baseline | if .failed == null then "did not build"
-      elif .failed | not then "passed (\(.iterations) it.\(if .timed_out then ", cut" else "" end))"
+      elif .failed | not then "passed (\(.iterations) it.\(if .timed_out then ", cut" elif .ginkgo_count // false then ", Ginkgo refuses -count" elif .exit != 0 then ", exit \(.exit)" else "" end))"
       else ([.failed_tests[] | "\(.test) \(.failed)/\(.runs)"] + (if (.hung | length) > 0 then ["hang: \(.hung | join(", "))"] else [] end)
             + (if .races > 0 then ["\(.races) race reports"] else [] end)
             + (if .panics > 0 then ["panic"] else [] end)) as $w
         | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if .at_lines then " **at the lines**" else "" end)" end;
     (length) as $n
-    | "| bug | class | tests reached / listed, -time | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
+    | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
       "|---|---|---|---|---|---|---|---|",
-      (.[] | "| \(.id) | \(.class) | \(.at_parent.tests_reached)/\(.at_parent.tests_listed), \(.at_parent.time_per_test)\(if .at_parent.stopped then ", stopped" else "" end) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s | s) | \(base) | \(if .at_fix == null then "-" else "\(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length)" end) |"),
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.tests_reached)/\(.at_parent.tests_listed)\(if (.at_parent.tests_no_run_finished // 0) > 0 then " (\(.at_parent.tests_no_run_finished) no run finished)" else "" end), \(.at_parent.time_per_test)\(if .at_parent.stopped then ", stopped" else "" end) | \(.at_parent.expected_kind_at_lines as $x | .at_parent.found | if . == "lines" then "**found at the lines**\(if $x then "" else " (no expected kind)" end)" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s | s) | \(base) | \(if .at_fix == null then "-" else "\(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length)" end) |"),
       "",
       ([.[] | select(gwfound)] | length) as $l
     | ([.[] | select(bfound)] | length) as $b
@@ -198,6 +216,7 @@ table_existing() {
     | ([.[] | .at_parent.first_at_lines_s | values] | sort) as $t
     | "Bugs run: \($n). goweave found at the bug'"'"'s lines: \($l)/\($n); found anything: \([.[] | select(.at_parent.found != "missed")] | length)/\($n). "
       + "`go test -race -count=20` at the parent: a failure naming a bug line \($b)/\($n), any failure \($bany)/\($n). "
+      + "Of goweave'"'"'s \($l) at the lines, with an expected kind: \([.[] | select(gwfound and .at_parent.expected_kind_at_lines)] | length). "
       + "goweave only: \($go | length)\(if ($go | length) > 0 then " (\($go | join(", ")))" else "" end); "
       + "baseline only: \($bo | length)\(if ($bo | length) > 0 then " (\($bo | join(", ")))" else "" end). "
       + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($clean)/\($l). "

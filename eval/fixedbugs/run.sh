@@ -316,7 +316,7 @@ table() {
       + "\([.[] | select(.baseline.fixed.failed == true)] | length)."' "$@"
 }
 
-# shellcheck source=existing.sh
+# shellcheck source-path=SCRIPTDIR source=existing.sh
 . "$here/existing.sh"
 
 mode=run
