@@ -7,6 +7,13 @@
 #                                and write OUT/<id>.json for each
 #   run.sh table [FILE.json|DIR ...]
 #                                print the markdown table and its summary (default: OUT/*.json)
+#   run.sh existing [BUG.bug ...]
+#                                no patch: the package's whole existing test suite at the parent
+#                                under goweave and `go test -race -count=$COUNT`, at the fix
+#                                when goweave found the bug; OUT/<id>.json, OUT default
+#                                results-existing/ (existing.sh says how the budget is shared)
+#   run.sh table existing        the table of results-existing/*.json (a directory or files of
+#                                the existing mode print its table)
 #   run.sh smoke                 a fast slice for CI: $SMOKE_BUGS at TIME=10s, no baseline, into a
 #                                temp dir; exit 1 unless each is found at its lines at the parent
 #                                and nothing is found on its code at the fix
@@ -36,6 +43,7 @@
 #   GOWEAVE   a goweave binary to use (default: built from the checkout this script lives in)
 #   NICE      prefix for the heavy commands (default: nice -n 10)
 #   SMOKE_BUGS  the bug ids of the smoke slice
+#   EXISTING_BUDGET, EXISTING_BUILD, EXISTING_MIN_TIME  the existing mode's budget (existing.sh)
 #
 # Needs: git, go, jq. Exit status: 0, or 1 when a bug could not be set up (the others still run).
 set -euo pipefail
@@ -45,6 +53,7 @@ root=$(cd "$here/../.." && pwd)
 TIME=${TIME:-45s}
 COUNT=${COUNT:-20}
 BASELINE=${BASELINE:-1}
+out_given=${OUT:+1}
 OUT=${OUT:-$here/results}
 read -r -a nice_cmd <<<"${NICE:-nice -n 10}"
 # The smoke slice: small modules without dependencies, a deadlock and a data race that the
@@ -197,8 +206,10 @@ classify() {
       def where: [.positions[]?, (.related[]?.position)] | map("\(.file | rel):\(.line)");
       def brief: {kind, confidence, severity, at: (.positions[0] | "\(.file | rel):\(.line)"),
                   run, message: (.message | .[0:200])};
-      def runtime($r): ($log | split("\n") | map(select(test(" run \($r) ")))
-                        | first | values | split(" ")[0] | tonumber);
+      # The -v line of the run that found it: "12.3 <pkg>.<Test> run <n> ..." (run numbers
+      # are per test: with several tests the finding'"'"'s test picks the line).
+      def runtime: (if (.test // "") != "" then "\\.\(.test) run \(.run) " else " run \(.run) " end) as $re
+                   | ($log | split("\n") | map(select(test($re))) | first | values | split(" ")[0] | tonumber);
       def at: where | any(.[]; . as $w | $L | any(.[]; . == $w));
       [.findings[] | select(.severity != "hint")] as $F
     | ($F | map(select(at))) as $at
@@ -208,8 +219,8 @@ classify() {
        errors: (.errors // []), warnings: (.warnings // [] | map(.[0:400])),
        runs: ([.tests[].runs] | add), seconds: ([.tests[].seconds] | add),
        statuses: ([.tests[].statuses] | add),
-       first_at_lines_s: ([$at[].run] | min | if . == null then null else runtime(.) end),
-       first_any_s: ([$F[].run] | min | if . == null then null else runtime(.) end)}
+       first_at_lines_s: ([$at[] | runtime] | min),
+       first_any_s: ([$F[] | runtime] | min)}
     | .found = (if (.at_lines | length) > 0 then "lines"
                 elif (.elsewhere | length) > 0 or (.errors | length) > 0 then "elsewhere"
                 else "missed" end)' "$1"
@@ -305,10 +316,13 @@ table() {
       + "\([.[] | select(.baseline.fixed.failed == true)] | length)."' "$@"
 }
 
+# shellcheck source-path=SCRIPTDIR source=existing.sh
+. "$here/existing.sh"
+
 mode=run
 case "${1:-}" in
 run) shift ;;
-table | smoke) mode=$1 && shift ;;
+table | smoke | existing) mode=$1 && shift ;;
 -h | --help)
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
   exit 0
@@ -319,6 +333,7 @@ case $mode in
 table)
   files=()
   [ $# -gt 0 ] || set -- "$OUT"
+  [ "$*" != existing ] || set -- "$here/results-existing"
   for a in "$@"; do
     if [ -d "$a" ]; then
       files+=("$a"/*.json)
@@ -326,7 +341,23 @@ table)
       files+=("$a")
     fi
   done
-  table "${files[@]}"
+  if jq -se 'all(.mode == "existing")' "${files[@]}" >/dev/null; then
+    table_existing "${files[@]}"
+  else
+    table "${files[@]}"
+  fi
+  ;;
+existing)
+  [ -n "$out_given" ] || OUT=$here/results-existing
+  BASE_TIMEOUT=${BASE_TIMEOUT:-150s}
+  [ $# -gt 0 ] || set -- "$here"/bugs/*.bug
+  setup_work
+  build_goweave
+  status=0
+  for b in "$@"; do
+    run_existing "$b" || status=1
+  done
+  exit "$status"
   ;;
 run | smoke)
   if [ "$mode" = smoke ]; then

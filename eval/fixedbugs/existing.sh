@@ -1,0 +1,226 @@
+# shellcheck shell=bash disable=SC2154 # nice_cmd, goflags, gw, gw_commit, COUNT, OUT: run.sh
+# Sourced by run.sh: the "existing" mode. Would goweave have caught the bug from the module's
+# own tests, before the fix? A bug that shipped passed the module's CI, so no patch is applied:
+# the package's whole existing test suite runs at the parent, under goweave and under
+# `go test -race -count=$COUNT` (the user's baseline); goweave runs at the fix only when it
+# found the bug at the parent (no finding may remain on the bug's code there).
+#
+# Budget: goweave's -time is per test (a campaign takes about tests x -time / -p), so one
+# total budget $EXISTING_BUDGET (seconds of runs per commit, default 90) is shared out:
+# -time = max($EXISTING_MIN_TIME ms, EXISTING_BUDGET x P / tests), P the number of test
+# processes (nproc). A hard wall of EXISTING_BUDGET + $EXISTING_BUILD seconds (default 150: the
+# build of the tests with the patched runtime under load) stops goweave with SIGTERM; it then
+# reports what it found, and the result says how many of the tests it reached. The baseline
+# runs with -timeout $BASE_TIMEOUT (default 150s in this mode): a test still running past half
+# of it (at least 60 s) when it fires is a hang, a failure; otherwise the suite was cut by the
+# timeout (too slow for $COUNT iterations), and the iterations completed are reported.
+
+EXISTING_BUDGET=${EXISTING_BUDGET:-90}
+EXISTING_BUILD=${EXISTING_BUILD:-150}
+EXISTING_MIN_TIME=${EXISTING_MIN_TIME:-1000}
+
+# line_regexps LINES: an extended regexp matching any of LINES (file:line) at the end of a
+# path in a stack trace or race report ("\t/abs/dir/pool.go:244 +0x1a4").
+line_regexps() {
+  local loc out=""
+  for loc in $1; do
+    loc=$(printf '%s' "$loc" | sed 's/[.[\*^$+?(){}|]/\\&/g')
+    out="${out:+$out|}/$loc( |\$)"
+  done
+  printf '%s' "$out"
+}
+
+# baseline_all DIR PKG OUTLOG LINES: go test -race -count=COUNT -v over the whole package;
+# prints what failed as JSON: the tests that failed and in how many of their runs, whether a
+# data race, a panic or a hang was reported, whether the output names one of the bug's LINES.
+baseline_all() {
+  local dir=$1 pkg=$2 out=$3 lines=$4 rc=0 t0=$SECONDS to=${BASE_TIMEOUT:-150s}
+  (cd "$dir" && "${nice_cmd[@]}" go test -race -vet=off -v -count="$COUNT" -timeout "$to" "$pkg") \
+    >"$out" 2>&1 || rc=$?
+  local re
+  re=$(line_regexps "$lines")
+  # Top-level results only (subtests are indented); a test's runs are its PASS/FAIL/SKIP lines.
+  local results
+  results=$(sed -n 's/^--- \(PASS\|FAIL\|SKIP\): \([^ ]*\) .*/\1 \2/p' "$out" |
+    jq -R -s 'split("\n") | map(select(. != "") | split(" ")) | group_by(.[1])
+      | map({test: .[0][1], runs: length, failed: (map(select(.[0] == "FAIL")) | length)})')
+  # The timeout's panic lists the tests running then: "\t\tTestX (2m28s)".
+  local running
+  running=$(sed -n '/^panic: test timed out after/,/^$/s/^[[:space:]]\+\(Test[^ ]*\) (\(.*\))$/\1 \2/p' "$out" |
+    jq -R -s 'split("\n") | map(select(. != "") | split(" ") | {test: .[0], ran: .[1]})')
+  jq -n --argjson exit "$rc" --argjson s $((SECONDS - t0)) --argjson results "$results" \
+    --argjson running "$running" --arg to "$to" \
+    --argjson build "$(grep -c -e '\[build failed\]' -e '\[setup failed\]' "$out" || true)" \
+    --argjson races "$(grep -c 'WARNING: DATA RACE' "$out" || true)" \
+    --argjson ginkgo "$(grep -c 'Ginkgo does not support using go test -count' "$out" || true)" \
+    --argjson timedout "$(grep -c '^panic: test timed out after' "$out" || true)" \
+    --argjson panics "$(grep '^panic: ' "$out" | grep -vc '^panic: test timed out after' || true)" \
+    --argjson atlines "$(if [ -n "$re" ] && grep -qE "$re" "$out"; then echo true; else echo false; fi)" \
+    --arg first "$(grep -m 1 -e '^--- FAIL' -e 'WARNING: DATA RACE' -e '^panic:' -e 'all goroutines are asleep' "$out" || true)" '
+    # A duration as go prints it (1m58s, 59.5s) in seconds.
+    def secs: (capture("^((?<m>[0-9]+)m)?((?<s>[0-9.]+)s)?$") // {}) | ((.m // "0" | tonumber) * 60 + (.s // "0" | tonumber));
+    ($to | secs) as $limit
+    | ($running | map(select((.ran | secs) >= ([60, $limit / 2] | min)))) as $hung
+    | {exit: $exit, seconds: $s, timeout: $to,
+       iterations: ([$results[].runs] | max // 0),
+       failed_tests: ($results | map(select(.failed > 0)) | map({test, failed, runs})),
+       races: $races, panics: $panics, timed_out: ($timedout > 0),
+       hung: ($hung | map(.test)), running_at_timeout: $running,
+       at_lines: $atlines, first: $first,
+       # A Ginkgo suite ends the test binary after its first iteration under -count > 1.
+       ginkgo_count: ($ginkgo > 0)}
+    | .failed = (if $build > 0 then null
+                 else ((.failed_tests | length) > 0 or $races > 0 or $panics > 0 or ($hung | length) > 0) end)'
+}
+
+# fuzz_all DIR PKG OUTJSON TIME WALL: goweave over every test of PKG, -time TIME per test,
+# stopped with SIGTERM after WALL seconds; the -v log goes to OUTJSON.log as in fuzz; prints
+# the exit status.
+fuzz_all() {
+  local dir=$1 pkg=$2 out=$3 time=$4 wall=$5 start rc=0
+  start=${EPOCHREALTIME/./}
+  (cd "$dir" && GOFLAGS=$goflags timeout -s TERM -k 30 "$wall" "${nice_cmd[@]}" "$gw" fuzz -json -v -fresh \
+    -o "$out.gw" -time "$time" "$pkg" >"$out" 2> >(while IFS= read -r l; do
+      t=$(((${EPOCHREALTIME/./} - start) / 100000))
+      printf '%d.%d %s\n' $((t / 10)) $((t % 10)) "$l"
+    done >"$out.log")) || rc=$?
+  sleep 0.2
+  [ -s "$out" ] || echo '{"findings":[],"tests":[],"errors":["no report"]}' >"$out"
+  echo "$rc"
+}
+
+# list_tests DIR PKG: how many tests and examples go test would run in PKG (0 when it does not
+# build).
+list_tests() {
+  (cd "$1" && "${nice_cmd[@]}" go test -race -vet=off -list '.*' "$2" 2>/dev/null) |
+    grep -cE '^(Test|Example|Fuzz)' || true
+}
+
+# per_test_time N: goweave's -time for N tests so that the campaign takes EXISTING_BUDGET s.
+per_test_time() {
+  local n=$1 p ms
+  p=$(nproc 2>/dev/null || echo 1)
+  [ "$n" -gt 0 ] || n=1
+  ms=$((EXISTING_BUDGET * 1000 * p / n))
+  [ "$ms" -ge "$EXISTING_MIN_TIME" ] || ms=$EXISTING_MIN_TIME
+  echo "${ms}ms"
+}
+
+# fuzz_existing DIR PKG OUTJSON LOCS: lists the tests, runs goweave over them and prints the
+# classification (classify) with the campaign's reach added.
+fuzz_existing() {
+  local dir=$1 pkg=$2 out=$3 locs=$4 n t rc
+  n=$(list_tests "$dir" "$pkg")
+  t=$(per_test_time "$n")
+  log "$(basename "$(dirname "$dir")"): goweave over $n tests of $pkg in $(basename "$dir"), -time $t"
+  rc=$(fuzz_all "$dir" "$pkg" "$out" "$t" $((EXISTING_BUDGET + EXISTING_BUILD)))
+  classify "$out" "$dir" "$locs" "$out.log" | jq --argjson n "$n" --arg t "$t" --argjson rc "$rc" \
+    --slurpfile r "$out" '. + {exit: $rc,
+      statuses: (reduce ($r[0].tests[]?.statuses // {} | to_entries[]) as $e ({}; .[$e.key] += $e.value)), time_per_test: $t, tests_listed: $n,
+      tests_reached: ([$r[0].tests[]? | select(.runs > 0 or (.cutShort // 0) > 0)] | length),
+      tests_no_run_finished: ([$r[0].tests[]? | select(.runs == 0)] | length),
+      stopped: ($rc == 124 or $rc == 137)}'
+}
+
+# export_plain GITDIR COMMIT DIR BUGFILE: DIR gets COMMIT's files, no test patch. A commit from
+# before modules has no go.mod: the bug's patch adds one (and go.sum), the only part of it
+# applied here (the module's own build files, no test).
+export_plain() {
+  local patch
+  export_tree "$1" "$2" "$3" "" && return
+  patch=$(bugkey "$4" patch)
+  [ -n "$patch" ] || return 1
+  (cd "$3" && git apply --include=go.mod --include=go.sum "$(dirname "$4")/../patches/$patch") || return 1
+  [ -f "$3/go.mod" ]
+}
+
+# run_existing BUGFILE: writes OUT/<id>.json; returns 1 when the bug could not be set up.
+run_existing() {
+  local bug id repo fixed parent pkg lines g w p f
+  bug=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  id=$(basename "$bug" .bug)
+  repo=$(bugkey "$bug" repo)
+  fixed=$(bugkey "$bug" fixed)
+  parent=$(bugkey "$bug" parent)
+  pkg=$(bugkey "$bug" pkg)
+  lines=$(bugkey "$bug" lines)
+  log "$id: existing tests: $repo parent ${parent:0:12} $pkg"
+  g=$(gitdir "$repo")
+  w=$WORK/$id
+  p=$w/parent
+  f=$w/fixed
+  if ! export_plain "$g" "$parent" "$p" "$bug"; then
+    log "$id: could not set up the parent's tree"
+    return 1
+  fi
+  log "$id: baseline at the parent"
+  local bp pres fres=null fl
+  bp=$(baseline_all "$p" "$pkg" "$w/base-parent.log" "$lines")
+  pres=$(fuzz_existing "$p" "$pkg" "$w/parent.json" "$lines")
+  fl=$(fixlines "$g" "$parent" "$fixed" "$lines" | sort -u | tr '\n' ' ')
+  if [ "$(jq -r .found <<<"$pres")" = lines ]; then
+    if export_plain "$g" "$fixed" "$f" "$bug"; then
+      fres=$(fuzz_existing "$f" "$pkg" "$w/fixed.json" "$fl" |
+        jq --arg fl "$fl" '. + {bug_code: ($fl | split(" ") | map(select(. != "")))}
+          | .on_bug_code = .at_lines | del(.at_lines)')
+    else
+      log "$id: could not set up the fix's tree"
+    fi
+  fi
+  # Whether the bug's own test (the fix's regression test, or the existing one named) is in the
+  # parent's suite: for most bugs it came with the fix.
+  local test has=false
+  test=$(bugkey "$bug" test)
+  if grep -rqE "^func ($test)\(" "$p/${pkg#./}" --include='*_test.go' 2>/dev/null; then has=true; fi
+  mkdir -p "$OUT"
+  jq -n --arg id "$id" --arg repo "$repo" --arg parent "$parent" --arg fixed "$fixed" \
+    --arg pkg "$pkg" --arg test "$test" --argjson has "$has" --arg lines "$lines" \
+    --arg class "$(bugkey "$bug" class)" --arg kinds "$(bugkey "$bug" kinds)" \
+    --arg note "$(bugkey "$bug" note)" --arg source "$(bugkey "$bug" source)" \
+    --arg gw "$gw_commit" --arg go "$(go version | cut -d' ' -f3)" \
+    --arg date "$(date -u +%FT%TZ)" --argjson count "$COUNT" --argjson budget "$EXISTING_BUDGET" \
+    --argjson pres "$pres" --argjson fres "$fres" --argjson bp "$bp" '
+    {mode: "existing", id: $id, repo: $repo, parent: $parent, fixed: $fixed, pkg: $pkg,
+     class: $class, expected_kinds: ($kinds | split(" ")), lines: ($lines | split(" ")),
+     note: $note, source: $source, bug_test: $test, bug_test_at_parent: $has,
+     goweave: {commit: $gw, go: $go, budget_s: $budget, date: $date},
+     at_parent: ($pres | .expected_kind_at_lines = ([.at_lines[].kind] as $k | $kinds | split(" ") | any(.[]; . as $e | $k | index($e)))),
+     at_fix: $fres, baseline: ({count: $count} + $bp)}' >"$OUT/$id.json"
+  log "$id: $(jq -r '"\(.at_parent.found) (\(.at_parent.tests_reached)/\(.at_parent.tests_listed) tests, -time \(.at_parent.time_per_test)) baseline=\(.baseline.failed) at-lines=\(.baseline.at_lines) fix-on-code=\(.at_fix.on_bug_code // [] | length)"' "$OUT/$id.json")"
+}
+
+# table_existing JSON...: the markdown table of the existing mode and its summary.
+table_existing() {
+  jq -rs '
+    def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
+    def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
+    def gwfound: .at_parent.found == "lines";
+    def bfound: .baseline.at_lines and .baseline.failed == true;
+    def base: .baseline | if .failed == null then "did not build"
+      elif .failed | not then "passed (\(.iterations) it.\(if .timed_out then ", cut" elif .ginkgo_count // false then ", Ginkgo refuses -count" elif .exit != 0 then ", exit \(.exit)" else "" end))"
+      else ([.failed_tests[] | "\(.test) \(.failed)/\(.runs)"] + (if (.hung | length) > 0 then ["hang: \(.hung | join(", "))"] else [] end)
+            + (if .races > 0 then ["\(.races) race reports"] else [] end)
+            + (if .panics > 0 then ["panic"] else [] end)) as $w
+        | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if .at_lines then " **at the lines**" else "" end)" end;
+    (length) as $n
+    | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
+      "|---|---|---|---|---|---|---|---|",
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.tests_reached)/\(.at_parent.tests_listed)\(if (.at_parent.tests_no_run_finished // 0) > 0 then " (\(.at_parent.tests_no_run_finished) no run finished)" else "" end), \(.at_parent.time_per_test)\(if .at_parent.stopped then ", stopped" else "" end) | \(.at_parent.expected_kind_at_lines as $x | .at_parent.found | if . == "lines" then "**found at the lines**\(if $x then "" else " (no expected kind)" end)" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s | s) | \(base) | \(if .at_fix == null then "-" else "\(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length)" end) |"),
+      "",
+      ([.[] | select(gwfound)] | length) as $l
+    | ([.[] | select(bfound)] | length) as $b
+    | ([.[] | select(.baseline.failed == true)] | length) as $bany
+    | ([.[] | select(gwfound and (bfound | not)) | .id]) as $go
+    | ([.[] | select(bfound and (gwfound | not)) | .id]) as $bo
+    | ([.[] | select(gwfound and .at_fix != null and (.at_fix.on_bug_code | length) == 0)] | length) as $clean
+    | ([.[] | .at_parent.first_at_lines_s | values] | sort) as $t
+    | "Bugs run: \($n). goweave found at the bug'"'"'s lines: \($l)/\($n); found anything: \([.[] | select(.at_parent.found != "missed")] | length)/\($n). "
+      + "`go test -race -count=20` at the parent: a failure naming a bug line \($b)/\($n), any failure \($bany)/\($n). "
+      + "Of goweave'"'"'s \($l) at the lines, with an expected kind: \([.[] | select(gwfound and .at_parent.expected_kind_at_lines)] | length). "
+      + "goweave only: \($go | length)\(if ($go | length) > 0 then " (\($go | join(", ")))" else "" end); "
+      + "baseline only: \($bo | length)\(if ($bo | length) > 0 then " (\($bo | join(", ")))" else "" end). "
+      + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($clean)/\($l). "
+      + "Time to the first finding at the lines: median \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end)"
+      + "\(if ($t | length) > 0 then ", \($t[0] | s) to \($t[-1] | s)" else "" end). "
+      + "The bug'"'"'s own test was in the parent'"'"'s suite for \([.[] | select(.bug_test_at_parent)] | length)/\($n)."' "$@"
+}
