@@ -14,7 +14,9 @@ var CyclicDeadlock = &Detector{
 Each goroutine in the cycle holds one lock and requests the next one. It is predicted from
 lock dependencies (goroutine, requested lock, locks held): a chain whose requests are
 pairwise concurrent (ignoring the mutexes' own ordering), whose goroutines differ and whose
-held locks are disjoint (no common guard lock) can deadlock in another schedule. A
+held locks are disjoint (no common guard lock) can deadlock in another schedule. A lock
+unlocked by another goroutine than its locker (handed off, e.g. to a flusher the locker
+starts) is held by no goroutine of a dependency: its locker does not wait while holding it. A
 pending writer blocks new readers, so an RLock can wait for another goroutine's read lock
 of the same RWMutex when a writer's Lock comes in between: a cycle with such an edge is
 reported when a third goroutine's Lock of that RWMutex can be pending at once (the
@@ -196,6 +198,14 @@ func uniqueDeps(r *Result) []*lockDep {
 	var out []*lockDep
 	for k := range r.facts.deps {
 		d := &r.facts.deps[k]
+		if held := withoutHandedOff(r, d.held); len(held) < len(d.held) {
+			if len(held) == 0 {
+				continue
+			}
+			c := *d
+			c.held = held
+			d = &c
+		}
 		hk := ""
 		for _, h := range d.held {
 			hk += fmt.Sprintf("%d/%v/%d,", h.mutex, h.read, r.Trace.Events[h.ev].Pos)
@@ -208,6 +218,16 @@ func uniqueDeps(r *Result) []*lockDep {
 		out = append(out, d)
 	}
 	return out
+}
+
+// withoutHandedOff drops the locks another goroutine unlocked (a mutex handed to a
+// flusher, as prometheus/client_golang's summary does): a locker waits for nothing while
+// such a lock is in flight, the goroutine that unlocks it does, so it closes no cycle.
+func withoutHandedOff(r *Result, held []heldLock) []heldLock {
+	if len(r.facts.handedOff) == 0 || !slices.ContainsFunc(held, func(h heldLock) bool { return r.facts.handedOff[h.ev] }) {
+		return held
+	}
+	return slices.DeleteFunc(slices.Clone(held), func(h heldLock) bool { return r.facts.handedOff[h.ev] })
 }
 
 func cycleKey(r *Result, path []*lockDep) string {

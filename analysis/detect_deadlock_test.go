@@ -249,3 +249,34 @@ func TestCyclicDeadlockPrimaryIsScheduleIndependent(t *testing.T) {
 		t.Errorf("fingerprints differ between the two interleavings: %s vs %s", a.Fingerprint, b.Fingerprint)
 	}
 }
+
+// prometheus/client_golang's summary (cmd/goweave/testdata/handofflock): Observe holds
+// buf and, when the buffer is full, locks mtx and hands it to a flusher it starts, which
+// unlocks it. The observer's next Lock of buf is not made while it holds mtx (the flusher
+// does, and it takes no lock), so the other observer's buf -> mtx closes no cycle.
+func TestCyclicDeadlockHandedOffLock(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	buf, mtx := b.Mutex(), b.Mutex()
+	observe := func(g *tracetest.G) {
+		g.Lock(buf, "s.go:27")
+		g.Lock(mtx, "s.go:37")
+		fl := g.Go("s.go:40")
+		g.Unlock(buf, "s.go:28")
+		g.Lock(buf, "s.go:27")
+		g.Unlock(buf, "s.go:28")
+		fl.Unlock(mtx, "s.go:46")
+		fl.End()
+	}
+	g1, g2 := m.Go("t.go:10"), m.Go("t.go:10")
+	observe(g1)
+	observe(g2)
+	g1.End()
+	g2.End()
+	r := analyze(t, b)
+	for _, f := range r.Findings {
+		if f.Kind == "cyclic-deadlock" {
+			t.Errorf("unexpected %v", summaries(r))
+		}
+	}
+}

@@ -34,8 +34,11 @@ type facts struct {
 	addWait     []addWaitPair
 	addWaitSeen map[pairKey]bool
 
-	deps        []lockDep
-	depSeen     map[depKey]uint8
+	deps    []lockDep
+	depSeen map[depKey]uint8
+	// acquisitions unlocked by another goroutine than their locker (a lock handed off):
+	// the locker does not hold them across its later requests (detect_deadlock.go)
+	handedOff   map[int32]bool
 	rwRecursion []rwFact
 	// write requests on RWMutexes, for read-read edges of lock cycles (detect_deadlock_rw.go)
 	writers    []lockDep

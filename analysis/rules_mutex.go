@@ -204,6 +204,12 @@ func (e *engine) release(i, g, holder, acq, x int32, read bool) {
 	if holder != g && !e.hbAt(acq, g, false) {
 		e.f.unorderedUnlocks = append(e.f.unorderedUnlocks, evPair{i, acq})
 	}
+	if holder != g {
+		if e.f.handedOff == nil {
+			e.f.handedOff = map[int32]bool{}
+		}
+		e.f.handedOff[acq] = true
+	}
 	h := e.held[holder]
 	for j := len(h) - 1; j >= 0; j-- {
 		if h[j].mutex == x && h[j].read == read {

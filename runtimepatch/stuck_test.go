@@ -223,7 +223,7 @@ func TestStuckHandoff(t *testing.T) {
 func TestNotStuck(t *testing.T) {
 	bin := buildStuck(t, true)
 	for _, name := range []string{"TestNotStuckSleep", "TestNotStuckTimerChan", "TestNotStuckAfterFunc",
-		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore", "TestNotStuckRWHandoff"} {
+		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore", "TestNotStuckRWHandoff", "TestNotStuckSpawnHandoff"} {
 		t.Run(name, func(t *testing.T) {
 			r, progress := recordArmed(t, bin, name)
 			if m := r.tr.Meta; m["stuck"] != "" || m["exit"] != "exit" || r.err != nil {

@@ -78,6 +78,7 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 	must := &Run{Trace: r.Trace, HB: mustHappenBefore(r.Trace, cut), Names: r.Names, SelectPartners: map[int][]int{}}
 	must.Prepare()
 	var chains [][]int
+	searchCut := "" // said in the notes and the error when a search was bounded
 	switch c.Kind {
 	case "send-on-closed":
 		chains = closeChains(must, c, 1)
@@ -94,7 +95,11 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 				return nil, fmt.Errorf("no rewrite confirms a lock cycle of %d goroutines (two-lock cycles and read-lock recursion are rewritten)", n)
 			}
 		} else {
-			chains = append(chains, lockCycleChains(must, c)...)
+			more, cut := lockCycleChains(must, c)
+			chains = append(chains, more...)
+			if cut {
+				searchCut = fmt.Sprintf(" (search cut at %d pairs of acquisitions or %d schedules)", maxLockPairs, maxLockChains)
+			}
 		}
 	case "mixed-deadlock":
 		chains = mixedChains(must, c)
@@ -135,13 +140,13 @@ func Confirm(r *Run, c Claim) ([]Rewrite, error) {
 		for k, e := range chain {
 			names[k] = shortOp(r.Names.Ops[e])
 		}
-		out = append(out, Rewrite{Schedule: s, Chain: chain, Note: c.Kind + ": " + strings.Join(names, ", then ")})
+		out = append(out, Rewrite{Schedule: s, Chain: chain, Note: c.Kind + ": " + strings.Join(names, ", then ") + searchCut})
 	}
 	if len(out) == 0 {
 		if firstErr != nil {
-			return nil, fmt.Errorf("no schedule of the recorded run can make this %s happen: %v", c.Kind, firstErr)
+			return nil, fmt.Errorf("no schedule of the recorded run can make this %s happen: %v%s", c.Kind, firstErr, searchCut)
 		}
-		return nil, fmt.Errorf("the recorded run has no operations at the positions of this %s", c.Kind)
+		return nil, fmt.Errorf("the recorded run has no operations at the positions of this %s%s", c.Kind, searchCut)
 	}
 	return out, nil
 }
@@ -252,19 +257,62 @@ func isAcquire(e *trace.Event) bool {
 
 // holds reports whether acquisition h is still held by its goroutine when event x of the
 // same goroutine starts.
-func holds(r *Run, h, x int) bool {
+func holds(r *Run, h, x int) bool { return newReleases(r.Trace).holds(r, h, x) }
+
+// releases indexes a trace's Unlock and RUnlock events by object, in stamp order, so that
+// whether a lock is still held at a later request is a binary search, not a pass over the
+// trace per pair (with thousands of acquisitions at a cycle's positions in a real suite,
+// client_golang's, the pairs times the trace cost minutes).
+type releases map[uint64][]int
+
+func newReleases(tr *trace.Trace) releases {
+	x := releases{}
+	for i := range tr.Events {
+		if k := tr.Events[i].Kind; k == trace.KindUnlock || k == trace.KindRUnlock {
+			x[tr.Events[i].Obj] = append(x[tr.Events[i].Obj], i)
+		}
+	}
+	for _, l := range x {
+		slices.SortFunc(l, func(a, b int) int { return cmpU64(tr.Events[a].Pre, tr.Events[b].Pre) })
+	}
+	return x
+}
+
+// holds reports whether acquisition h is still held by its goroutine at x, a later
+// operation of the same goroutine. A write lock is released by the first Unlock after it
+// was acquired; when another goroutine makes it, the lock was handed off (to a flusher the
+// locker started, as prometheus/client_golang's summary does) and its locker never holds
+// it across a later request: the goroutine that unlocks it does, even while it is in
+// flight. A read lock is released by its goroutine's RUnlock.
+func (rel releases) holds(r *Run, h, x int) bool {
 	eh, ex := &r.Trace.Events[h], &r.Trace.Events[x]
 	if eh.G != ex.G || eh.Pre >= ex.Pre || !eh.Completed() {
 		return false
 	}
-	release := trace.KindUnlock
-	if eh.Kind == trace.KindRLock || eh.Kind == trace.KindTryRLock {
-		release = trace.KindRUnlock
+	read := eh.Kind == trace.KindRLock || eh.Kind == trace.KindTryRLock
+	l := rel[eh.Obj]
+	from := eh.Post
+	if read {
+		from = eh.Pre
 	}
-	for i := range r.Trace.Events {
-		e := &r.Trace.Events[i]
-		if e.G == eh.G && e.Obj == eh.Obj && e.Kind == release && e.Pre > eh.Pre && e.Pre < ex.Pre {
+	k, _ := slices.BinarySearchFunc(l, from, func(i int, stamp uint64) int { return cmpU64(r.Trace.Events[i].Pre, stamp+1) })
+	for ; k < len(l); k++ {
+		e := &r.Trace.Events[l[k]]
+		if e.Pre >= ex.Pre {
+			break
+		}
+		if !read && e.Kind == trace.KindUnlock {
 			return false
+		}
+		if read && e.Kind == trace.KindRUnlock && e.G == eh.G {
+			return false
+		}
+	}
+	if !read { // not released before x: held unless another goroutine releases it
+		for ; k < len(l); k++ {
+			if e := &r.Trace.Events[l[k]]; e.Kind == trace.KindUnlock {
+				return e.G == eh.G
+			}
 		}
 	}
 	return true
@@ -273,7 +321,17 @@ func holds(r *Run, h, x int) bool {
 // lockDep is an acquisition (req) made while holding another lock (held).
 type lockDep struct{ held, req int }
 
-func lockDeps(r *Run, c Claim, heldRole string) []lockDep {
+// maxLockPairs bounds the (request, held lock) pairs lockDeps looks at, and the pairs of
+// dependencies lockCycleChains does, for one claim; maxLockChains the chains it returns
+// (Confirm tries maxRewrites of them). Beyond them the search is cut and the claim says so.
+const (
+	maxLockPairs  = 1 << 18
+	maxLockChains = 64
+)
+
+// lockDeps returns the dependencies at the claim's positions and whether the search was
+// cut at maxLockPairs.
+func lockDeps(r *Run, c Claim, heldRole string) ([]lockDep, bool) {
 	reqs := at(r, c, "", isAcquire)
 	for k, p := range c.Positions {
 		if k > 0 && p.Role == c.Positions[0].Role {
@@ -281,15 +339,20 @@ func lockDeps(r *Run, c Claim, heldRole string) []lockDep {
 		}
 	}
 	helds := at(r, c, heldRole, isAcquire)
+	rel := newReleases(r.Trace)
 	var out []lockDep
+	work := 0
 	for _, q := range reqs {
 		for _, h := range helds {
-			if r.Trace.Events[h].Obj != r.Trace.Events[q].Obj && holds(r, h, q) {
+			if work++; work > maxLockPairs {
+				return out, true
+			}
+			if r.Trace.Events[h].Obj != r.Trace.Events[q].Obj && rel.holds(r, h, q) {
 				out = append(out, lockDep{h, q})
 			}
 		}
 	}
-	return out
+	return out, false
 }
 
 // cycleRequests is the number of lock requests of a cyclic-deadlock claim: its primary
@@ -305,20 +368,24 @@ func cycleRequests(c Claim) int {
 }
 
 // lockCycleChains: for two goroutines that each hold one lock of a pair and request the
-// other, [held A, held B, request A, request B] (both orders of A and B).
-func lockCycleChains(r *Run, c Claim) [][]int {
-	deps := lockDeps(r, c, "held lock")
+// other, [held A, held B, request A, request B] (both orders of A and B). cut reports that
+// the search stopped at maxLockPairs or maxLockChains.
+func lockCycleChains(r *Run, c Claim) (out [][]int, cut bool) {
+	deps, cut := lockDeps(r, c, "held lock")
 	ev := func(i int) *trace.Event { return &r.Trace.Events[i] }
-	var out [][]int
+	work := 0
 	for _, a := range deps {
 		for _, b := range deps {
+			if work++; work > maxLockPairs || len(out) == maxLockChains {
+				return out, true
+			}
 			if ev(a.held).G == ev(b.held).G || ev(a.held).Obj != ev(b.req).Obj || ev(b.held).Obj != ev(a.req).Obj {
 				continue
 			}
 			out = append(out, []int{a.held, b.held, a.req, b.req})
 		}
 	}
-	return out
+	return out, cut
 }
 
 // rwRecursionChains: [outer RLock, the writer's Lock, inner RLock] for a goroutine that

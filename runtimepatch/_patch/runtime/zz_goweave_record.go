@@ -95,6 +95,7 @@ type goweaveG struct {
 	timerPos uint32                  // and the position of its creation
 	lockWait uint64                  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
 	rheld    [goweaveMaxRHeld]uint64 // object ids of the RWMutexes this goroutine read-holds by a recorded RLock (zz_goweave_stuck.go), 0 = free
+	passes   uint64                  // go statements of this goroutine: chances to hand a held mutex on (zz_goweave_stuck.go)
 	s        goweaveSteerG
 }
 

@@ -17,7 +17,11 @@
 //     (zz_goweave_sync.go keeps who holds what): for a mutex's write holder;
 //     with none, in Lock of an RWMutex for its readers, in RLock for a writer
 //     parked in Lock of it (a pending writer blocks new readers); the same
-//     cycle on two checks in a row, whatever the rest of the program does. Only a holder unlocks its mutex, as the analysis assumes; a
+//     cycle on two checks in a row, whatever the rest of the program does.
+//     A holder counts only if it is known to be the unlocker: its mutex was
+//     never unlocked by another goroutine than its locker in this run, and
+//     the holder has not started a goroutine since it locked it (it may
+//     have handed it to that goroutine); a
 //     goroutine waiting for a mutex it holds itself is the one case where
 //     another goroutine unlocking it is a known pattern (a mutex used as a
 //     semaphore), so that cycle of one needs the GC's leak detection to
@@ -124,10 +128,20 @@ var goweaveStuck struct {
 // lock cycle. A slot hit by two ids holds ^0: every id of the slot is tainted.
 var goweaveRTaint [1 << goweaveRTaintBits]uint64
 
-// goweaveHeld says which goroutine write-holds the mutex with object id id.
+// goweaveHTaint holds the mutexes write-unlocked at least once in this run by
+// a goroutine other than their locker (a lock handed off, legal in Go): their
+// locker is not the one who unlocks them, so it gives no edge of a lock
+// cycle. Same slot rule as goweaveRTaint.
+var goweaveHTaint [1 << goweaveRTaintBits]uint64
+
+// goweaveHeld says which goroutine write-holds the mutex with object id id,
+// and its passes count when it locked it: a holder that started a goroutine
+// since may have handed the mutex to it to unlock (prometheus/client_golang's summary hands mtx to a flusher it
+// starts), so it is not known to be the one who unlocks it.
 type goweaveHeld struct {
-	id   uint64
-	goid uint64
+	id     uint64
+	goid   uint64
+	passes uint64
 }
 
 // goweaveStuckInit arms the detection; called from the time limit's init.
@@ -216,6 +230,7 @@ func goweaveLocked(gp *g, obj uint64, write bool) {
 	if write {
 		h := goweaveHeldAt(obj)
 		atomic.Store64(&h.goid, gp.goid)
+		atomic.Store64(&h.passes, gp.goweave.passes)
 		atomic.Store64(&h.id, obj)
 		return
 	}
@@ -247,8 +262,20 @@ func goweaveReadUnlocked(gp *g, idp *uint64) {
 	goweaveTaintReaders(obj)
 }
 
-func goweaveTaintReaders(obj uint64) {
-	p := &goweaveRTaint[obj&(1<<goweaveRTaintBits-1)]
+func goweaveTaintReaders(obj uint64) { goweaveTaint(&goweaveRTaint, obj) }
+
+// goweaveMayPass counts a go statement of gp (when pass): a chance to hand a
+// mutex it holds to the new goroutine. Channel sends are not counted: a
+// lock-order test's goroutines signal each other while holding their locks,
+// and a mutex handed on through a channel taints it at its first Unlock.
+func goweaveMayPass(gp *g, pass bool) {
+	if pass && goweaveStuck.on {
+		gp.goweave.passes++
+	}
+}
+
+func goweaveTaint(t *[1 << goweaveRTaintBits]uint64, obj uint64) {
+	p := &t[obj&(1<<goweaveRTaintBits-1)]
 	for {
 		old := atomic.Load64(p)
 		if old == obj || old == ^uint64(0) {
@@ -265,36 +292,44 @@ func goweaveTaintReaders(obj uint64) {
 }
 
 //go:nowritebarrierrec
-func goweaveReadersTainted(obj uint64) bool {
-	v := atomic.Load64(&goweaveRTaint[obj&(1<<goweaveRTaintBits-1)])
+func goweaveReadersTainted(obj uint64) bool { return goweaveTainted(&goweaveRTaint, obj) }
+
+//go:nowritebarrierrec
+func goweaveTainted(t *[1 << goweaveRTaintBits]uint64, obj uint64) bool {
+	v := atomic.Load64(&t[obj&(1<<goweaveRTaintBits-1)])
 	return v == obj || v == ^uint64(0)
 }
 
-// goweaveUnlocked notes the write-unlock of obj, by whichever goroutine:
-// the holder entry goes, so a mutex handed to another goroutine to unlock
-// leaves no stale holder.
-func goweaveUnlocked(obj uint64) {
+// goweaveUnlocked notes the write-unlock of obj by gp: the holder entry
+// goes, so a mutex handed to another goroutine to unlock leaves no stale
+// holder; unlocked by another goroutine than its locker, obj is tainted
+// (goweaveHTaint) for the rest of the run.
+func goweaveUnlocked(gp *g, obj uint64) {
 	if !goweaveStuck.on {
 		return
 	}
 	if h := goweaveHeldAt(obj); atomic.Load64(&h.id) == obj {
+		if atomic.Load64(&h.goid) != gp.goid {
+			goweaveTaint(&goweaveHTaint, obj)
+		}
 		atomic.Store64(&h.id, 0)
 	}
 }
 
-// goweaveHolder returns the goid write-holding obj, 0 when unknown.
+// goweaveHolder returns the goid write-holding obj (0 when unknown) and its
+// passes count when it locked obj.
 //
 //go:nowritebarrierrec
-func goweaveHolder(obj uint64) uint64 {
+func goweaveHolder(obj uint64) (uint64, uint64) {
 	h := goweaveHeldAt(obj)
 	if atomic.Load64(&h.id) != obj {
-		return 0
+		return 0, 0
 	}
-	goid := atomic.Load64(&h.goid)
+	goid, passes := atomic.Load64(&h.goid), atomic.Load64(&h.passes)
 	if atomic.Load64(&h.id) != obj {
-		return 0
+		return 0, 0
 	}
-	return goid
+	return goid, passes
 }
 
 // The check.
@@ -332,6 +367,7 @@ type goweaveScan struct {
 	waitG     [goweaveMaxLockWaits]uint64 // goroutines parked on a recorded Lock/RLock
 	waitL     [goweaveMaxLockWaits]uint64 // and the mutex each waits for
 	waitR     [goweaveMaxLockWaits]bool   // parked in RLock (else in Lock)
+	waitP     [goweaveMaxLockWaits]uint64 // the goroutine's passes count
 }
 
 // goweaveScanGs looks at every goroutine without a lock (allgs only grows;
@@ -353,6 +389,7 @@ func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
 			if blocked && locks && gp.goweave.lockWait != 0 && goweaveLockReason(r) && s.nwait < goweaveMaxLockWaits {
 				s.waitG[s.nwait], s.waitL[s.nwait] = gp.goid, gp.goweave.lockWait
 				s.waitR[s.nwait] = r == waitReasonSyncRWMutexRLock
+				s.waitP[s.nwait] = gp.goweave.passes
 				for k := range gp.goweave.rheld {
 					goweaveStuck.waitRH[s.nwait][k] = atomic.Load64(&gp.goweave.rheld[k])
 				}
@@ -424,9 +461,15 @@ func goweaveLockCycle(s *goweaveScan) uint64 {
 	for i := 0; i < n; i++ {
 		st.adj[i] = 0
 		l := s.waitL[i]
-		if h := goweaveHolder(l); h != 0 {
+		if h, passes := goweaveHolder(l); h != 0 {
+			// The holder waits for the next only if it is the one who
+			// unlocks l: l was never handed off in this run, and the holder
+			// has not started a goroutine since it locked l
+			// (else l may be in flight to another goroutine, which unlocks
+			// it: a hand-off is seen only at its Unlock). A goroutine waiting
+			// for a mutex it locked is proved by the GC instead.
 			for j := 0; j < n; j++ {
-				if s.waitG[j] == h {
+				if s.waitG[j] == h && (j == i || (passes == s.waitP[j] && !goweaveTainted(&goweaveHTaint, l))) {
 					st.adj[i] |= 1 << j
 				}
 			}

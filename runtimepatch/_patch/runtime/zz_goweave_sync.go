@@ -78,7 +78,7 @@ func goweaveSyncAt(h uintptr, b uint64) {
 	e.b = b
 	e.post = e.pre
 	if e.kind == goweaveKUnlock {
-		goweaveUnlocked(e.obj)
+		goweaveUnlocked(getg(), e.obj)
 	}
 }
 

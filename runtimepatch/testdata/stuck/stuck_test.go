@@ -239,3 +239,38 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// TestNotStuckSpawnHandoff: the first goroutine locks mtx and hands it to a
+// flusher it starts, which unlocks it later (prometheus/client_golang's
+// summary); the first then waits for buf, which the second holds while it
+// waits for mtx. The locker of mtx is not the one who unlocks it, so the two
+// do not wait for each other: the run ends when the flusher is done.
+func TestNotStuckSpawnHandoff(t *testing.T) {
+	var buf, mtx sync.Mutex
+	locked, bufHeld := make(chan bool), make(chan bool)
+	var wg sync.WaitGroup
+	wg.Add(3)
+	go func() {
+		defer wg.Done()
+		mtx.Lock()
+		go func() { // the flusher
+			defer wg.Done()
+			time.Sleep(notStuckFor)
+			mtx.Unlock()
+		}()
+		locked <- true
+		<-bufHeld
+		buf.Lock()
+		buf.Unlock()
+	}()
+	go func() {
+		defer wg.Done()
+		<-locked
+		buf.Lock()
+		bufHeld <- true
+		mtx.Lock()
+		mtx.Unlock()
+		buf.Unlock()
+	}()
+	wg.Wait()
+}
