@@ -9,7 +9,7 @@ import (
 
 // heartbeatRun is a run stopped at its time limit (META timelimit=1) in which goroutines 3
 // and 4 take turns on mutex 7 from start to end, as a heartbeat goroutine would next to a
-// hung test: 40 operations, the last 20 requested in the run's second half.
+// hung test: 40 operations, spread over the whole run.
 func heartbeatRun(timeLimit bool) *Run {
 	b := newBuilder()
 	b.spawn(2, 3, 5)
@@ -51,9 +51,9 @@ func latestOp(r *Run, ms []Mutation) (latest uint64, orders int) {
 
 // An order replaying the end of a run stopped at its time limit would hold every other
 // goroutine until about the time limit (TestFuzzCommandExplainsHangs under load: the lock
-// cycle not reached in the steered run): GoPie proposes orders of its first half only, and
+// cycle not reached in the steered run): GoPie proposes orders of its first third only, and
 // orders over the whole run of a run that ended by itself.
-func TestOrdersOfATimeLimitedRunEndInItsFirstHalf(t *testing.T) {
+func TestOrdersOfATimeLimitedRunEndInItsFirstThird(t *testing.T) {
 	next := func(r *Run) []Mutation {
 		g := NewGoPie(1)
 		g.MaxChains, g.MaxMutations = 100, 1000
@@ -62,14 +62,14 @@ func TestOrdersOfATimeLimitedRunEndInItsFirstHalf(t *testing.T) {
 	free := heartbeatRun(false)
 	free.Prepare()
 	evs := free.Trace.Events
-	mid := evs[0].Pre + (evs[len(evs)-1].Pre-evs[0].Pre)/2
-	if latest, _ := latestOp(free, next(free)); latest <= mid {
-		t.Fatalf("a run that ended by itself: orders end at stamp %d, want some past the middle %d (the test shows nothing)", latest, mid)
+	end := evs[0].Pre + (evs[len(evs)-1].Pre-evs[0].Pre)/3
+	if latest, _ := latestOp(free, next(free)); latest <= end {
+		t.Fatalf("a run that ended by itself: orders end at stamp %d, want some past its first third (stamp %d; the test shows nothing)", latest, end)
 	}
 	limited := heartbeatRun(true)
 	limited.Prepare()
 	latest, orders := latestOp(limited, next(limited))
-	if orders == 0 || latest > mid {
-		t.Errorf("a run stopped at its time limit: %d orders ending at stamp %d, want some, all within the first half (stamp %d)", orders, latest, mid)
+	if orders == 0 || latest > end {
+		t.Errorf("a run stopped at its time limit: %d orders ending at stamp %d, want some, all within its first third (stamp %d)", orders, latest, end)
 	}
 }
