@@ -91,6 +91,9 @@ func (g *GoPie) Next(r *Run) []Mutation {
 				g.Pruned++
 				continue
 			}
+			if holdsPastTimeLimit(r, events) {
+				continue
+			}
 			s := orderSchedule(r, events, nil, orDefault(g.Window, DefaultOrderWindow), orDefault(g.SelectWindow, DefaultSelectWindow))
 			key, ok := keyOf(g.Name(), s)
 			if !ok || g.queued[key] >= max(g.MaxQueued, 1) || (r.Proposed != nil && r.Proposed(key)) {

@@ -101,6 +101,9 @@ func (p *Prefix) Next(r *Run) []Mutation {
 			continue
 		}
 		events := append(slices.Clone(lin[:d.Prefix]), d.Then...)
+		if holdsPastTimeLimit(r, events) {
+			continue
+		}
 		var override map[int]int
 		if d.Select >= 0 {
 			override = map[int]int{d.Select: d.Case}
