@@ -27,6 +27,9 @@ var collisionMarks = []string{
 	"file exists",                           // EEXIST: a lock file made with O_EXCL, a fixed directory
 	"resource temporarily unavailable",      // EAGAIN/EWOULDBLOCK: flock(LOCK_NB) held by the other
 	"being used by another process",         // ERROR_SHARING_VIOLATION (Windows)
+	// redis-server's last words when its port is taken ("bind: Address already in use"
+	// comes lines before): a harness that reports the server's last line shows only this
+	"failed listening on port",
 }
 
 // collision returns the output line of r that names a collision on a shared resource, or

@@ -19,6 +19,7 @@ func TestCollision(t *testing.T) {
 		{run.Run{Status: run.StatusFail, Output: bindFailure}, "x_test.go:22: server exited: listen tcp 127.0.0.1:16379: bind: address already in use"},
 		{run.Run{Status: run.StatusPanic, Panic: "open /tmp/x.lock: file exists"}, "open /tmp/x.lock: file exists"},
 		{run.Run{Status: run.StatusFail, Output: "flock: Resource temporarily unavailable\n"}, "flock: Resource temporarily unavailable"},
+		{run.Run{Status: run.StatusFail, Output: "Example_zpop:\ngot:\nserver exited: 1:M 27 Nov # Failed listening on port 16379 (TCP), aborting.\n"}, "server exited: 1:M 27 Nov # Failed listening on port 16379 (TCP), aborting."},
 		{run.Run{Status: run.StatusPass, Output: bindFailure}, ""},                                 // passed: nothing to excuse
 		{run.Run{Status: run.StatusFail, Output: "x_test.go:9: sum = 5, want 6\n"}, ""},            // a test's own failure
 		{run.Run{Status: run.StatusFail, Output: "listen tcp :80: bind: permission denied\n"}, ""}, // not a collision
