@@ -62,10 +62,14 @@ func (c *campaign) pkg(t *testState) *pkgRuns {
 	if c.pkgs == nil {
 		c.pkgs = map[string]*pkgRuns{}
 	}
-	p := c.pkgs[t.bin.Package]
+	key := ""
+	if t.bin != nil { // nil in tests of the dispatcher alone
+		key = t.bin.Package
+	}
+	p := c.pkgs[key]
 	if p == nil {
 		p = &pkgRuns{}
-		c.pkgs[t.bin.Package] = p
+		c.pkgs[key] = p
 	}
 	return p
 }
