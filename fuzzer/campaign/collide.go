@@ -40,7 +40,12 @@ func collision(r *run.Run) string {
 	default:
 		return ""
 	}
-	for line := range strings.Lines(r.Output + "\n" + r.Panic + "\n" + r.Fatal) {
+	return collisionIn(r.Output + "\n" + r.Panic + "\n" + r.Fatal)
+}
+
+// collisionIn returns the first line of output that names a collision, or "".
+func collisionIn(output string) string {
+	for line := range strings.Lines(output) {
 		lower := strings.ToLower(line)
 		for _, m := range collisionMarks {
 			if strings.Contains(lower, m) {
