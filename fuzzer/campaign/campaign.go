@@ -47,6 +47,7 @@ type campaign struct {
 	start      time.Time               // before the overlay check and the build
 	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
 	plain      *plainChecks            // plain go test checks of tests failing unsteered (plain.go); nil: none
+	pkgs       map[string]*pkgRuns     // by package: runs in flight, serialised (collide.go)
 }
 
 type testState struct {
@@ -100,6 +101,10 @@ type job struct {
 	// (0: not known yet): a later run whose analysis would not end within the test's time
 	// budget is not analyzed (wouldOverrun).
 	perEvent time.Duration
+	// overlapped: another process of the package ran when it started; pkgStarted: the
+	// package's runs started by then, itself included (collide.go).
+	overlapped bool
+	pkgStarted int
 }
 
 type jobResult struct {
@@ -212,6 +217,13 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 			}
 			continue
 		}
+		if c.serialBlocked(t) {
+			// its package's runs go one at a time (collide.go): it waits, it has not ended
+			if started {
+				active++
+			}
+			continue
+		}
 		if !started {
 			if next == nil {
 				next = t
@@ -219,7 +231,9 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 			continue
 		}
 		active++
-		if least == nil || t.inflight < least.inflight {
+		// fewest in flight, then fewest started: tests of a serialised package (collide.go)
+		// take turns
+		if least == nil || t.inflight < least.inflight || (t.inflight == least.inflight && t.started < least.started) {
 			least = t
 		}
 	}
@@ -241,6 +255,7 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	} else if len(pick.queue) > 0 {
 		j.request = pick.takeRequest()
 	}
+	c.startPkgRun(&j)
 	return j, true
 }
 
@@ -499,6 +514,12 @@ func (c *campaign) finish(res jobResult) {
 	t := res.test
 	t.inflight--
 	t.last = time.Now()
+	if c.endPkgRun(res) {
+		// It collided with another process of its package on a fixed resource: not a
+		// result of the test. Its request runs again, now that the package's runs are serial.
+		c.requeue(t, res)
+		return
+	}
 	if res.err != nil {
 		c.ended(t) // cannot run this test at all: do not retry it forever
 		t.worst = run.StatusCrash

@@ -8,6 +8,8 @@
 //   - fuzz.go: Fuzz, Record and the set-up of a campaign (defaults, builds, test selection);
 //   - campaign.go: the dispatcher (Parallel processes, tests side by side, budgets, a queue
 //     of run requests per test, dedup by fingerprint keeping the earliest run and its trace);
+//   - collide.go: runs of one package that collide on a fixed resource (a port, a lock
+//     file) when run at once: not evidence, and the package's runs go one at a time;
 //   - rerun.go: the campaign loop for one test, as fuzzer/replay uses it;
 //   - strategy.go, steer.go: the Strategy interface and its wiring to fuzzer/mutate;
 //   - analyze.go, race.go: the analysis of a trace, and findings from -race reports;

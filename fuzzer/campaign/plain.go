@@ -132,6 +132,10 @@ func runPlainGoTest(ctx context.Context, dir, test string, race bool, vet string
 		return plainPass, "", command
 	case strings.Contains(text, "[build failed]") || strings.Contains(text, "[setup failed]"):
 		return "", "it did not build: " + firstLine(strings.TrimSpace(text)), command
+	case collisionIn(text) != "":
+		// It runs beside the campaign's runs of the package (collide.go): a fixed port or
+		// lock file they hold fails it as it fails the second of two runs.
+		return "", "it failed on a resource the campaign's runs of the package may hold at the same time: " + collisionIn(text), command
 	case strings.Contains(text, "--- FAIL: "+test+" ") || strings.Contains(text, "\npanic: ") || strings.HasPrefix(text, "panic: "):
 		return plainFail, "", command
 	}

@@ -80,6 +80,9 @@ func TestFail(t *testing.T) { t.Fatal("no") }
 
 func TestPanic(t *testing.T) { panic("boom") }
 
+// TestPort fails as a second process does on a fixed port the campaign's runs hold.
+func TestPort(t *testing.T) { t.Fatal("listen tcp 127.0.0.1:16379: bind: address already in use") }
+
 // TestGoweaveOnly fails under goweave's runtime only: the plain check must not pass goweave's variables on.
 func TestGoweaveOnly(t *testing.T) {
 	if os.Getenv("GOWEAVE_RUN") != "" {
@@ -94,11 +97,14 @@ func TestGoweaveOnly(t *testing.T) {
 		}
 	}
 	t.Setenv("GOWEAVE_RUN", "1")
-	for test, want := range map[string]string{"TestPass": plainPass, "TestFail": plainFail, "TestPanic": plainFail, "TestGoweaveOnly": plainPass, "TestNone": ""} {
+	for test, want := range map[string]string{"TestPass": plainPass, "TestFail": plainFail, "TestPanic": plainFail, "TestGoweaveOnly": plainPass, "TestNone": "", "TestPort": ""} {
 		outcome, why, command := runPlainGoTest(context.Background(), dir, test, false, "", 10*time.Second)
 		if outcome != want || (want == "") != (why != "") || !strings.Contains(command, "-run ^("+test+")$") {
 			t.Errorf("%s: %q (%s) by %s, want %q", test, outcome, why, command, want)
 		}
+	}
+	if _, why, _ := runPlainGoTest(context.Background(), dir, "TestPort", false, "", 10*time.Second); !strings.Contains(why, "the campaign's runs of the package may hold") || !strings.Contains(why, "bind: address already in use") {
+		t.Errorf("TestPort: %s", why)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "broken_test.go"), []byte("package plain\n\nfunc x() { undefined() }\n"), 0o644); err != nil {
 		t.Fatal(err)
