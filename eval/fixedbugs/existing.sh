@@ -77,16 +77,7 @@ baseline_all() {
 # stopped with SIGTERM after WALL seconds; the -v log goes to OUTJSON.log as in fuzz; prints
 # the exit status.
 fuzz_all() {
-  local dir=$1 pkg=$2 out=$3 time=$4 wall=$5 start rc=0
-  start=${EPOCHREALTIME/./}
-  (cd "$dir" && GOFLAGS=$goflags timeout -s TERM -k 30 "$wall" "${nice_cmd[@]}" "$gw" fuzz -json -v -fresh \
-    -o "$out.gw" -time "$time" "$pkg" >"$out" 2> >(while IFS= read -r l; do
-      t=$(((${EPOCHREALTIME/./} - start) / 100000))
-      printf '%d.%d %s\n' $((t / 10)) $((t % 10)) "$l"
-    done >"$out.log")) || rc=$?
-  sleep 0.2
-  [ -s "$out" ] || echo '{"findings":[],"tests":[],"errors":["no report"]}' >"$out"
-  echo "$rc"
+  fuzz_logged "$1" "$3" timeout -s TERM -k 30 "$5" -- -time "$4" "$2"
 }
 
 # list_tests DIR PKG: how many tests and examples go test would run in PKG (0 when it does not

@@ -162,13 +162,20 @@ fixlines() {
   done
 }
 
-# fuzz DIR PKG TEST OUTJSON: runs goweave on one test; the JSON report goes to OUTJSON, the -v
-# log (each line prefixed by its seconds since the start) to OUTJSON.log; prints the exit status.
-fuzz() {
-  local dir=$1 pkg=$2 test=$3 out=$4 start rc=0
+# fuzz_logged DIR OUTJSON [PREFIX...] -- GOWEAVE_ARGS...: runs PREFIX goweave fuzz -json -v
+# -fresh -o OUTJSON.gw GOWEAVE_ARGS in DIR; the JSON report goes to OUTJSON, the -v log (each
+# line prefixed by its seconds since the start) to OUTJSON.log; prints the exit status.
+fuzz_logged() {
+  local dir=$1 out=$2 start rc=0 prefix=()
+  shift 2
+  while [ "$1" != -- ]; do
+    prefix+=("$1")
+    shift
+  done
+  shift
   start=${EPOCHREALTIME/./}
-  (cd "$dir" && GOFLAGS=$goflags "${nice_cmd[@]}" "$gw" fuzz -json -v -fresh -o "$out.gw" -time "$TIME" \
-    -run "^($test)\$" "$pkg" >"$out" 2> >(while IFS= read -r l; do
+  (cd "$dir" && GOFLAGS=$goflags "${prefix[@]}" "${nice_cmd[@]}" "$gw" fuzz -json -v -fresh -o "$out.gw" \
+    "$@" >"$out" 2> >(while IFS= read -r l; do
       t=$(((${EPOCHREALTIME/./} - start) / 100000))
       printf '%d.%d %s\n' $((t / 10)) $((t % 10)) "$l"
     done >"$out.log")) || rc=$?
@@ -176,6 +183,11 @@ fuzz() {
   sleep 0.2
   [ -s "$out" ] || echo '{"findings":[],"tests":[],"errors":["no report"]}' >"$out"
   echo "$rc"
+}
+
+# fuzz DIR PKG TEST OUTJSON: runs goweave on one test (fuzz_logged).
+fuzz() {
+  fuzz_logged "$1" "$4" -- -time "$TIME" -run "^($3)\$" "$2"
 }
 
 # baseline DIR PKG TEST OUTLOG: go test -race -count=COUNT; prints {"exit":N,"failed":bool,...}.
