@@ -233,13 +233,31 @@ func waitGroupChains(r *Run, c Claim) [][]int {
 		return e.Kind == trace.KindWgDone || (e.Kind == trace.KindWgAdd && int64(e.A) < 0)
 	})
 	adds := at(r, c, roleOf(c, 1, "add"), func(e *trace.Event) bool { return e.Kind == trace.KindWgAdd && int64(e.A) > 0 })
+	return addNeedNotPrecede(r, dones, adds, false)
+}
+
+// addNeedNotPrecede: [x, add] for each x of xs and add of adds on one object in different
+// goroutines where the add need not happen before x. addsOuter nests the loops with the
+// adds outside: it decides the order in which the chains are tried.
+func addNeedNotPrecede(r *Run, xs, adds []int, addsOuter bool) [][]int {
 	var out [][]int
-	for _, d := range dones {
+	pair := func(x, a int) {
+		ex, ea := &r.Trace.Events[x], &r.Trace.Events[a]
+		if ex.Obj == ea.Obj && ex.G != ea.G && !r.HB.HappensBefore(a, x) {
+			out = append(out, []int{x, a})
+		}
+	}
+	if addsOuter {
 		for _, a := range adds {
-			ed, ea := &r.Trace.Events[d], &r.Trace.Events[a]
-			if ed.Obj == ea.Obj && ed.G != ea.G && !r.HB.HappensBefore(a, d) {
-				out = append(out, []int{d, a})
+			for _, x := range xs {
+				pair(x, a)
 			}
+		}
+		return out
+	}
+	for _, x := range xs {
+		for _, a := range adds {
+			pair(x, a)
 		}
 	}
 	return out

@@ -14,16 +14,7 @@ import (
 func addWaitChains(r *Run, c Claim) [][]int {
 	adds := at(r, c, "", func(e *trace.Event) bool { return e.Kind == trace.KindWgAdd && int64(e.A) > 0 })
 	waits := at(r, c, roleOf(c, 1, "wait"), func(e *trace.Event) bool { return e.Kind == trace.KindWgWait })
-	var out [][]int
-	for _, a := range adds {
-		for _, w := range waits {
-			ea, ew := &r.Trace.Events[a], &r.Trace.Events[w]
-			if ea.Obj == ew.Obj && ea.G != ew.G && !r.HB.HappensBefore(a, w) {
-				out = append(out, []int{w, a})
-			}
-		}
-	}
-	return out
+	return addNeedNotPrecede(r, waits, adds, true) // confirm.go
 }
 
 // addWaitHold bounds how long a confirmation holds an Add for its Wait, which may come only
