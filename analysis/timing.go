@@ -46,6 +46,13 @@ type Timing struct {
 	HeldAt    Position  `json:"heldAt"`
 	// Runs is, in a campaign's report, how many failing runs showed it (all of them).
 	Runs int `json:"runs,omitempty"`
+	// Late: no hold of goweave's schedule crossed the wait; the Delayed goroutine, spawned
+	// before the sleep, had not run when it ended (a slow machine: timing_late.go).
+	// DelayedMs is then the wait, a lower bound.
+	Late bool `json:"late,omitempty"`
+	// NeverRan: a Late goroutine that had performed no operation when the run ended;
+	// HeldAt is then its go statement.
+	NeverRan bool `json:"neverRan,omitempty"`
 }
 
 // Summary says what Timing shows, in one sentence.
@@ -57,6 +64,14 @@ func (t *Timing) Summary() string {
 	who := "the test"
 	if t.Waiter.Spawn != "" {
 		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
+	}
+	if t.Late && t.NeverRan {
+		return fmt.Sprintf("%s waits with %s at %s:%d; %s, started before it, had not run at all when the wait expired (nor when the run ended)",
+			who, t.Wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed))
+	}
+	if t.Late {
+		return fmt.Sprintf("%s waits with %s at %s:%d; %s, started before it, had not reached %s:%d when the wait expired (not held by goweave's schedule: the machine was slow)",
+			who, t.Wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
 	}
 	wait := t.Wait
 	if t.Sleeps > 1 {
@@ -144,8 +159,8 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			waits = append(waits, t)
 		}
 	}
-	if len(holds) == 0 || len(waits) == 0 {
-		return nil
+	if len(waits) == 0 {
+		return nil // without holds, a goroutine late by the machine may still be (timing_late.go)
 	}
 	fired := firedTimers(tr)
 	type sleepKey struct {
@@ -240,6 +255,9 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	}
 	if best == nil && !barrier {
 		best = tickOf(tr, holds, waits)
+	}
+	if best == nil {
+		best = lateStartOf(tr, rel, waits, barrier) // timing_late.go
 	}
 	return best
 }

@@ -566,6 +566,7 @@ func (c *campaign) finish(res jobResult) {
 	if ar.Steered {
 		t.steered++
 	}
+	entry.Clock = clockNote(ar)
 	confirmed := c.confirmRun(t, ar)
 	// Trace findings first: a race-detector finding of the same bug then adds nothing.
 	for _, fromRaces := range []bool{false, true} {

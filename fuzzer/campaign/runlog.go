@@ -19,7 +19,11 @@ type RunLog struct {
 	Steered      bool      // the runtime reports it enforced the schedule
 	NewSignature bool      // the run's interleaving had not been seen before in this test
 	New          []Finding // findings first seen in this run
-	Err          error     // why the run could not be made or its trace not read
+	// Clock says, for a run in which a finding that can be timing-dependent happened (a
+	// failure, a stuck test), whether its trace showed a wait by the clock expiring while a
+	// goroutine was late (timing.go): the campaign's verdict needs it in every such run.
+	Clock string
+	Err   error // why the run could not be made or its trace not read
 }
 
 // String formats the log line like
@@ -50,6 +54,9 @@ func (l RunLog) String() string {
 		}
 		file, line, _ := primary(f)
 		fmt.Fprintf(&b, "%s at %s:%d", f.Kind, filepath.Base(file), line)
+	}
+	if l.Clock != "" {
+		fmt.Fprintf(&b, "; %s", l.Clock)
 	}
 	return b.String()
 }

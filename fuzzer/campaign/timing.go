@@ -29,6 +29,23 @@ func attachTiming(ar *AnalyzedRun, tr *trace.Trace) {
 	}
 }
 
+// clockNote says for the run log (RunLog.Clock) whether ar's findings that happened and can be
+// timing-dependent carried the clock's evidence: "" when it has none of them.
+func clockNote(ar *AnalyzedRun) string {
+	note := ""
+	for i := range ar.Findings {
+		f := &ar.Findings[i]
+		if !timingKind(f.Kind) || f.Confidence == analysis.Predicted {
+			continue
+		}
+		if f.Timing != nil {
+			return "timing: " + f.Timing.Summary()
+		}
+		note = "no timing evidence"
+	}
+	return note
+}
+
 // timingOf is the timing evidence of f, a bug's cause, when the campaign's runs show that
 // f needed it: every run of its test in which f happened showed it (noteSeen). nil
 // otherwise; a finding of an earlier campaign that this one did not see happen keeps that
