@@ -28,7 +28,10 @@ var FlakyFailure = &Detector{
 
 Reported at the last line the test logged before it failed (t.Fatal's, or the last
 t.Error's), with the message, how many runs failed, and the operations that ran in another
-order than in a passing run, where the traces show them. The usual cause is an assertion on
+order than in a passing run, where the traces show them. A test that failed without a t.Error
+line (an assertion library that prints with fmt.Printf and calls t.FailNow) is reported at
+the last file.go:N its output names, else at the test's declaration, with what it printed
+last. The usual cause is an assertion on
 state that concurrent goroutines have not finished updating (a missing wait), or on an
 order the program does not guarantee. The replay recipe reruns the schedule of a run that
 failed. Fix the test's synchronisation, or the program's, so that the asserted state holds

@@ -174,6 +174,7 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 			return f
 		}
 	}
+	failed := end < len(lines)
 	for i := end - 1; i >= 0; i-- {
 		m := logLine.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -193,6 +194,9 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
 			Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], lines[i+1:end])),
 			Positions: []analysis.Position{position("failure", stackFrame{file: file, line: n})}}
+	}
+	if failed {
+		return unloggedFailure(bin, test, lines[:end]) // silent.go
 	}
 	return analysis.Finding{}
 }

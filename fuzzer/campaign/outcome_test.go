@@ -77,6 +77,32 @@ func TestOutcomeFailure(t *testing.T) {
 	}
 }
 
+// A test failed without a t.Error line (an assertion library that prints with fmt.Printf
+// and calls t.FailNow): still a flaky-failure, at the file:line the output names, else at
+// the test's declaration; not for a failure without the test's "--- FAIL" line.
+func TestOutcomeUnloggedFailure(t *testing.T) {
+	bin, file := outcomeModule(t)
+	src := "package w\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {\n\tt.FailNow()\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	named := "=== RUN   TestX\nw_test.go:6: 4 should not be equal 4\n--- FAIL: TestX (0.00s)\nFAIL\n"
+	fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusFail, Output: named})
+	if len(fs) != 1 || fs[0].Kind != "flaky-failure" || fs[0].Positions[0].Line != 6 ||
+		fs[0].Message != `TestX failed without a message from t.Error or t.Fatal; its last output: "w_test.go:6: 4 should not be equal 4"` {
+		t.Errorf("findings %+v, want a flaky-failure at the line the output names", fs)
+	}
+	bare := "=== RUN   TestX\n--- FAIL: TestX (0.00s)\nFAIL\n"
+	fs = outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusFail, Output: bare})
+	if len(fs) != 1 || fs[0].Positions[0].Line != 5 || fs[0].Message != "TestX failed without a message from t.Error or t.Fatal" {
+		t.Errorf("findings %+v, want a flaky-failure at the test's declaration (line 5)", fs)
+	}
+	// The process failed after the tests (TestMain's exit code, a leak checker): no test's.
+	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusFail, Output: "=== RUN   TestX\n--- PASS: TestX (0.00s)\nFAIL\n"}); len(fs) != 0 {
+		t.Errorf("a failure that is not the test's: %+v", fs)
+	}
+}
+
 // The goroutine dump of a run stopped at its time limit: the test goroutine's place (not
 // the testing package's main goroutine), the module's other goroutines once per line.
 func TestOutcomeHang(t *testing.T) {
