@@ -367,13 +367,15 @@ partner waits for the lock. It is predicted when the partner goroutine acquired 
 before its channel operation and that acquisition is not ordered with the holder's (ignoring
 the mutex's own ordering). A select with a default case (or a non-blocking send or
 receive) under the lock is not reported: it never waits, so it cannot hold the lock while
-blocked. Fix it by not holding locks across channel operations (copy what
+blocked; nor a select with a case on a one-shot timer's channel (time.After, a Timer),
+which ends its wait at the deadline, nor a receive from a channel its own goroutine closed
+before it (a drain of the buffer). Fix it by not holding locks across channel operations (copy what
 is needed, unlock, then send), or by buffering the channel so the send cannot block.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding
 		for _, m := range r.facts.mixed {
-			if r.nonBlocking(m.op) {
-				continue // a select with default never waits holding the lock
+			if r.cannotWaitForever(m.op) {
+				continue // a select with default or a timer's case, a drain of a closed channel
 			}
 			msg := fmt.Sprintf("%s at %s holds %s (locked at %s) while its partner at %s needs that lock first (at %s): if this side locks first, both wait forever",
 				r.chanOpName(m.op), r.at(m.op), r.operand(m.held, "a lock"), r.at(m.held), r.at(m.partner), r.at(m.partnerLock))
@@ -382,6 +384,9 @@ is needed, unlock, then send), or by buffering the channel so the send cannot bl
 		}
 		// happened: a channel operation blocked under a lock that another blocked goroutine requests
 		for _, b := range r.facts.blockedUnderLock {
+			if r.cannotWaitForever(b.ev) {
+				continue // its timer ends the wait: the lock is released then
+			}
 			for _, j := range r.facts.blocked {
 				ev := &r.Trace.Events[j]
 				if r.gOf[j] == r.gOf[b.ev] || (ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock) {

@@ -152,7 +152,7 @@ func (r *Result) findLeaks() []leak {
 		ev := &evs[i]
 		kind := leakKind(ev)
 		g := r.Goroutines[r.gOf[i]]
-		if kind == "" {
+		if kind == "" || r.holderWaitsOnClock(i) { // rule_nonblocking.go
 			continue
 		}
 		abandoned := false

@@ -28,6 +28,7 @@ type Result struct {
 	// per channel and direction: its latest users of two goroutines (partners of leaks)
 	partnerMemo map[int32][2]chanUser
 	makes       map[uint64]int32 // channel -> the event that made it (makeEvent), built on first use
+	timerChans  map[uint64]bool  // one-shot timers' channels (oneShotTimerChan), built on first use
 }
 
 // GoroutineInfo describes one goroutine of the trace.

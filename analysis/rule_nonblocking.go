@@ -12,3 +12,66 @@ func (r *Result) nonBlocking(i int32) bool {
 	ev := &r.Trace.Events[i]
 	return ev.Kind == trace.KindSelect && ev.Flags.Has(trace.FlagNonBlocking)
 }
+
+// cannotWaitForever reports whether operation i, blocked or able to block, ends its wait
+// whatever its partners do, so that it cannot hold a lock forever (the blocking side of a
+// mixed deadlock): a non-blocking select; a select with a case on a one-shot timer's
+// channel (time.After, time.NewTimer), which the runtime fires at its deadline (survey 8's
+// watermill router: Close holds its lock across a select on the handlers and a 30 s
+// time.After; IsClosed waits for that lock, for 30 s at most); a receive from a channel
+// that its own goroutine closed before it (a drain: `close(ch); for range ch {}` under the
+// lock only takes what is buffered, survey 8's go-playground/pool).
+func (r *Result) cannotWaitForever(i int32) bool {
+	ev := &r.Trace.Events[i]
+	switch ev.Kind {
+	case trace.KindSelect:
+		if r.nonBlocking(i) {
+			return true
+		}
+		for _, c := range ev.Cases {
+			if !c.Send && c.Obj != 0 && r.oneShotTimerChan(c.Obj) {
+				return true
+			}
+		}
+	case trace.KindChanRecv:
+		if x, ok := r.eng.chanIdx[ev.Obj]; ok {
+			cl := r.eng.chans[x].closeEv
+			return cl >= 0 && r.gOf[cl] == r.gOf[i] && r.Trace.Events[cl].Pre < ev.Pre
+		}
+	}
+	return false
+}
+
+// oneShotTimerChan reports whether channel obj is a one-shot timer's (NewTimer, After): the
+// runtime recorded the timer's creation with it (a TimedWait of a channel timer).
+func (r *Result) oneShotTimerChan(obj uint64) bool {
+	if r.timerChans == nil {
+		r.timerChans = map[uint64]bool{}
+		for _, t := range r.Trace.Timed {
+			if t.Kind == trace.KindTimedWait && t.Aux == trace.WaitTimerChan && t.Obj != 0 {
+				r.timerChans[t.Obj] = true
+			}
+		}
+	}
+	return r.timerChans[obj]
+}
+
+// holderWaitsOnClock reports whether Lock or RLock i, blocked at the end, waits for a
+// mutex whose holder is itself blocked in an operation that cannot wait forever (a select
+// on a timer's channel): the holder's timer will release it, so i is not blocked forever.
+func (r *Result) holderWaitsOnClock(i int32) bool {
+	ev := &r.Trace.Events[i]
+	if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
+		return false
+	}
+	for _, h := range r.heldAcqs(ev.Obj) {
+		g := r.gOf[h]
+		if g < 0 || g == r.gOf[i] {
+			continue
+		}
+		if b := r.Goroutines[g].Blocked; b >= 0 && r.cannotWaitForever(int32(b)) {
+			return true
+		}
+	}
+	return false
+}
