@@ -1,0 +1,3 @@
+module closedrange
+
+go 1.25

@@ -1,0 +1,3 @@
+module silentfail
+
+go 1.25

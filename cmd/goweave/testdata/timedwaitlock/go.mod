@@ -1,0 +1,3 @@
+module timedwaitlock
+
+go 1.25
