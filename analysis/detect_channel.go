@@ -174,7 +174,9 @@ that may always fail) and selects that a cancellation or timeout decided (a case
 from outside the recorded code was taken) are not reported. Nor is a case whose channel the
 source serves somewhere (an interrupt method that closes it, which the test never calls) or
 lets go where the check cannot follow (passed to a function, returned, an exported field):
-such a case is unexercised by the test, not dead.`,
+such a case is unexercised by the test, not dead. Nor is a case of a test's select whose
+body fails the test (case <-closed: t.Errorf("closed too early")): the test checks that it
+does not happen, and it not happening is the test passing.`,
 	Run: func(r *Result) []Finding {
 		if r.end() != endNormal || r.lingering() {
 			return nil // the run was cut short: a partner may simply not have run yet
@@ -198,6 +200,9 @@ such a case is unexercised by the test, not dead.`,
 				}
 			}
 			s := int32(c.Select)
+			if r.caseFailsTest(s, c.Case) {
+				continue // a negative check: the test fails if this case fires
+			}
 			name, clause := r.selectCase(s, c.Case)
 			msg := fmt.Sprintf("%s of the select at %s, a %s the channel made at %s, never had a possible partner: no operation in another goroutine could have served it",
 				name, r.at(s), dir, r.at(made))

@@ -36,3 +36,16 @@ func CaseDirections(ev *trace.Event) []bool {
 	}
 	return sends
 }
+
+// caseFailsTest reports whether the source clause of case k of the Select event sel fails
+// the test when taken (selectcase.Case.FailsTest): false when the source cannot be matched.
+func (r *Result) caseFailsTest(sel int32, k int) bool {
+	ev := &r.Trace.Events[sel]
+	p := r.Trace.Position(ev.Pos)
+	s, err := selectcase.Find(p.File, p.Line, CaseDirections(ev))
+	if err != nil {
+		return false
+	}
+	c, ok := s.Source(k)
+	return ok && c.FailsTest
+}

@@ -20,6 +20,10 @@ type Case struct {
 	Line   int    // of the clause's `case` keyword
 	Column int    // 1-based byte column of the `case` keyword
 	Text   string // the communication as written, e.g. "<-done" or "out <- v"
+	// FailsTest: in a _test.go file, the clause's body fails the test (t.Error, t.Errorf,
+	// t.Fatal, t.Fatalf, t.Fail, t.FailNow as statements): a check that the case does not
+	// happen, whose never firing is the test passing.
+	FailsTest bool
 }
 
 // Select is one select statement's clauses and the runtime's view of them.
@@ -184,6 +188,7 @@ func (s *Select) Name(k int) string {
 type parsed struct {
 	fset    *token.FileSet
 	src     []byte
+	test    bool      // a _test.go file
 	selects []*Select // read-only once parsed: lookups copy
 }
 
@@ -216,7 +221,7 @@ func parse(file string) (*parsed, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse: %w", filepath.Base(file), err)
 	}
-	p = &parsed{fset: fset, src: src}
+	p = &parsed{fset: fset, src: src, test: strings.HasSuffix(file, "_test.go")}
 	ast.Inspect(f, func(n ast.Node) bool {
 		if st, ok := n.(*ast.SelectStmt); ok {
 			p.selects = append(p.selects, p.describe(st))
@@ -246,9 +251,53 @@ func (p *parsed) describe(st *ast.SelectStmt) *Select {
 			continue
 		}
 		_, send := cc.Comm.(*ast.SendStmt)
-		s.Cases = append(s.Cases, Case{Index: len(s.Cases), Send: send, Line: pos.Line, Column: pos.Column, Text: p.text(cc.Comm)})
+		s.Cases = append(s.Cases, Case{Index: len(s.Cases), Send: send, Line: pos.Line, Column: pos.Column, Text: p.text(cc.Comm),
+			FailsTest: p.test && failsTest(cc.Body)})
 	}
 	return s
+}
+
+// failsTest reports whether body, a test's select clause, calls one of testing's failing
+// methods as a statement (x.Errorf(...), x.Fatal(...), x.FailNow()). Only statements with
+// an identifier receiver count, and Error/Fatal only with arguments, so err.Error() does not.
+func failsTest(body []ast.Stmt) bool {
+	found := false
+	for _, st := range body {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			if _, ok := n.(*ast.FuncLit); ok {
+				return false // a function the clause only defines fails nothing here
+			}
+			es, ok := n.(*ast.ExprStmt)
+			if !ok {
+				return true
+			}
+			call, ok := es.X.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if _, ok := sel.X.(*ast.Ident); !ok {
+				return true
+			}
+			switch sel.Sel.Name {
+			case "Error", "Errorf", "Fatal", "Fatalf":
+				found = len(call.Args) > 0
+			case "Fail", "FailNow":
+				found = len(call.Args) == 0
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // text is n as written, on one line, shortened to 60 characters.
