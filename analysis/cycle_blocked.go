@@ -59,16 +59,6 @@ func (r *Result) BlockedCycleAt(at []Position) (string, bool) {
 	if len(lockOf) < len(at) {
 		return "", false
 	}
-	handed := map[uint64]bool{} // mutexes an acquisition of which another goroutine unlocked
-	for acq := range r.facts.handedOff {
-		handed[r.Trace.Events[acq].Obj] = true
-	}
-	lastSpawn := map[int32]int32{} // goroutine -> its last recorded go statement
-	for i := range r.Trace.Events {
-		if r.Trace.Events[i].Kind == trace.KindGoSpawn && r.gOf[i] >= 0 {
-			lastSpawn[r.gOf[i]] = int32(i)
-		}
-	}
 	// next: the goroutines g waits for, among those parked at the positions, with why
 	type edge struct {
 		to  int32
@@ -76,7 +66,6 @@ func (r *Result) BlockedCycleAt(at []Position) (string, bool) {
 	}
 	next := map[int32][]edge{}
 	for g, i := range lockOf {
-		ev := &r.Trace.Events[i]
 		for _, h := range r.lockWaitees(i) {
 			gh := r.gOf[h]
 			if _, ok := lockOf[gh]; !ok || gh == g {
@@ -84,11 +73,8 @@ func (r *Result) BlockedCycleAt(at []Position) (string, bool) {
 			}
 			why := fmt.Sprintf("a writer blocked at %s", r.at(h))
 			if r.Trace.Events[h].Post != 0 { // an acquisition still held, not a pending writer
-				if handed[ev.Obj] {
-					continue // another goroutine than its locker unlocked this mutex in the run
-				}
-				if s, ok := lastSpawn[gh]; ok && s > h {
-					continue // the holder started a goroutine since: it may unlock the mutex
+				if !r.knownUnlocker(h) {
+					continue
 				}
 				why = fmt.Sprintf("its holder (locked at %s)", r.at(h))
 			}
@@ -144,4 +130,23 @@ func (r *Result) BlockedCycleAt(at []Position) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// knownUnlocker reports whether the goroutine of acquisition h, still held, is known to be
+// the one that would unlock it: no acquisition of that mutex was unlocked by another
+// goroutine in the run, and the holder started no goroutine after taking it (it may have
+// handed the mutex to that goroutine, as prometheus's summary hands its mutex to a flusher).
+func (r *Result) knownUnlocker(h int32) bool {
+	obj := r.Trace.Events[h].Obj
+	for acq := range r.facts.handedOff {
+		if r.Trace.Events[acq].Obj == obj {
+			return false
+		}
+	}
+	for _, c := range r.Goroutines {
+		if c.Spawn > int(h) && r.gOf[c.Spawn] == r.gOf[h] {
+			return false
+		}
+	}
+	return true
 }

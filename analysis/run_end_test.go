@@ -73,3 +73,18 @@ func TestLockCycleAtACrashIsADeadlock(t *testing.T) {
 		t.Errorf("%d bugs, want the cycle as one: %v", len(bugs), summaries(r))
 	}
 }
+
+// A goroutine waiting for a mutex it locked and then handed to a goroutine it started (a
+// flusher, as prometheus's summary does) is not a cycle of one: the flusher, still
+// running when the run crashed, unlocks it.
+func TestHandedOffLockAtACrashIsNoDeadlock(t *testing.T) {
+	b := tracetest.New().Meta("exit", "panic").Meta("message", "boom")
+	m := b.Main()
+	mu := b.Mutex()
+	a := m.Go("h.go:1")
+	a.Lock(mu, "h.go:10")
+	a.Go("h.go:11") // the flusher: computes, then unlocks mu
+	a.Pending().Lock(mu, "h.go:12")
+	r := analyze(t, b)
+	wantNo(t, r, "deadlock", "leak-mutex")
+}
