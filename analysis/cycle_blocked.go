@@ -86,8 +86,12 @@ func (r *Result) BlockedCycleAt(at []Position) (string, bool) {
 	used := map[int]int{}
 	var path []int32
 	var whys []string
+	steps := 0
 	var walk func(g int32) bool
 	walk = func(g int32) bool {
+		if steps++; steps > maxCycleSteps {
+			return false // thousands of goroutines parked at the sites: not judged
+		}
 		for _, e := range next[g] {
 			if e.to == path[0] && len(path) == len(at) {
 				whys = append(whys, e.why)
