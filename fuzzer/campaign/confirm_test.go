@@ -111,3 +111,29 @@ func TestJudgeConfirmsRecursiveReadLock(t *testing.T) {
 		t.Errorf("verdict %v, want confirmed through the pending writer", v)
 	}
 }
+
+// transfer(a, b) beside transfer(b, a): both Locks of the cycle at one line, which needs two
+// goroutines parked there; one goroutine parked there is not the cycle.
+func TestJudgeSameLineCycle(t *testing.T) {
+	f := Finding{Finding: analysis.Finding{Kind: "cyclic-deadlock", Confidence: analysis.Predicted, Positions: []analysis.Position{
+		{Role: "lock", File: tracetest.Dir + "t.go", Line: 6}, {Role: "held lock", File: tracetest.Dir + "t.go", Line: 5},
+		{Role: "held lock", File: tracetest.Dir + "t.go", Line: 5}, {Role: "lock", File: tracetest.Dir + "t.go", Line: 6},
+	}}}
+	for _, both := range []bool{true, false} {
+		b := tracetest.New().Meta("exit", "signal").Meta("stuck", "lockcycle")
+		m := b.Main()
+		mu1, mu2 := b.Mutex(), b.Mutex()
+		a, c := m.Go("t.go:1"), m.Go("t.go:2")
+		a.Lock(mu1, "t.go:5")
+		c.Lock(mu2, "t.go:5")
+		a.Pending().Lock(mu2, "t.go:6")
+		if both {
+			c.Pending().Lock(mu1, "t.go:6")
+		} else {
+			c.Pending().Lock(mu1, "t.go:9") // elsewhere: not the predicted cycle's line
+		}
+		if v := judged(f, b, run.StatusDeadlock); v.Confirmed != both {
+			t.Errorf("both at the line %v: verdict %v", both, v)
+		}
+	}
+}
