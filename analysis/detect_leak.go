@@ -9,31 +9,6 @@ import (
 	"github.com/goweave/goweave/analysis/trace"
 )
 
-// How the recorded process ended, from META exit/message.
-type runEnd int
-
-const (
-	endNormal runEnd = iota // returned or os.Exit: goroutines still blocked leaked
-	endStuck                // the runtime's deadlock check, a test timeout or a kill signal
-	endCrash                // another panic or fatal error: blocked goroutines were cut short
-)
-
-func (r *Result) end() runEnd {
-	m := r.Trace.Meta
-	msg := strings.ToLower(m["message"])
-	switch m["exit"] {
-	case "", "exit":
-		return endNormal
-	case "deadlock", "signal":
-		return endStuck
-	case "fatal", "panic":
-		if strings.Contains(msg, "deadlock") || strings.Contains(msg, "asleep") || strings.Contains(msg, "timed out") {
-			return endStuck
-		}
-	}
-	return endCrash
-}
-
 // lingering reports whether a goroutine started by recorded code was still alive at the end
 // without being blocked in a recorded operation (sleeping, computing, in a system call):
 // what it would have done next is unknown.
@@ -623,6 +598,12 @@ never have proceeded;
 and goroutines the GC's leak detection, run at the time limit (Go 1.26 and later), proved
 blocked for good are reported as the leak they are (leak-chan, leak-select, ...).
 
+A run is stuck only on evidence: the runtime's "all goroutines are asleep", goweave's
+stuck check or time limit, or testing's -timeout. A process that died of a panic (even one
+whose message says "deadlock"), a fatal error or os.Exit while goroutines were blocked is
+not stuck: what would have woken them (a deferred Close, a runnable goroutine) never ran.
+Only a lock cycle among its blocked goroutines is reported then, for the reason above.
+
 One stuck state is one finding, anchored at its root cause: the Lock never released (its
 holder exited, or is not blocked, without unlocking it), the cycle of goroutines waiting for
 each other, or the operation nothing left can complete (a holder blocked elsewhere is
@@ -634,8 +615,11 @@ for (a mutex's holder, users of a channel, a WaitGroup or Cond) are reported: un
 idle goroutines are not part of the deadlock. Fix the cycle the operations form:
 lock order, a lock held across a channel operation, or a missing send/close.`,
 	Run: func(r *Result) []Finding {
-		if r.end() != endStuck {
+		switch r.end() {
+		case endNormal:
 			return nil
+		case endCrash:
+			return r.crashDeadlocks()
 		}
 		blocked := r.blockedForever() // what the goroutines are stuck in
 		test, testKnown := r.testGoroutine()

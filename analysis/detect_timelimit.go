@@ -21,7 +21,8 @@ import (
 //     holds is a cycle of one), and those waiting for one of them: a request waits for the
 //     mutex's write holder, a Lock of an RWMutex for its readers, an RLock for the writers
 //     blocked on it (lockWaitees). Only a holder unlocks its mutex, so none of them can
-//     proceed. Reported as deadlock, with the
+//     proceed; a holder counts only when it is known to be the unlocker (knownUnlocker:
+//     the mutex was never handed to another goroutine, the holder started none since). Reported as deadlock, with the
 //     operations the GC proved leaked (a Wait for the cycle's goroutines): one stuck state,
 //     one finding at the cycle, with the others as related positions.
 //
@@ -123,6 +124,9 @@ func (r *Result) heldLockCycles(blocked []int32) heldCycles {
 	next := map[int32][]int32{} // goroutine -> the goroutines it waits for, themselves blocked
 	for g, i := range c.lockOf {
 		for _, h := range r.lockWaitees(i) {
+			if r.Trace.Events[h].Post != 0 && !r.knownUnlocker(h) {
+				continue // a holder that may not be the unlocker (cycle_blocked.go)
+			}
 			if gh := r.gOf[h]; gh >= 0 {
 				if _, blockedToo := c.lockOf[gh]; blockedToo && !slices.Contains(next[g], gh) {
 					next[g] = append(next[g], gh)

@@ -289,6 +289,9 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 			continue
 		}
 		fmt.Fprintf(w, "\t%s: %s; replay: %s\n", f.ID, evidence(f), replayCommand(f.ID, o.outDir))
+		if f.Confidence == analysis.Confirmed && f.Confirmation != "" {
+			fmt.Fprintf(w, "\tconfirmation: %s\n", f.Confirmation) // what the run showed
+		}
 		if f.Refuted != "" && !fuzzer.Gating(&f) {
 			fmt.Fprintf(w, "\thint: predicted; confirmation refuted it: %s\n", f.Refuted)
 		}

@@ -317,3 +317,15 @@ func checkAgainstWants(t *testing.T, root string, findings []fuzzer.Finding) (mi
 	}
 	return missing
 }
+
+// A confirmed prediction says what its confirmation run showed.
+func TestPrintFindingsConfirmation(t *testing.T) {
+	f := sampleFindings[1]
+	f.Kind, f.Confidence = "cyclic-deadlock", analysis.Confirmed
+	f.Confirmation = "confirmed: deadlock: lock cycle in the run's final state: ..."
+	var b bytes.Buffer
+	printFindings(&b, []fuzzer.Finding{f}, textOptions{cwd: "/src"})
+	if want := "\tconfirmation: confirmed: deadlock: lock cycle in the run's final state: ...\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("got\n%s\nwant a line %q", b.String(), want)
+	}
+}

@@ -86,27 +86,31 @@ func RewritesFor(tr *trace.Trace, f Finding) ([][]byte, []string, error) {
 	return out, notes, nil
 }
 
-// Judge decides whether run ar showed the bug of f: an actual finding of f's kind at f's
-// primary line, or, for the deadlock kinds, the run stuck with goroutines blocked at every
-// position where f says one blocks. Otherwise it says what happened instead.
+// Judge decides whether run ar showed the bug of f: for a lock cycle, the cycle itself in
+// the run's final state (its goroutines parked at its lock sites, each waiting for what the
+// next holds: analysis.BlockedCycleAt), whatever ended the run; for the other kinds, an
+// actual finding of f's kind at f's primary line. Otherwise it says what happened instead.
 func Judge(f Finding, ar *AnalyzedRun) Verdict {
 	if ar == nil || ar.Run == nil {
 		return Verdict{Outcome: OutcomeNoTrace}
 	}
-	ff, fl, _ := primary(f)
-	for _, g := range ar.Findings {
-		gf, gl, _ := primary(g)
-		if g.Kind == f.Kind && gf == ff && gl == fl && g.Confidence == analysis.Actual {
-			return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: observed(ar, g)}
+	if f.Kind == "cyclic-deadlock" {
+		if ar.Recorded != nil {
+			if why, ok := finalState(ar).BlockedCycleAt(blockingPositions(f)); ok {
+				return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: fmt.Sprintf("%s: %s", ar.Status, why)}
+			}
+		}
+	} else {
+		ff, fl, _ := primary(f)
+		for _, g := range ar.Findings {
+			gf, gl, _ := primary(g)
+			if g.Kind == f.Kind && gf == ff && gl == fl && g.Confidence == analysis.Actual {
+				return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: observed(ar, g)}
+			}
 		}
 	}
 	if f.Kind == "hang" && ar.Status == run.StatusTimeout { // a spinning test stops anywhere in its loop
 		return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: fmt.Sprintf("%s: the test did not finish", ar.Status)}
-	}
-	if ar.Recorded != nil && (f.Kind == "cyclic-deadlock" || f.Kind == "mixed-deadlock") {
-		if at, ok := blockedAtAll(ar.Recorded, blockingPositions(f)); ok {
-			return Verdict{Confirmed: true, Outcome: OutcomeConfirmed, Detail: fmt.Sprintf("%s: goroutines blocked for good at %s", ar.Status, strings.Join(at, ", "))}
-		}
 	}
 	if ar.Recorded == nil {
 		d := ""
@@ -142,48 +146,29 @@ func observed(ar *AnalyzedRun, g Finding) string {
 	return strings.Join(parts, "; ")
 }
 
-// blockingPositions are the positions at which a deadlock finding says goroutines block:
-// the primary one and those with the same role, the writer's lock of a read-lock
-// recursion, the partner's lock of a mixed deadlock.
+// blockingPositions are the positions at which a lock cycle finding says goroutines block:
+// the primary Lock and the other Locks of the cycle (the same role), the pending writers'
+// Locks of a read-lock cycle.
 func blockingPositions(f Finding) []analysis.Position {
 	if len(f.Positions) == 0 {
 		return nil
 	}
 	out := []analysis.Position{f.Positions[0]}
 	for _, p := range f.Positions[1:] {
-		if p.Role == f.Positions[0].Role || p.Role == "writer lock" || p.Role == "partner's lock" {
+		if p.Role == f.Positions[0].Role || p.Role == "writer lock" {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// blockedAtAll reports whether, for every position, a distinct goroutine was blocked in an
-// operation there when the trace was written (a deadlock at those positions).
-func blockedAtAll(tr *trace.Trace, ps []analysis.Position) ([]string, bool) {
-	if len(ps) == 0 {
-		return nil, false
+// finalState is the analysis of run ar's trace: the campaign's, or computed here when the
+// run was not analyzed (a replay's record strategy).
+func finalState(ar *AnalyzedRun) *analysis.Result {
+	if ar.Analysis != nil {
+		return ar.Analysis
 	}
-	used := map[uint64]bool{}
-	var at []string
-	for _, p := range ps {
-		found := false
-		for i := range tr.Events {
-			e := &tr.Events[i]
-			if e.Completed() || used[e.G] || e.Kind == trace.KindGoEnd {
-				continue
-			}
-			if tp := tr.Position(e.Pos); tp.File == p.File && tp.Line == p.Line {
-				used[e.G], found = true, true
-				at = append(at, fmt.Sprintf("%s:%d", filepath.Base(p.File), p.Line))
-				break
-			}
-		}
-		if !found {
-			return nil, false
-		}
-	}
-	return at, true
+	return analysis.Compute(ar.Recorded)
 }
 
 // queueConfirmation asks for up to confirmAttempts runs of t under the rewrites of the new

@@ -1,0 +1,3 @@
+module panicnotstuck
+
+go 1.25
