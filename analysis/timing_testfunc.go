@@ -18,6 +18,10 @@ var testFuncs struct {
 	byFile map[string][][2]int // the line ranges of a file's Test functions
 }
 
+// InTestFunc reports whether line of file is inside a Test function's declaration (its body
+// and the closures in it), not in a helper it calls.
+func InTestFunc(file string, line int) bool { return inTestFunc(file, line) }
+
 // inTestFunc reports whether line of file is inside a Test function's declaration.
 func inTestFunc(file string, line int) bool {
 	if !strings.HasSuffix(file, "_test.go") {

@@ -261,9 +261,15 @@ const outcomePrefix = "outcome:"
 // loop).
 func outcomeFingerprint(f analysis.Finding, module string) string {
 	parts := []string{f.Kind}
-	if f.Kind == "hang" {
+	switch {
+	case f.Kind == "hang":
 		parts = append(parts, f.Package, f.Test)
-	} else {
+	case f.Kind == "flaky-failure" && len(f.Positions) > 0 && !analysis.InTestFunc(f.Positions[0].File, f.Positions[0].Line):
+		// A failure reported in a test helper (without t.Helper) is each calling test's:
+		// one finding for all of them would name one test for the failures of six.
+		parts = append(parts, f.Package, f.Test)
+		fallthrough
+	default:
 		for _, p := range f.Positions {
 			file := p.File
 			if rel, ok := below(module, file); ok {

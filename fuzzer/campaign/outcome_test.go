@@ -3,10 +3,12 @@ package campaign
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/run"
 )
@@ -100,6 +102,36 @@ func TestOutcomeUnloggedFailure(t *testing.T) {
 	// The process failed after the tests (TestMain's exit code, a leak checker): no test's.
 	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusFail, Output: "=== RUN   TestX\n--- PASS: TestX (0.00s)\nFAIL\n"}); len(fs) != 0 {
 		t.Errorf("a failure that is not the test's: %+v", fs)
+	}
+}
+
+// Failures logged in a helper that does not call t.Helper are each calling test's: one
+// finding per test, not one named for whichever test failed first; failures in the Test
+// function itself keep their fingerprint (a line is then one test's anyway).
+func TestOutcomeFailureInHelperIsPerTest(t *testing.T) {
+	bin, file := outcomeModule(t)
+	src := "package w\n\nimport \"testing\"\n\nfunc check(t *testing.T, ok bool) {\n\tif !ok {\n\t\tt.Error(\"not ok\")\n\t}\n}\n\n" +
+		"func TestA(t *testing.T) { check(t, false) }\n\nfunc TestB(t *testing.T) {\n\tcheck(t, false)\n\tt.Error(\"own\")\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fp := func(test string, line int) string {
+		out := "=== RUN   " + test + "\n    w_test.go:" + strconv.Itoa(line) + ": not ok\n--- FAIL: " + test + " (0.00s)\n"
+		fs := outcomeFindings(bin, test, &run.Run{Status: run.StatusFail, Output: out})
+		if len(fs) != 1 {
+			t.Fatalf("%s: %d findings", test, len(fs))
+		}
+		return fs[0].Fingerprint
+	}
+	if fp("TestA", 7) == fp("TestB", 7) {
+		t.Error("the helper's failure in TestA and TestB has one fingerprint")
+	}
+	// Inside TestB itself: the fingerprint does not depend on the test's name (stable IDs).
+	f := analysis.Finding{Kind: "flaky-failure", Package: "example.com/w", Test: "TestB", Positions: []analysis.Position{{Role: "failure", File: file, Line: 15}}}
+	g := f
+	g.Test = "TestRenamed"
+	if outcomeFingerprint(f, bin.Module) != outcomeFingerprint(g, bin.Module) {
+		t.Error("a failure in the Test function changed fingerprint with the test's name")
 	}
 }
 
