@@ -82,7 +82,12 @@ func GroupWith(findings []Finding, sameRuns func(symptom int, bug []int) bool) [
 	}
 	for i, f := range findings {
 		if p, ok := primaryLine(f); ok {
-			link("op\x00"+f.Kind+"\x00"+p, i)
+			key := "op\x00" + f.Kind + "\x00" + p
+			if f.Kind == "flaky-failure" && !inTestFunc(f.Positions[0].File, f.Positions[0].Line) {
+				// logged in a helper without t.Helper: each calling test's own failure
+				key += "\x00" + f.Package + "\x00" + f.Test
+			}
+			link(key, i)
 		}
 		var lines []string
 		switch f.Kind {

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,5 +157,24 @@ func TestGroupOrderIndependent(t *testing.T) {
 		if got := describe(fs); !slices.Equal(got, want) {
 			t.Errorf("reordered: %v, want %v", got, want)
 		}
+	}
+}
+
+// A flaky failure logged in a helper without t.Helper is each calling test's: two tests'
+// failures at the helper's line are two bugs; at a line of one Test function, one.
+func TestGroupFailuresInHelperPerTest(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "h_test.go")
+	src := "package h\n\nimport \"testing\"\n\nfunc check(t *testing.T) {\n\tt.Error(\"no\")\n}\n\nfunc TestA(t *testing.T) {\n\tcheck(t)\n\tt.Error(\"own\")\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	failure := func(test string, line int) Finding {
+		return Finding{Kind: "flaky-failure", Confidence: Actual, Package: "h", Test: test, Positions: []Position{{Role: "failure", File: file, Line: line}}}
+	}
+	if bugs := Group([]Finding{failure("TestA", 6), failure("TestB", 6)}); len(bugs) != 2 {
+		t.Errorf("failures of TestA and TestB in the helper: %d bugs, want 2", len(bugs))
+	}
+	if bugs := Group([]Finding{failure("TestA", 11), failure("TestA", 11)}); len(bugs) != 1 {
+		t.Errorf("one line of TestA: %d bugs, want 1", len(bugs))
 	}
 }
