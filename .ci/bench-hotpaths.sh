@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The runtime patch's hot paths at two revisions, in turns: each benchmark of
+# runtimepatch/testdata/bench (this tree's copy, so both revisions run the same
+# program) built with each revision's overlay, race detector off and on, run
+# recording with the stuck check armed (as a fuzz run is): the process's CPU
+# time per op (cpu-ns/op, every thread's user+system time: steadier than ns/op
+# on a loaded machine, where ns/op also counts the waits for a core).
+# BENCHMARKS.md "Runtime patch hot paths: cost of session 3's additions".
+#
+#   bash .ci/bench-hotpaths.sh [OLD [NEW]]   (defaults: 3b23338, HEAD)
+#
+# ROUNDS=5 rounds (old, new, old, new, ... per benchmark and race setting);
+# BENCH="Select2 RLockRUnlock" for a subset; WORK=dir keeps the binaries there
+# (bench-REV.test, bench-REV-race.test) and the per-run figures.
+# Prints per benchmark and race setting the median cpu-ns/op of each revision,
+# the ratio new/old of the medians and the median of the per-round ratios.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+old=${1:-3b23338}
+new=${2:-HEAD}
+rounds=${ROUNDS:-5}
+if [ -n "${WORK:-}" ]; then
+  work=$WORK
+  mkdir -p "$work"
+else
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+fi
+# name:iterations, sized so a run's trace stays below the event buffer
+benches="${BENCH:-PingPong Select2 Select4Ready LockUnlock RLockRUnlock GoUnderLock TypedAtomicAdd TimerReset TickerNew}"
+declare -A iters=([PingPong]=100000 [Select2]=300000 [Select4Ready]=300000 [LockUnlock]=500000
+  [RLockRUnlock]=500000 [GoUnderLock]=100000 [TypedAtomicAdd]=500000 [TimerReset]=200000 [TickerNew]=200000)
+
+rm -rf "$work/prog"
+cp -r "$root/runtimepatch/testdata" "$work/prog"
+for rev in "$old" "$new"; do
+  src="$work/src-$rev"
+  git -C "$root" worktree add -q --detach "$src" "$rev"
+  # A throwaway command in the revision's tree builds the program with that
+  # revision's overlay (runtimepatch.Prepare and its toolchain environment).
+  mkdir -p "$src/cmd/zz-benchbuild"
+  cat >"$src/cmd/zz-benchbuild/main.go" <<'EOF'
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+
+	"github.com/goweave/goweave/runtimepatch"
+)
+
+// usage: zz-benchbuild DIR OUT [go test -c flags...]
+func main() {
+	ctx := context.Background()
+	ov, err := runtimepatch.Prepare(ctx, os.Args[1])
+	if err != nil {
+		log.Fatal(err)
+	}
+	args := append([]string{"test", "-c", "-o", os.Args[2], "-overlay=" + ov.Path}, os.Args[3:]...)
+	cmd := ov.Command(ctx, append(args, ".")...)
+	cmd.Dir = os.Args[1]
+	cmd.Env = append(cmd.Env, "GOFLAGS=", "GOWORK=off")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		log.Fatal(err)
+	}
+}
+EOF
+  (cd "$src" && go build -o "$work/benchbuild-$rev" ./cmd/zz-benchbuild)
+  git -C "$root" worktree remove --force "$src"
+  "$work/benchbuild-$rev" "$work/prog/bench" "$work/bench-$rev.test"
+  "$work/benchbuild-$rev" "$work/prog/bench" "$work/bench-$rev-race.test" -race
+done
+
+# The stuck check is armed by the time limit's signal number, as goweave's runs arm it.
+case "$(uname)" in
+Linux) armed=62 ;;
+Darwin) armed=29 ;;
+*) armed= ;;
+esac
+cpuop() {
+  local bin=$1 b=$2
+  GOWEAVE_TRACE="$work/t.gwt" GOWEAVE_MODULE="$work/prog" GOWEAVE_TIMELIMIT=$armed \
+    "$bin" -test.run='^$' -test.bench="^Benchmark$b\$" -test.benchtime="${iters[$b]}x" -test.count=1 |
+    awk '/cpu-ns\/op/ { for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }'
+}
+med() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
+for b in $benches; do
+  for race in "" -race; do
+    : >"$work/$b$race.old"
+    : >"$work/$b$race.new"
+    : >"$work/$b$race.ratio"
+    for _ in $(seq "$rounds"); do
+      o=$(cpuop "$work/bench-$old$race.test" "$b")
+      n=$(cpuop "$work/bench-$new$race.test" "$b")
+      echo "$o" >>"$work/$b$race.old"
+      echo "$n" >>"$work/$b$race.new"
+      echo "$n $o" | awk '{printf "%.4f\n", $1/$2}' >>"$work/$b$race.ratio"
+    done
+    mo=$(med <"$work/$b$race.old")
+    mn=$(med <"$work/$b$race.new")
+    mr=$(med <"$work/$b$race.ratio")
+    printf '%-15s race=%-3s old %8.1f cpu-ns/op  new %8.1f cpu-ns/op  new/old %.3f (median of round ratios %.3f), load %s\n' \
+      "$b" "$([ -n "$race" ] && echo on || echo off)" "$mo" "$mn" "$(echo "$mn $mo" | awk '{print $1/$2}')" "$mr" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
+  done
+done
+echo "load average at start $load0, at end $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
