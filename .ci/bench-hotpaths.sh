@@ -12,6 +12,8 @@
 # ROUNDS=5 rounds (old, new, old, new, ... per benchmark and race setting);
 # BENCH="Select2 RLockRUnlock" for a subset; WORK=dir keeps the binaries there
 # (bench-REV.test, bench-REV-race.test) and the per-run figures.
+# METRIC=user-ns/op: user time only (without the page faults of the trace's
+# first writes to each page, which vary with the load).
 # Prints per benchmark and race setting the median cpu-ns/op of each revision,
 # the ratio new/old of the medians and the median of the per-round ratios.
 set -euo pipefail
@@ -20,6 +22,7 @@ root=$(pwd)
 old=${1:-3b23338}
 new=${2:-HEAD}
 rounds=${ROUNDS:-5}
+metric=${METRIC:-cpu-ns/op}
 if [ -n "${WORK:-}" ]; then
   work=$WORK
   mkdir -p "$work"
@@ -84,7 +87,7 @@ cpuop() {
   local bin=$1 b=$2
   GOWEAVE_TRACE="$work/t.gwt" GOWEAVE_MODULE="$work/prog" GOWEAVE_TIMELIMIT=$armed \
     "$bin" -test.run='^$' -test.bench="^Benchmark$b\$" -test.benchtime="${iters[$b]}x" -test.count=1 |
-    awk '/cpu-ns\/op/ { for (i = 1; i < NF; i++) if ($(i+1) == "cpu-ns/op") print $i }'
+    awk -v m="$metric" '{ for (i = 1; i < NF; i++) if ($(i+1) == m) print $i }'
 }
 med() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
@@ -103,8 +106,8 @@ for b in $benches; do
     mo=$(med <"$work/$b$race.old")
     mn=$(med <"$work/$b$race.new")
     mr=$(med <"$work/$b$race.ratio")
-    printf '%-15s race=%-3s old %8.1f cpu-ns/op  new %8.1f cpu-ns/op  new/old %.3f (median of round ratios %.3f), load %s\n' \
-      "$b" "$([ -n "$race" ] && echo on || echo off)" "$mo" "$mn" "$(echo "$mn $mo" | awk '{print $1/$2}')" "$mr" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
+    printf '%-15s race=%-3s old %8.1f %s  new %8.1f %s  new/old %.3f (median of round ratios %.3f), load %s\n' \
+      "$b" "$([ -n "$race" ] && echo on || echo off)" "$mo" "$metric" "$mn" "$metric" "$(echo "$mn $mo" | awk '{print $1/$2}')" "$mr" "$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   done
 done
 echo "load average at start $load0, at end $(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
