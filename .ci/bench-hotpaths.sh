@@ -12,6 +12,14 @@
 # ROUNDS=5 rounds (old, new, old, new, ... per benchmark and race setting);
 # BENCH="Select2 RLockRUnlock" for a subset; WORK=dir keeps the binaries there
 # (bench-REV.test, bench-REV-race.test) and the per-run figures.
+# IR=1: instead, instructions per op under valgrind's cachegrind (Debian package
+# valgrind; race off, 40000 iterations): those of the goweave functions (the
+# recording, deterministic) and of the whole process (the scheduler's share
+# varies with timing), one run per revision.
+# STUCK=1: instead, time to the stuck verdict: runtimepatch/testdata/stuck's
+# deadlocking tests (-race, as goweave builds) run ROUNDS times at each
+# revision in turns: the process's wall time and the trace's META
+# stuck.withinns (how soon after the stuck state formed the run ended).
 # METRIC=user-ns/op: user time only (without the page faults of the trace's
 # first writes to each page, which vary with the load).
 # Prints per benchmark and race setting the median cpu-ns/op of each revision,
@@ -89,6 +97,53 @@ cpuop() {
     "$bin" -test.run='^$' -test.bench="^Benchmark$b\$" -test.benchtime="${iters[$b]}x" -test.count=1 |
     awk -v m="$metric" '{ for (i = 1; i < NF; i++) if ($(i+1) == m) print $i }'
 }
+if [ "${STUCK:-}" = 1 ]; then
+  for rev in "$old" "$new"; do
+    "$work/benchbuild-$rev" "$work/prog/stuck" "$work/stuck-$rev.test" -race
+  done
+  python3 - "$work" "$old" "$new" "$rounds" "$armed" <<'EOF'
+import os, re, statistics, subprocess, sys, time
+work, old, new, rounds, armed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+for test in ["TestStuckChanCycle", "TestStuckLockCycle", "TestStuckWaitGroupLeak", "TestStuckLeakBesideBusy"]:
+    wall, within, verdicts = {old: [], new: []}, {old: [], new: []}, {old: set(), new: set()}
+    for _ in range(rounds):
+        for rev in (old, new):
+            tr = f"{work}/stuck-{rev}.gwt"
+            env = dict(os.environ, GORACE="atexit_sleep_ms=0", GOWEAVE_TRACE=tr, GOWEAVE_MODULE=f"{work}/prog",
+                       GOWEAVE_TIMELIMIT=armed, GOWEAVE_PROGRESS=f"{work}/stuck.progress")
+            t = time.monotonic()
+            subprocess.run([f"{work}/stuck-{rev}.test", f"-test.run=^{test}$", "-test.count=1", "-test.timeout=60s"],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wall[rev].append(time.monotonic() - t)
+            meta = open(tr, "rb").read().decode("latin1")
+            if m := re.search(r"stuck\.withinns=(\d+)", meta):
+                within[rev].append(int(m.group(1)) / 1e6)
+            m = re.search(r"\bstuck=(\w+)", meta)
+            verdicts[rev].add(m.group(1) if m else "none")
+    for rev in (old, new):
+        w = statistics.median(within[rev]) if within[rev] else float("nan")
+        print(f"{test:24s} {rev:10s} process median {1000 * statistics.median(wall[rev]):6.1f} ms, "
+              f"stuck.withinns median {w:6.1f} ms, verdict {','.join(sorted(verdicts[rev]))}")
+EOF
+  exit 0
+fi
+if [ "${IR:-}" = 1 ]; then
+  n=40000
+  for b in $benches; do
+    for rev in "$old" "$new"; do
+      GOWEAVE_TRACE="$work/t.gwt" GOWEAVE_MODULE="$work/prog" GOWEAVE_TIMELIMIT=$armed \
+        valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$work/cg-$b-$rev" \
+        "$work/bench-$rev.test" -test.run='^$' -test.bench="^Benchmark$b\$" -test.benchtime="${n}x" >/dev/null 2>&1
+      # cg_annotate's function lines: "count  file:function"
+      cg_annotate --show-percs=no --threshold=0 --auto=no "$work/cg-$b-$rev" | awk -v b="$b" -v rev="$rev" -v n=$n '
+        $1 ~ /^[0-9,]+$/ { c = $1; gsub(",", "", c) }
+        /PROGRAM TOTALS/ { all = c }
+        $1 ~ /^[0-9,]+$/ && $NF ~ /:.*goweave/ { gw += c }
+        END { printf "%-15s %-10s goweave functions %7.1f Ir/op, whole process (start-up included) %7.1f Ir/op\n", b, rev, gw / n, all / n }'
+    done
+  done
+  exit 0
+fi
 med() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 load0=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 for b in $benches; do
