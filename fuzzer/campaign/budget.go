@@ -19,7 +19,7 @@ import (
 // run goes on to its own time limit (-timeout, or its slow cap), the time past the test's
 // share borrowed from the campaign's loans; a test whose first run leaves no room in its
 // share for another run of the same length borrows that too (a steered run, or the
-// confirmation of what the first run predicted). Tests that end before their share is spent
+// confirmation of what the first run predicted), unless that run was stopped at its cap. Tests that end before their share is spent
 // (-runs, Config.Enough, failing in every run) give the rest back for others to borrow.
 //
 // The bound: the campaign lends at most tests × -time (at least one -timeout, so that a
@@ -170,7 +170,10 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 	res.loan.settle(used)
 	t.borrowed += used
 	t.unlent = t.unlent || res.loan.unlent
-	if res.run == nil || res.run.Canceled {
+	if res.run == nil || res.run.Canceled || res.run.Progressing {
+		// A run stopped at its cap still making progress: another would take as long
+		// (3 × -timeout) and end the same. (A stuck one gets its second run: two timeouts
+		// tell a hang, worthReporting.)
 		return
 	}
 	perRun := res.run.Elapsed + res.inspected

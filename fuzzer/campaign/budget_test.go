@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goweave/goweave/fuzzer/run"
 )
 
 // budgetConfig fuzzes the tests of testdata/slowshare matching run, each with the share
@@ -154,5 +156,28 @@ func TestFirstRunStopsWhenNothingIsLeft(t *testing.T) {
 	<-stopped
 	if !f.ended() {
 		t.Error("the loan does not say it stopped the run")
+	}
+}
+
+// A first run that borrowed is paid for (its time past the share, the rest back), and its
+// test gets another run's time when its share has none; not after a run stopped at its cap
+// still making progress: another would take as long and end the same.
+func TestSettleFirst(t *testing.T) {
+	for _, progressing := range []bool{false, true} {
+		now := time.Now()
+		l := &loans{limit: 20 * time.Second, left: 20 * time.Second}
+		c := &campaign{cfg: Config{TimePerTest: time.Second}, loans: l}
+		ts := &testState{first: now, budgetFrom: now, last: now.Add(3 * time.Second)}
+		loan := &firstRun{loans: l, granted: l.take(10 * time.Second)}
+		res := jobResult{job: job{test: ts, index: 1, shareEnd: now.Add(time.Second), loan: loan},
+			run: &AnalyzedRun{Run: &run.Run{Elapsed: 3 * time.Second, Progressing: progressing}}}
+		c.settleFirst(ts, res)
+		want := 2 * time.Second // past its share
+		if !progressing {
+			want += 3 * time.Second // and one more run
+		}
+		if ts.borrowed != want || l.left != l.limit-want {
+			t.Errorf("progressing %v: borrowed %v, %v left; want %v borrowed, %v left", progressing, ts.borrowed, l.left, want, l.limit-want)
+		}
 	}
 }
