@@ -19,12 +19,15 @@ import (
 // run goes on to its own time limit (-timeout, or its slow cap), the time past the test's
 // share borrowed from the campaign's loans; a test whose first run leaves no room in its
 // share for another run of the same length borrows that too (a steered run, or the
-// confirmation of what the first run predicted), unless that run was stopped at its cap. Tests that end before their share is spent
+// confirmation of what the first run predicted), unless that run was stopped at its cap,
+// and only from what the loans keep beyond a share for each test not yet started: first
+// runs come first. Tests that end before their share is spent
 // (-runs, Config.Enough, failing in every run) give the rest back for others to borrow.
 //
 // The bound: the campaign lends at most tests × -time (at least one -timeout, so that a
 // package of one slow test gets its run), so its runs take at most about twice
-// tests × -time / -p (with the time the early tests leave unused) plus one -timeout. When
+// tests × -time / -p (with the time the early tests leave unused) plus one -timeout, and
+// the analyses of first runs, which always complete (charged to the loans when they end). When
 // nothing is left to lend, a first run past its test's share is stopped as before and the
 // test named (noRunFinished, Report.Unfinished); the loans, in all, are a warning and in
 // Report.Budget and TestResult.Borrowed.
@@ -177,9 +180,24 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 		return
 	}
 	perRun := res.run.Elapsed + res.inspected
-	if need := t.last.Add(perRun).Sub(c.shareEnd(t)); need > 0 && c.loans.takeAll(need) {
+	if need := t.last.Add(perRun).Sub(c.shareEnd(t)); need > 0 && c.loans.takeAll(need+c.firstClaims()) {
+		c.loans.give(c.firstClaims())
 		t.borrowed += need
 	}
+}
+
+// firstClaims is what the loans keep for the first runs of the tests not yet started: a
+// share each. A second run is lent only beyond it: on ants, with no such reserve, two
+// heavy tests' second runs (a run and its analysis: 40 s each) spent the loans and three
+// later tests were left with no finished run.
+func (c *campaign) firstClaims() time.Duration {
+	n := 0
+	for _, t := range c.tests {
+		if t.first.IsZero() && !t.done {
+			n++
+		}
+	}
+	return time.Duration(n) * c.cfg.TimePerTest
 }
 
 // giveBack returns what t leaves of its share as it ends (all of it for a test that never

@@ -181,3 +181,26 @@ func TestSettleFirst(t *testing.T) {
 		}
 	}
 }
+
+// A second run is lent only beyond a share for each test not yet started.
+func TestSecondRunAfterFirstRuns(t *testing.T) {
+	now := time.Now()
+	l := &loans{limit: 20 * time.Second, left: 20 * time.Second}
+	c := &campaign{cfg: Config{TimePerTest: time.Second}, loans: l}
+	ts := &testState{first: now, budgetFrom: now, last: now.Add(time.Second)}
+	for range 17 {
+		c.tests = append(c.tests, &testState{}) // not started: 17 s kept for them
+	}
+	res := jobResult{job: job{test: ts, index: 1, shareEnd: now.Add(time.Second), loan: &firstRun{loans: l}},
+		run: &AnalyzedRun{Run: &run.Run{Elapsed: 5 * time.Second}}}
+	c.settleFirst(ts, res)
+	if ts.borrowed != 0 || l.left != 20*time.Second {
+		t.Errorf("borrowed %v, %v left: want no second run (5 s) from 20 s that keeps 17 s for first runs", ts.borrowed, l.left)
+	}
+	c.tests = c.tests[:3]
+	ts.borrowed = 0
+	c.settleFirst(ts, res)
+	if ts.borrowed != 5*time.Second || l.left != 15*time.Second {
+		t.Errorf("borrowed %v, %v left: want a second run (5 s) with 3 tests to start", ts.borrowed, l.left)
+	}
+}
