@@ -27,7 +27,7 @@ import (
 // The bound: the campaign lends at most tests × -time (at least one -timeout, so that a
 // package of one slow test gets its run), so its runs take at most about twice
 // tests × -time / -p (with the time the early tests leave unused) plus one -timeout, and
-// the analyses of first runs, which always complete (charged to the loans when they end). When
+// the analyses of first runs, which always complete (not charged: settleFirst). When
 // nothing is left to lend, a first run past its test's share is stopped as before and the
 // test named (noRunFinished, Report.Unfinished); the loans, in all, are a warning and in
 // Report.Budget and TestResult.Borrowed.
@@ -163,13 +163,16 @@ func (c *campaign) runContext(ctx context.Context, j *job) (context.Context, con
 	return context.WithDeadline(ctx, j.shareEnd)
 }
 
-// settleFirst pays the loan of t's first run, which ended (or was stopped) at t.last, and
-// lends t another run's time when its share has no room for one.
+// settleFirst pays the loan of t's first run, whose process ended (or was stopped) at
+// res.exited, and lends t another run's time when its share has no room for one. Its
+// analysis is not charged: a first run's analysis always completes, as it did before runs
+// borrowed (a warning says when it went past -time); on ants, charging it (a million
+// operations, 50 s an analysis under load) left the later tests nothing to borrow.
 func (c *campaign) settleFirst(t *testState, res jobResult) {
 	if res.loan == nil {
 		return
 	}
-	used := max(t.last.Sub(res.shareEnd), 0)
+	used := max(res.exited.Sub(res.shareEnd), 0)
 	res.loan.settle(used)
 	t.borrowed += used
 	t.unlent = t.unlent || res.loan.unlent
@@ -180,6 +183,7 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 		return
 	}
 	perRun := res.run.Elapsed + res.inspected
+	// (from the share's end: the time its analysis went past it is charged with the loan)
 	if need := t.last.Add(perRun).Sub(c.shareEnd(t)); need > 0 && c.loans.takeAll(need+c.firstClaims()) {
 		c.loans.give(c.firstClaims())
 		t.borrowed += need
@@ -198,6 +202,14 @@ func (c *campaign) firstClaims() time.Duration {
 		}
 	}
 	return time.Duration(n) * c.cfg.TimePerTest
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // giveBack returns what t leaves of its share as it ends (all of it for a test that never

@@ -167,14 +167,14 @@ func TestSettleFirst(t *testing.T) {
 		now := time.Now()
 		l := &loans{limit: 20 * time.Second, left: 20 * time.Second}
 		c := &campaign{cfg: Config{TimePerTest: time.Second}, loans: l}
-		ts := &testState{first: now, budgetFrom: now, last: now.Add(3 * time.Second)}
+		ts := &testState{first: now, budgetFrom: now, last: now.Add(4 * time.Second)}
 		loan := &firstRun{loans: l, granted: l.take(10 * time.Second)}
-		res := jobResult{job: job{test: ts, index: 1, shareEnd: now.Add(time.Second), loan: loan},
-			run: &AnalyzedRun{Run: &run.Run{Elapsed: 3 * time.Second, Progressing: progressing}}}
+		res := jobResult{job: job{test: ts, index: 1, shareEnd: now.Add(time.Second), loan: loan}, exited: now.Add(3 * time.Second),
+			run: &AnalyzedRun{Run: &run.Run{Elapsed: 3 * time.Second, Progressing: progressing}}, inspected: time.Second}
 		c.settleFirst(ts, res)
-		want := 2 * time.Second // past its share
+		want := 2 * time.Second // its run past its share; not its analysis
 		if !progressing {
-			want += 3 * time.Second // and one more run
+			want += 1*time.Second + 4*time.Second // and one more run and its analysis, after its own
 		}
 		if ts.borrowed != want || l.left != l.limit-want {
 			t.Errorf("progressing %v: borrowed %v, %v left; want %v borrowed, %v left", progressing, ts.borrowed, l.left, want, l.limit-want)

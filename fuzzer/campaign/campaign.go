@@ -121,6 +121,8 @@ type jobResult struct {
 	// cut short); late, for a test's first run, how long that went on past the end of the
 	// test's time budget (its analysis is never cut).
 	inspected, late time.Duration
+	// exited is when the run's process ended (zero: it did not start).
+	exited time.Time
 }
 
 // statusRank orders statuses from benign to severe, for TestResult.Status.
@@ -357,17 +359,18 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		}
 	}
 	r, err := run.Test(ctx, t.bin, t.name, opts)
-	j.loan.ended() // its analysis is not stopped for want of a loan: settleFirst pays for it
+	j.loan.ended() // its analysis is not stopped for want of a loan
+	exited := time.Now()
 	if err != nil {
-		return jobResult{job: j, err: err}
+		return jobResult{job: j, err: err, exited: exited}
 	}
 	if r.Canceled {
-		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}}
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}, exited: exited}
 	}
 	deadline, budgeted := j.shareEnd, !j.shareEnd.IsZero()
 	if j.index > 1 && budgeted && r.Trace != "" && c.analyze {
 		if err := wouldOverrun(r.Trace, j.perEvent, time.Until(deadline)); err != nil {
-			return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: err}}
+			return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: err}, exited: exited}
 		}
 	}
 	// Reading and analyzing the trace of a long run can take longer than what is left of
@@ -380,7 +383,6 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	if j.loan != nil {
 		done = j.campaignDone // the loan stopped its process at most, not its analysis
 	}
-	ranPast := budgeted && began.After(deadline) // a first run that borrowed (budget.go)
 	inspected := make(chan *AnalyzedRun, 1)
 	stop := make(chan struct{})
 	analyze := analyzeTrace // read here: the analysis may end unseen after the campaign
@@ -389,14 +391,14 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	}()
 	select {
 	case ar := <-inspected:
-		res := jobResult{job: j, run: ar, inspected: time.Since(began)}
-		if j.index == 1 && budgeted && !ranPast && time.Now().After(deadline) {
-			res.late = time.Since(deadline)
+		res := jobResult{job: j, run: ar, inspected: time.Since(began), exited: exited}
+		if j.index == 1 && budgeted && time.Now().After(deadline) {
+			res.late = time.Since(later(deadline, began)) // a first run that borrowed (budget.go): its analysis
 		}
 		return res
 	case <-done:
 		close(stop) // the analysis ends at once instead of holding its CPU and memory unseen
-		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}}
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}, exited: exited}
 	}
 }
 
