@@ -57,8 +57,9 @@ type TestResult struct {
 	CutShort int     `json:"cutShort,omitempty"`
 	Slow     int     `json:"slow,omitempty"`
 	Seconds  float64 `json:"seconds"` // wall-clock time spent running the test
-	// Borrowed is the time, in seconds, the test took past its share (-time) of the
-	// campaign's time: its first run is not stopped at -time (see Report.Budget).
+	// Borrowed is the time, in seconds, the test's runs took past its share (-time) of the
+	// campaign's time: its first run is not stopped at -time, and one more run may be lent
+	// when the first left no room for it (see Report.Budget).
 	Borrowed   float64 `json:"borrowed,omitempty"`
 	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
 	// Steered counts the runs that had a schedule and that the runtime reports it enforced
