@@ -21,8 +21,8 @@ import (
 // share for another run of the same length borrows that too (a steered run, or the
 // confirmation of what the first run predicted), unless that run was stopped at its cap,
 // and only from what the loans keep beyond a share for each test not yet started: first
-// runs come first. Tests that end before their share is spent
-// (-runs, Config.Enough, failing in every run) give the rest back for others to borrow.
+// runs come first. Tests that end before their share is spent (-runs, Config.Enough,
+// failing in every run) give the rest back for others to borrow.
 //
 // The bound: the campaign lends at most tests × -time (at least one -timeout, so that a
 // package of one slow test gets its run), so its runs take at most about twice
@@ -37,7 +37,7 @@ import (
 type loans struct {
 	mu    sync.Mutex
 	limit time.Duration // lendable at the start
-	left  time.Duration // lendable now (negative: the analyses past their shares overdrew it)
+	left  time.Duration // lendable now (negative: a stopped run outlived its loan while it was killed)
 }
 
 func newLoans(cfg Config, tests int) *loans {
