@@ -30,7 +30,9 @@ type (
 	ReplayResult       = replay.Result
 	ReplayOptions      = replay.Options
 
-	TestFailure = campaign.TestFailure
+	TestFailure  = campaign.TestFailure
+	BudgetReport = campaign.BudgetReport
+	Unfinished   = campaign.Unfinished
 
 	BuildError = build.Error
 	Status     = run.Status

@@ -351,7 +351,7 @@ func (c *campaigns) reportOutcome(cp *campaign, prog *progress, report *fuzzer.R
 	case len(report.Tests) == 0:
 		prog.end(protocol.MessageTypeWarning, fmt.Sprintf("no tests to fuzz in %s", relDir(s, cp.req.dir)))
 	default:
-		prog.end(protocol.MessageTypeInfo, fmt.Sprintf("completed: %s, %s%s", plural(runs, "run"), plural(len(report.Findings), "finding"), warningCount(report)))
+		prog.end(protocol.MessageTypeInfo, fmt.Sprintf("completed: %s, %s%s%s", plural(runs, "run"), plural(len(report.Findings), "finding"), unfinishedCount(report), warningCount(report)))
 	}
 }
 

@@ -32,7 +32,8 @@ var warningNumbers = regexp.MustCompile(`\d+(\.\d+)?`)
 // campaigns keep goweave's default), only goweave fuzz's flag.
 var (
 	budgetFlag  = regexp.MustCompile(`-time (\d[\w.]*)`)
-	raiseBudget = strings.NewReplacer("raise -time", "raise the setting budgetPerTest", "a larger -time", "a larger budgetPerTest setting")
+	raiseBudget = strings.NewReplacer("raise -time", "raise the setting budgetPerTest", "a larger -time", "a larger budgetPerTest setting",
+		"tests × -time / -p", "tests × budgetPerTest / parallel", "tests × -time", "tests × budgetPerTest")
 	timeoutFlag = regexp.MustCompile(`\(-timeout ([\w.]+) or more\)`)
 )
 
@@ -75,6 +76,15 @@ func (c *campaigns) showWarnings(cp *campaign, report *fuzzer.Report) {
 			s.logf(protocol.MessageTypeWarning, "fuzzing %s: %s", relDir(s, cp.req.dir), w)
 		}
 	}
+}
+
+// unfinishedCount is ", N test(s) with no finished run" for a progress end message, or "":
+// then "0 findings" is not all the campaign knows (the warnings name them).
+func unfinishedCount(report *fuzzer.Report) string {
+	if len(report.Unfinished) == 0 {
+		return ""
+	}
+	return ", " + plural(len(report.Unfinished), "test") + " with no finished run"
 }
 
 // warningCount is ", N warning(s)" for a progress end message, or "".

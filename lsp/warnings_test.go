@@ -46,8 +46,12 @@ func TestCampaignWarningsShown(t *testing.T) {
 	engine := &fakeEngine{fuzz: func(ctx context.Context, cfg fuzzer.Config, progress func(fuzzer.Progress)) (*fuzzer.Report, error) {
 		n := int(calls.Add(1)) - 1
 		progress(fuzzer.Progress{Package: "example.com/buggy", TestsDone: 1, TestsTotal: 1, Runs: 10, Done: true})
-		return &fuzzer.Report{Tests: []fuzzer.TestResult{{Package: "example.com/buggy", Test: "TestSend", Runs: 10, Status: "pass"}},
-			Warnings: warnings[min(n, len(warnings)-1)]}, nil
+		rep := &fuzzer.Report{Tests: []fuzzer.TestResult{{Package: "example.com/buggy", Test: "TestSend", Runs: 10, Status: "pass"}},
+			Warnings: warnings[min(n, len(warnings)-1)]}
+		if n == 1 {
+			rep.Unfinished = []fuzzer.Unfinished{{Package: "example.com/buggy", Test: "TestSlow", Why: "its runs were stopped"}}
+		}
+		return rep, nil
 	}}
 	se := newSession(t, engine, sessionOption{caps: fullCaps(), root: dir, initOptions: map[string]any{"analysisMemory": 2048}})
 	se.open(testFile)
@@ -59,8 +63,8 @@ func TestCampaignWarningsShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, "the second campaign's end", func() bool { return len(se.endMessages()) == 2 })
-	if msg := se.endMessages()[1]; !strings.Contains(msg, "1 warning") {
-		t.Errorf("progress end %q does not count the warning", msg)
+	if msg := se.endMessages()[1]; !strings.Contains(msg, "1 warning") || !strings.Contains(msg, "1 test with no finished run") {
+		t.Errorf("progress end %q does not count the warning and the test with no finished run", msg)
 	}
 
 	var shown []string
@@ -102,6 +106,9 @@ func TestWarningFlagsForEditor(t *testing.T) {
 		"p.TestX: 2 of its 5 runs not analyzed (2: the time budget (-time 20s) ended during the analysis)":                                               "p.TestX: 2 of its 5 runs not analyzed (2: the time budget (setting budgetPerTest: 20s) ended during the analysis)",
 		"p.TestX: 1 confirmation run stopped unfinished by the end of its time budget (-time 5s): a predicted finding may stay unconfirmed; raise -time": "p.TestX: 1 confirmation run stopped unfinished by the end of its time budget (setting budgetPerTest: 5s): a predicted finding may stay unconfirmed; raise the setting budgetPerTest",
 		"p.TestX: slow, not hung: 1 run past the time limit of 10s; raise the time limit (-timeout 23s or more)":                                         "p.TestX: slow, not hung: 1 run past the time limit of 10s; raise the time limit (goweave fuzz -timeout 23s or more, from a terminal: the editor's campaigns keep the default time limit)",
+		// the loans of slow tests (fuzzer/campaign/budget.go)
+		"3 tests needed more than their share (-time 1s): 9s of the campaign's 10s for slow tests went to them (p.TestX 5s), so the campaign took about 4.5s more than tests × -time / -p; raise -time to give every test more":    "3 tests needed more than their share (setting budgetPerTest: 1s): 9s of the campaign's 10s for slow tests went to them (p.TestX 5s), so the campaign took about 4.5s more than tests × budgetPerTest / parallel; raise the setting budgetPerTest to give every test more",
+		"p.TestY: no run finished: its first run went on past its time budget (-time 1s) until the campaign's time for slow tests (10s, tests × -time) was spent, and was stopped after 6s; rerun it alone or with a larger -time": "p.TestY: no run finished: its first run went on past its time budget (setting budgetPerTest: 1s) until the campaign's time for slow tests (10s, tests × budgetPerTest) was spent, and was stopped after 6s; rerun it alone or with a larger budgetPerTest setting",
 	} {
 		if got := forEditor(in); got != want {
 			t.Errorf("forEditor(%q)\n = %q\nwant %q", in, got, want)

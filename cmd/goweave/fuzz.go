@@ -39,8 +39,11 @@ func runFuzz(args []string) int {
 			"(a warning): a test failure or panic that happened only when a time.Sleep, timer or deadline\n"+
 			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
-			"it holds for the test's runs, their analysis and confirmation, except the analysis of the\n"+
-			"test's first run, which always completes (a warning says when it went past -time).\n"+
+			"it holds for the test's runs, their analysis and confirmation, except the test's first\n"+
+			"run, stopped only at -timeout, and its analysis, which always complete: a test slower than\n"+
+			"-time borrows the time past it, and one more run's, from the campaign, which lends at most\n"+
+			"tests x -time in all (at least one -timeout), so a campaign takes at most about twice\n"+
+			"tests x -time / -p; warnings name the tests that borrowed and any left with no finished run.\n"+
 			"Runs: the runs that finished, confirmation runs included; runs the budget stopped\n"+
 			"unfinished are counted apart (\"2 more cut by the time budget\").\n"+
 			"Slow is not hung: a run still making progress at -timeout (operations recorded, a timer\n"+

@@ -78,6 +78,10 @@ func checkJSONSchema(t *testing.T, report []byte, sarif []byte) {
 		case "Report":
 			each("findings", "Finding")
 			each("tests", "Test")
+			each("unfinished", "Unfinished")
+			if b, ok := m["budget"]; ok {
+				check("Budget", b, where+".budget")
+			}
 		case "Finding":
 			each("positions", "Position")
 			each("related", "Related")

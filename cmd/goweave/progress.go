@@ -155,6 +155,9 @@ func bugCount(e fuzzer.TestEnded) string {
 		return "no run finished (see the warnings)"
 	case e.Analyzed == 0:
 		return count(e.Findings, "bug") + ", no run analyzed (see the warnings)"
+	case e.Statuses[string(fuzzer.StatusTimeout)] == e.Runs:
+		// what a run stopped at its time limit did not reach is unknown
+		return bugsAndHints(e.Findings, e.Hints, e.Timing) + ", every run stopped at the time limit (see the warnings)"
 	case e.Analyzed < e.Runs:
 		return fmt.Sprintf("%s, %d of %s analyzed", bugsAndHints(e.Findings, e.Hints, e.Timing), e.Analyzed, count(e.Runs, "run"))
 	}

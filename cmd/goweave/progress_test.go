@@ -99,6 +99,8 @@ func TestBugCountFailingAndHints(t *testing.T) {
 		{fuzzer.TestEnded{Runs: 5, Analyzed: 5, Failing: &fuzzer.TestFailure{Runs: 5}}, "failed in every run (see the errors)"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9, Findings: 1, Hints: 2}, "1 bug, 2 refuted predictions"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9}, "0 bugs"},
+		{fuzzer.TestEnded{Runs: 2, Analyzed: 2, Statuses: map[string]int{"timeout": 2}}, "0 bugs, every run stopped at the time limit (see the warnings)"},
+		{fuzzer.TestEnded{Runs: 2, Analyzed: 2, Statuses: map[string]int{"timeout": 1, "pass": 1}}, "0 bugs"},
 	} {
 		if got := bugCount(c.e); got != c.want {
 			t.Errorf("bugCount(%+v) = %q, want %q", c.e, got, c.want)

@@ -8,8 +8,10 @@
 # Budget: goweave's -time is per test (a campaign takes about tests x -time / -p), so one
 # total budget $EXISTING_BUDGET (seconds of runs per commit, default 90) is shared out:
 # -time = max($EXISTING_MIN_TIME ms, EXISTING_BUDGET x P / tests), P the number of test
-# processes (nproc). A hard wall of EXISTING_BUDGET + $EXISTING_BUILD seconds (default 150: the
-# build of the tests with the patched runtime under load) stops goweave with SIGTERM; it then
+# processes (nproc). Tests slower than that share borrow the time past it (fuzzer/campaign/
+# budget.go: up to tests x -time in all, so up to twice the budget), so a hard wall of
+# 2 x EXISTING_BUDGET + $EXISTING_BUILD seconds (default 150: the build of the tests with the
+# patched runtime under load) stops goweave with SIGTERM; it then
 # reports what it found, and the result says how many of the tests it reached. The baseline
 # runs with -timeout $BASE_TIMEOUT (default 150s in this mode): a test still running past half
 # of it (at least 60 s) when it fires is a hang, a failure; otherwise the suite was cut by the
@@ -104,12 +106,13 @@ fuzz_existing() {
   n=$(list_tests "$dir" "$pkg")
   t=$(per_test_time "$n")
   log "$(basename "$(dirname "$dir")"): goweave over $n tests of $pkg in $(basename "$dir"), -time $t"
-  rc=$(fuzz_all "$dir" "$pkg" "$out" "$t" $((EXISTING_BUDGET + EXISTING_BUILD)))
+  rc=$(fuzz_all "$dir" "$pkg" "$out" "$t" $((2 * EXISTING_BUDGET + EXISTING_BUILD)))
   classify "$out" "$dir" "$locs" "$out.log" | jq --argjson n "$n" --arg t "$t" --argjson rc "$rc" \
     --slurpfile r "$out" '. + {exit: $rc,
       statuses: (reduce ($r[0].tests[]?.statuses // {} | to_entries[]) as $e ({}; .[$e.key] += $e.value)), time_per_test: $t, tests_listed: $n,
       tests_reached: ([$r[0].tests[]? | select(.runs > 0 or (.cutShort // 0) > 0)] | length),
       tests_no_run_finished: ([$r[0].tests[]? | select(.runs == 0)] | length),
+      tests_unfinished: ([$r[0].unfinished[]?] | length), borrowed_s: ($r[0].budget.borrowedSeconds // null),
       stopped: ($rc == 124 or $rc == 137)}'
 }
 

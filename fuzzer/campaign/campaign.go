@@ -48,6 +48,7 @@ type campaign struct {
 	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
 	plain      *plainChecks            // plain go test checks of tests failing unsteered (plain.go); nil: none
 	pkgs       map[string]*pkgRuns     // by package: runs in flight, serialised (collide.go)
+	loans      *loans                  // the time slow tests may borrow (budget.go); nil: no time budget
 }
 
 type testState struct {
@@ -68,8 +69,8 @@ type testState struct {
 	slowestPass     time.Duration         // longest passing run, earlier campaigns included (slowLimit)
 	overBudget      *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns  int                   // runs whose analysis did
-	ctx             context.Context       // of the test's runs, ended with its time budget (runContext)
-	cancel          context.CancelFunc    // releases ctx
+	borrowed        time.Duration         // its share of the campaign's time past -time (budget.go)
+	unlent          bool                  // its first run was stopped: nothing was left to lend (budget.go)
 	last            time.Time             // when the latest run finished
 	worst           run.Status
 	runs            int
@@ -105,6 +106,11 @@ type job struct {
 	// package's runs started by then, itself included (collide.go).
 	overlapped bool
 	pkgStarted int
+	// shareEnd is when its test's share of the campaign's time ends (zero: no time
+	// budget); loan, for a test's first run, what it borrows past it (budget.go).
+	shareEnd     time.Time
+	loan         *firstRun
+	campaignDone <-chan struct{} // with loan: the campaign's context's Done
 }
 
 type jobResult struct {
@@ -115,6 +121,8 @@ type jobResult struct {
 	// cut short); late, for a test's first run, how long that went on past the end of the
 	// test's time budget (its analysis is never cut).
 	inspected, late time.Duration
+	// exited is when the run's process ended (zero: it did not start).
+	exited time.Time
 }
 
 // statusRank orders statuses from benign to severe, for TestResult.Status.
@@ -145,7 +153,7 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 
 // timeSpent reports whether t's time budget is used up.
 func (c *campaign) timeSpent(t *testState, now time.Time) bool {
-	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.budgetFrom) >= c.cfg.TimePerTest
+	return c.cfg.TimePerTest > 0 && !t.first.IsZero() && now.Sub(t.budgetFrom) >= c.share(t)
 }
 
 // noRunFinished notes each test whose runs were all stopped unfinished by the end of its
@@ -160,6 +168,11 @@ func (c *campaign) noRunFinished() []string {
 		if d := t.first.Sub(t.budgetFrom); d >= time.Second {
 			build = fmt.Sprintf(", %s of it spent building", d.Round(time.Second))
 		}
+		if t.unlent {
+			notes = append(notes, fmt.Sprintf("%s.%s: no run finished: its first run went on past its time budget (-time %s) until the campaign's time for slow tests (%s, tests × -time) was spent, and was stopped after %s; rerun it alone or with a larger -time",
+				t.bin.Package, t.name, c.cfg.TimePerTest, shortDuration(c.loans.limit), shortDuration(t.notes.cutLongest)))
+			continue
+		}
 		notes = append(notes, fmt.Sprintf("%s.%s: no run finished within its time budget (%s%s): its runs were stopped unfinished; rerun with a larger -time",
 			t.bin.Package, t.name, c.cfg.TimePerTest, build))
 	}
@@ -168,6 +181,7 @@ func (c *campaign) noRunFinished() []string {
 
 // ended marks t done: it starts no more runs.
 func (c *campaign) ended(t *testState) {
+	c.giveBack(t, time.Now())
 	t.done, c.oneEnded = true, true
 }
 
@@ -184,19 +198,6 @@ func (c *campaign) budgetStart(now time.Time) time.Time {
 		return earliest
 	}
 	return c.start
-}
-
-// runContext is the context of t's runs: ctx, ended when t's time budget is: the runs still
-// under way then are stopped (and not counted), so that a campaign ends on time however long
-// one run takes.
-func (c *campaign) runContext(ctx context.Context, t *testState) context.Context {
-	if c.cfg.TimePerTest <= 0 {
-		return ctx
-	}
-	if t.ctx == nil {
-		t.ctx, t.cancel = context.WithDeadline(ctx, t.budgetFrom.Add(c.cfg.TimePerTest))
-	}
-	return t.ctx
 }
 
 // nextJob picks the test of the next run. Up to Parallel tests are under way at once, each
@@ -318,8 +319,12 @@ func (c *campaign) loop(ctx context.Context) {
 				break
 			}
 			inflight++
-			runCtx := c.runContext(ctx, j.test)
-			go func() { results <- c.execute(runCtx, j) }()
+			runCtx, cancel := c.runContext(ctx, &j)
+			go func() {
+				res := c.execute(runCtx, j)
+				cancel()
+				results <- res
+			}()
 			if j.index == 1 {
 				// A test's first run can take long: say what is being fuzzed now.
 				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name, Started: true})
@@ -334,9 +339,6 @@ func (c *campaign) loop(ctx context.Context) {
 	}
 	for _, t := range c.tests {
 		t.done = true
-		if t.cancel != nil {
-			t.cancel()
-		}
 	}
 	c.report(Progress{Done: true})
 }
@@ -357,16 +359,18 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		}
 	}
 	r, err := run.Test(ctx, t.bin, t.name, opts)
+	j.loan.ended() // its analysis is not stopped for want of a loan
+	exited := time.Now()
 	if err != nil {
-		return jobResult{job: j, err: err}
+		return jobResult{job: j, err: err, exited: exited}
 	}
 	if r.Canceled {
-		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}}
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request}, exited: exited}
 	}
-	deadline, budgeted := ctx.Deadline()
+	deadline, budgeted := j.shareEnd, !j.shareEnd.IsZero()
 	if j.index > 1 && budgeted && r.Trace != "" && c.analyze {
 		if err := wouldOverrun(r.Trace, j.perEvent, time.Until(deadline)); err != nil {
-			return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: err}}
+			return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: err}, exited: exited}
 		}
 	}
 	// Reading and analyzing the trace of a long run can take longer than what is left of
@@ -375,6 +379,10 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	// always analyzed: without it the campaign would know nothing of the test.
 	rc := *r
 	began := time.Now()
+	done := ctx.Done()
+	if j.loan != nil {
+		done = j.campaignDone // the loan stopped its process at most, not its analysis
+	}
 	inspected := make(chan *AnalyzedRun, 1)
 	stop := make(chan struct{})
 	analyze := analyzeTrace // read here: the analysis may end unseen after the campaign
@@ -383,14 +391,14 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	}()
 	select {
 	case ar := <-inspected:
-		return jobResult{job: j, run: ar, inspected: time.Since(began)}
-	case <-ctx.Done():
-		if j.index == 1 && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			ar := <-inspected
-			return jobResult{job: j, run: ar, inspected: time.Since(began), late: time.Since(deadline)}
+		res := jobResult{job: j, run: ar, inspected: time.Since(began), exited: exited}
+		if j.index == 1 && budgeted && time.Now().After(deadline) {
+			res.late = time.Since(later(deadline, began)) // a first run that borrowed (budget.go): its analysis
 		}
+		return res
+	case <-done:
 		close(stop) // the analysis ends at once instead of holding its CPU and memory unseen
-		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}}
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}, exited: exited}
 	}
 }
 
@@ -514,6 +522,7 @@ func (c *campaign) finish(res jobResult) {
 	t := res.test
 	t.inflight--
 	t.last = time.Now()
+	c.settleFirst(t, res)
 	if c.endPkgRun(res) {
 		// It collided with another process of its package on a fixed resource: not a
 		// result of the test. Its request runs again, now that the package's runs are serial.
@@ -802,7 +811,7 @@ func (c *campaign) result() *Report {
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
-			Slow: t.notes.slow + t.notes.capped, Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing()}
+			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing()}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

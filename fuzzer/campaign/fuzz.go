@@ -56,7 +56,12 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	if ctx.Err() == nil { // a stopped campaign cut its runs, not their budget
 		rep.Warnings = append(rep.Warnings, c.noRunFinished()...)
 		rep.Warnings = append(rep.Warnings, c.runWarnings()...)
+		if w := c.loanWarning(); w != "" {
+			rep.Warnings = append(rep.Warnings, w)
+		}
+		rep.Unfinished = c.unfinished()
 	}
+	rep.Budget = c.budgetReport()
 	rep.Findings = c.grouped(rep.Findings)
 	rep.Errors = c.failingErrors()
 	if recipeErr != nil {
@@ -162,6 +167,7 @@ func newCampaign(ctx context.Context, cfg Config, progress func(Progress)) (c *c
 		}
 		c.tests = append(c.tests, &testState{bin: r.bin, name: r.name, strategy: st, worst: run.StatusPass, signatures: map[string]bool{}, statuses: map[string]int{}, seen: map[string]*seenRuns{}})
 	}
+	c.loans = newLoans(c.cfg, len(c.tests))
 	return c, buildErr, nil
 }
 

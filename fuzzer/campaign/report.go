@@ -52,11 +52,15 @@ type TestResult struct {
 	// trace was analyzed (see Report.Warnings for the others); CutShort those stopped
 	// unfinished by the end of the time budget (not in Runs); Slow those still making
 	// progress at the time limit (-timeout), let go on (Config.RunTimeout).
-	Runs       int     `json:"runs"`
-	Analyzed   int     `json:"analyzed"`
-	CutShort   int     `json:"cutShort,omitempty"`
-	Slow       int     `json:"slow,omitempty"`
-	Seconds    float64 `json:"seconds"`    // wall-clock time spent running the test
+	Runs     int     `json:"runs"`
+	Analyzed int     `json:"analyzed"`
+	CutShort int     `json:"cutShort,omitempty"`
+	Slow     int     `json:"slow,omitempty"`
+	Seconds  float64 `json:"seconds"` // wall-clock time spent running the test
+	// Borrowed is the time, in seconds, the test's runs took past its share (-time) of the
+	// campaign's time: its first run is not stopped at -time, and one more run may be lent
+	// when the first left no room for it (see Report.Budget).
+	Borrowed   float64 `json:"borrowed,omitempty"`
 	Signatures int     `json:"signatures"` // distinct schedule signatures observed (coverage)
 	// Steered counts the runs that had a schedule and that the runtime reports it enforced
 	// (trace META "schedule"); fewer than the steered runs requested means the runtime
@@ -126,4 +130,10 @@ type Report struct {
 	// with its failure, and when it failed unsteered too, whether plain go test fails it
 	// (broken.go, plain.go).
 	Errors []string `json:"errors,omitempty"`
+	// Budget says how much of the campaign's time went to tests past their -time (nil
+	// without a time budget).
+	Budget *BudgetReport `json:"budget,omitempty"`
+	// Unfinished are the tests none of whose runs ended on its own (each was stopped): their
+	// bugs are unknown, not none. A warning names each too.
+	Unfinished []Unfinished `json:"unfinished,omitempty"`
 }

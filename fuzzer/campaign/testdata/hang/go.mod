@@ -1,3 +1,0 @@
-module hang
-
-go 1.26

@@ -1,0 +1,3 @@
+module slowshare
+
+go 1.26
