@@ -318,6 +318,9 @@ func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
 	}
 	c.goweave.sends++
 	c.goweave.recvs++
+	if goweaveStuck.on {
+		goweaveHandChan(c, sg, sender) // zz_goweave_handoff.go
+	}
 	if sender && c.timer != nil {
 		goweaveTimerFire(c, c.goweave.sends) // zz_goweave_timer.go
 	}
@@ -351,6 +354,13 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 		seq = &c.goweave.sends
 	}
 	*seq++
+	if goweaveStuck.on { // zz_goweave_handoff.go
+		if send {
+			goweaveTagSend(c, getg())
+		} else if c.goweave.tagSeq != 0 {
+			goweaveTagRecv(c, getg())
+		}
+	}
 	if send && c.timer != nil {
 		goweaveTimerFire(c, *seq) // zz_goweave_timer.go
 	}
@@ -365,6 +375,9 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 func goweaveChanClosed(c *hchan, send bool, fam uint8) {
 	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
+	}
+	if !send && goweaveStuck.on {
+		goweaveTagClosed(c, getg()) // zz_goweave_handoff.go
 	}
 	if self := goweaveSelf(fam); self != 0 {
 		goweaveFinish(self, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))
@@ -415,6 +428,9 @@ func goweaveChanCloseDone(h uint64, flags uint8) {
 func goweaveChanWokenByClose(c *hchan, sg *sudog, send bool) {
 	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
+	}
+	if !send && goweaveStuck.on {
+		goweaveTagClosed(c, sg.g) // zz_goweave_handoff.go
 	}
 	if peer := goweavePeer(sg); peer != 0 {
 		goweaveFinish(peer, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))

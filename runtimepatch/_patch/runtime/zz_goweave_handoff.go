@@ -1,0 +1,175 @@
+// Copyright goweave authors. Added to package runtime by the goweave overlay.
+
+// Where a held mutex may have gone: the stuck check's evidence that a lock
+// cycle is certain (zz_goweave_stuck.go). A mutex's locker need not unlock
+// it: it may hand it to another goroutine (a message on a channel, a go
+// statement, data under another mutex), and a hand-off is seen only at its
+// Unlock. So a possible hand-off carries a tag, the bits (goid%64) of the
+// goroutines whose held mutexes it may carry: its sender's bit when the
+// sender holds a write lock it took, and whatever the sender heard before (a
+// mutex handed on again). A goroutine that receives a tag "heard" it and is a
+// carrier of those goroutines' mutexes. A holder that passed a tag since it
+// locked its mutex closes a cycle only if nothing else may unlock it: no
+// tagged message of it waits in a channel buffer or a mutex (goweaveTagPend),
+// and every carrier that heard it since is a goroutine of the cycle (parked in
+// Lock, it unlocks nothing).
+//
+// Cost on a goroutine's path (only while the stuck check is armed): a Lock
+// and an Unlock count the write locks held, a send, close, go statement or
+// Unlock computes its tag (two loads); only a tagged one writes a stamp and
+// the receiver's bits, and a receive from a channel with tagged messages in
+// its buffer takes them. Untagged traffic (a goroutine that holds no lock
+// and heard nothing) pays a load and a branch.
+
+package runtime
+
+import (
+	"internal/runtime/atomic"
+	"internal/runtime/sys"
+)
+
+// goweaveTagPend[b] counts the channel buffers and unlocked mutexes holding
+// a tag with bit b that nobody has taken yet: a mutex in flight, whose
+// receiver is not known. A closed channel's tags stay (anyone may receive
+// them), and so does a tag lost to a holder slot's collision: both only make
+// the check more careful.
+var goweaveTagPend [64]atomic.Int32
+
+func goweaveBit(goid uint64) uint64 { return 1 << (goid & 63) }
+
+// goweaveTag is what a possible hand-off by gp carries (0: nothing).
+func goweaveTag(gp *g) uint64 {
+	t := gp.goweave.heard
+	if gp.goweave.wheld != 0 {
+		t |= goweaveBit(gp.goid)
+	}
+	return t
+}
+
+func goweaveStampNow() uint64 {
+	_, s := goweaveLoadCounts()
+	return s
+}
+
+func goweaveHear(gp *g, t, now uint64) {
+	gp.goweave.heard |= t
+	gp.goweave.heardAt = now
+}
+
+func goweavePend(t uint64, d int32) {
+	for ; t != 0; t &= t - 1 {
+		goweaveTagPend[sys.TrailingZeros64(t)].Add(d)
+	}
+}
+
+// goweaveHandSpawn: parent starts child (a go statement).
+func goweaveHandSpawn(parent, child *g) {
+	if t := goweaveTag(parent); t != 0 {
+		now := goweaveStampNow()
+		parent.goweave.passAt = now
+		goweaveHear(child, t, now)
+	}
+}
+
+// goweaveHandChan: a value of c goes from a parked goroutine to the current
+// one or back (sg's: the receiver when sender, else the sender). c is locked.
+func goweaveHandChan(c *hchan, sg *sudog, sender bool) {
+	from, to := getg(), sg.g
+	if !sender {
+		from, to = to, from
+	}
+	if sender || c.dataqsiz == 0 {
+		// straight from one to the other (a receiver parks only on an empty buffer)
+		if t := goweaveTag(from); t != 0 {
+			now := goweaveStampNow()
+			from.goweave.passAt = now
+			goweaveHear(to, t, now)
+		}
+		return
+	}
+	// a full buffer: the receiver takes its head, the sender's value goes to its tail
+	goweaveTagSend(c, from)
+	goweaveTagRecv(c, to)
+}
+
+// goweaveTagSend: from put a value into c's buffer (c.goweave.sends counts
+// it). c is locked.
+func goweaveTagSend(c *hchan, from *g) {
+	t := goweaveTag(from)
+	if t == 0 {
+		return
+	}
+	from.goweave.passAt = goweaveStampNow()
+	goweavePend(t&^c.goweave.tag, 1)
+	c.goweave.tag |= t
+	c.goweave.tagSeq = c.goweave.sends
+}
+
+// goweaveTagRecv: to took a value from c's buffer (c.goweave.recvs counts
+// it): it hears the tags of the messages up to the last tagged one (which
+// message carried which is not kept). c is locked.
+func goweaveTagRecv(c *hchan, to *g) {
+	seq := c.goweave.tagSeq
+	if seq == 0 || c.goweave.recvs > seq {
+		return
+	}
+	goweaveHear(to, c.goweave.tag, goweaveStampNow())
+	if c.goweave.recvs == seq {
+		goweavePend(c.goweave.tag, -1)
+		c.goweave.tag, c.goweave.tagSeq = 0, 0
+	}
+}
+
+// goweaveHandClose: the current goroutine closes c: whoever receives the
+// close hears its tag. c is locked.
+func goweaveHandClose(c *hchan) {
+	if !goweaveStuck.on || c.goweave.id == 0 {
+		return
+	}
+	gp := getg()
+	if t := goweaveTag(gp); t != 0 {
+		gp.goweave.passAt = goweaveStampNow()
+		c.goweave.tag |= t
+		c.goweave.tagSeq = ^uint64(0) // every receive from now on
+	}
+}
+
+// goweaveTagClosed: to received the close of c (woken by it, or finding c
+// closed). c is locked.
+func goweaveTagClosed(c *hchan, to *g) {
+	if c.goweave.tagSeq == ^uint64(0) {
+		goweaveHear(to, c.goweave.tag, goweaveStampNow())
+	}
+}
+
+// goweaveHandUnlock: gp write-unlocks the mutex of holder slot h: what it
+// guarded (a queue, a field) may carry a mutex gp holds to the next locker,
+// so the slot keeps gp's tag for it. Returns whether it did (the slot then
+// keeps its id with no holder).
+func goweaveHandUnlock(gp *g, h *goweaveHeld) bool {
+	t := goweaveTag(gp)
+	if t == 0 {
+		return false
+	}
+	gp.goweave.passAt = goweaveStampNow()
+	goweavePend(t, 1)
+	goweavePend(atomic.Xchg64(&h.tag, t), -1) // a tag nobody took (a slot's collision)
+	atomic.Store64(&h.goid, 0)
+	return true
+}
+
+// goweaveTagLocked: gp acquires obj, whose holder slot is h: it hears the
+// tag its last unlocker left. A tag of another id (a collision) is dropped.
+func goweaveTagLocked(gp *g, obj uint64, h *goweaveHeld) {
+	if atomic.Load64(&h.tag) == 0 {
+		return
+	}
+	t := atomic.Xchg64(&h.tag, 0)
+	if t == 0 {
+		return
+	}
+	goweavePend(t, -1)
+	if atomic.Load64(&h.id) == obj {
+		goweaveHear(gp, t, goweaveStampNow())
+	}
+}
