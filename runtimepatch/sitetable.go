@@ -25,7 +25,7 @@ var siteTable = append([]site{
 		"\t\tgoweaveChanCloseDone(goweaveClose, 0); panic(plainError(\"close of nil channel\"))"},
 	{"runtime/chan.go", "closechan", "", "\t\tpanic(plainError(\"close of closed channel\"))",
 		"\t\tgoweaveChanCloseDone(goweaveClose, goweaveFClosed); panic(plainError(\"close of closed channel\"))"},
-	{"runtime/chan.go", "closechan", "", "\tc.closed = 1", "\tc.closed = 1; goweaveChanCloseDone(goweaveClose, 0); goweaveHandClose(c)"},
+	{"runtime/chan.go", "closechan", "", "\tc.closed = 1", "\tc.closed = 1; goweaveChanCloseDone(goweaveClose, 0)"},
 	{"runtime/chan.go", "closechan", "\t// release all readers", "\t\tgp.param = unsafe.Pointer(sg)", "\t\tgoweaveChanWokenByClose(c, sg, false); gp.param = unsafe.Pointer(sg)"},
 	{"runtime/chan.go", "closechan", "\t// release all writers (they will panic)", "\t\tgp.param = unsafe.Pointer(sg)", "\t\tgoweaveChanWokenByClose(c, sg, true); gp.param = unsafe.Pointer(sg)"},
 	{"runtime/chan.go", "chanrecv1", "", "\tchanrecv(c, elem, true)",

@@ -376,9 +376,6 @@ func goweaveChanClosed(c *hchan, send bool, fam uint8) {
 	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
 	}
-	if !send && goweaveStuck.on {
-		goweaveTagClosed(c, getg()) // zz_goweave_handoff.go
-	}
 	if self := goweaveSelf(fam); self != 0 {
 		goweaveFinish(self, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))
 	}
@@ -428,9 +425,6 @@ func goweaveChanCloseDone(h uint64, flags uint8) {
 func goweaveChanWokenByClose(c *hchan, sg *sudog, send bool) {
 	if !goweaveOn || c.goweave.id == 0 { // id 0: a select preference's private channel
 		return
-	}
-	if !send && goweaveStuck.on {
-		goweaveTagClosed(c, sg.g) // zz_goweave_handoff.go
 	}
 	if peer := goweavePeer(sg); peer != 0 {
 		goweaveFinish(peer, goweaveNextStamp(), 0, uint64(c.qcount), goweaveClosedFlags(send))

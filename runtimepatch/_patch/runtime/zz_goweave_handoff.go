@@ -4,7 +4,9 @@
 // cycle is certain (zz_goweave_stuck.go). A mutex's locker need not unlock
 // it: it may hand it to another goroutine (a message on a channel, a go
 // statement, data under another mutex), and a hand-off is seen only at its
-// Unlock. So a possible hand-off carries a tag, the bits (goid%64) of the
+// Unlock. A close is not one: it tells every receiver at once, and a mutex
+// is unlocked once (the lock-order tests' goroutines announce that they hold
+// their locks by closing channels the test goroutine waits on). So a possible hand-off carries a tag, the bits (goid%64) of the
 // goroutines whose held mutexes it may carry: its sender's bit when the
 // sender holds a write lock it took, and whatever the sender heard before (a
 // mutex handed on again). A goroutine that receives a tag "heard" it and is a
@@ -15,7 +17,7 @@
 // Lock, it unlocks nothing).
 //
 // Cost on a goroutine's path (only while the stuck check is armed): a Lock
-// and an Unlock count the write locks held, a send, close, go statement or
+// and an Unlock count the write locks held, a send, go statement or
 // Unlock computes its tag (two loads); only a tagged one writes a stamp and
 // the receiver's bits, and a receive from a channel with tagged messages in
 // its buffer takes them. Untagged traffic (a goroutine that holds no lock
@@ -30,9 +32,9 @@ import (
 
 // goweaveTagPend[b] counts the channel buffers and unlocked mutexes holding
 // a tag with bit b that nobody has taken yet: a mutex in flight, whose
-// receiver is not known. A closed channel's tags stay (anyone may receive
-// them), and so does a tag lost to a holder slot's collision: both only make
-// the check more careful.
+// receiver is not known. The tags of a channel dropped with messages in its
+// buffer stay, and so does a tag lost to a holder slot's collision: both only
+// make the check more careful.
 var goweaveTagPend [64]atomic.Int32
 
 func goweaveBit(goid uint64) uint64 { return 1 << (goid & 63) }
@@ -117,28 +119,6 @@ func goweaveTagRecv(c *hchan, to *g) {
 	if c.goweave.recvs == seq {
 		goweavePend(c.goweave.tag, -1)
 		c.goweave.tag, c.goweave.tagSeq = 0, 0
-	}
-}
-
-// goweaveHandClose: the current goroutine closes c: whoever receives the
-// close hears its tag. c is locked.
-func goweaveHandClose(c *hchan) {
-	if !goweaveStuck.on || c.goweave.id == 0 {
-		return
-	}
-	gp := getg()
-	if t := goweaveTag(gp); t != 0 {
-		gp.goweave.passAt = goweaveStampNow()
-		c.goweave.tag |= t
-		c.goweave.tagSeq = ^uint64(0) // every receive from now on
-	}
-}
-
-// goweaveTagClosed: to received the close of c (woken by it, or finding c
-// closed). c is locked.
-func goweaveTagClosed(c *hchan, to *g) {
-	if c.goweave.tagSeq == ^uint64(0) {
-		goweaveHear(to, c.goweave.tag, goweaveStampNow())
 	}
 }
 

@@ -98,7 +98,7 @@ type goweaveG struct {
 	wheld    uint32                  // write locks this goroutine took by a recorded Lock and holds (zz_goweave_handoff.go)
 	heard    uint64                  // bits (goid%64) of the goroutines whose held mutexes may have been handed to this one
 	heardAt  uint64                  // stamp when heard last grew
-	passAt   uint64                  // stamp of this goroutine's last possible hand-off (a tagged send, close, go statement, Unlock)
+	passAt   uint64                  // stamp of this goroutine's last possible hand-off (a tagged send, go statement, Unlock)
 	s        goweaveSteerG
 }
 
@@ -108,7 +108,7 @@ type goweaveChan struct {
 	sends  uint64 // completed sends
 	recvs  uint64 // completed value receives
 	tag    uint64 // tags of the buffered messages up to tagSeq (zz_goweave_handoff.go)
-	tagSeq uint64 // sends count of the last tagged message in the buffer, 0 = none, ^0 = a tagged close
+	tagSeq uint64 // sends count of the last tagged message in the buffer, 0 = none
 	pos    uint32 // position of the make, 0 = not recorded (a timer's fire is recorded only when it is known)
 }
 
