@@ -31,21 +31,33 @@ import (
 )
 
 // goweaveTagPend[b] counts the channel buffers and unlocked mutexes holding
-// a tag with bit b that nobody has taken yet: a mutex in flight, whose
-// receiver is not known. The tags of a channel dropped with messages in its
-// buffer stay, and so does a tag lost to a holder slot's collision: both only
-// make the check more careful.
-var goweaveTagPend [64]atomic.Int32
+// a tag that goroutine bit b made while holding a lock, which nobody has
+// taken yet: a mutex in flight, whose receiver is not known.
+// goweaveTagPendFwd counts those holding tags passed on (bits heard): one
+// is in flight from a carrier, whoever locked it. Counted once per buffer or
+// mutex, not per message, so that a tag that went everywhere (every
+// goroutine heard something) costs a stream of messages no atomic beyond a
+// buffer's first. The tags of a channel dropped with messages in its buffer
+// stay, and so does a tag lost to a holder slot's collision: both only make
+// the check more careful.
+var (
+	goweaveTagPend    [64]atomic.Int32
+	goweaveTagPendFwd atomic.Int32
+)
 
 func goweaveBit(goid uint64) uint64 { return 1 << (goid & 63) }
 
 // goweaveTag is what a possible hand-off by gp carries (0: nothing).
 func goweaveTag(gp *g) uint64 {
-	t := gp.goweave.heard
+	return gp.goweave.heard | goweaveOwn(gp)
+}
+
+// goweaveOwn is gp's bit when it holds a write lock it took, else 0.
+func goweaveOwn(gp *g) uint64 {
 	if gp.goweave.wheld != 0 {
-		t |= goweaveBit(gp.goid)
+		return goweaveBit(gp.goid)
 	}
-	return t
+	return 0
 }
 
 func goweaveStampNow() uint64 {
@@ -58,9 +70,14 @@ func goweaveHear(gp *g, t, now uint64) {
 	gp.goweave.heardAt = now
 }
 
-func goweavePend(t uint64, d int32) {
-	for ; t != 0; t &= t - 1 {
-		goweaveTagPend[sys.TrailingZeros64(t)].Add(d)
+// goweavePend adds d to the pending counts of the holders own and, when
+// fwd, of the tags passed on.
+func goweavePend(own uint64, fwd bool, d int32) {
+	for ; own != 0; own &= own - 1 {
+		goweaveTagPend[sys.TrailingZeros64(own)].Add(d)
+	}
+	if fwd {
+		goweaveTagPendFwd.Add(d)
 	}
 }
 
@@ -91,19 +108,27 @@ func goweaveHandChan(c *hchan, sg *sudog, sender bool) {
 	}
 	// a full buffer: the receiver takes its head, the sender's value goes to its tail
 	goweaveTagSend(c, from)
-	goweaveTagRecv(c, to)
+	if c.goweave.tagSeq != 0 {
+		goweaveTagRecv(c, to)
+	}
 }
 
 // goweaveTagSend: from put a value into c's buffer (c.goweave.sends counts
 // it). c is locked.
 func goweaveTagSend(c *hchan, from *g) {
-	t := goweaveTag(from)
-	if t == 0 {
+	own, heard := goweaveOwn(from), from.goweave.heard
+	if own|heard == 0 {
 		return
 	}
 	from.goweave.passAt = goweaveStampNow()
-	goweavePend(t&^c.goweave.tag, 1)
-	c.goweave.tag |= t
+	own &^= c.goweave.pend
+	fwd := heard != 0 && !c.goweave.fwd
+	if own != 0 || fwd {
+		goweavePend(own, fwd, 1)
+		c.goweave.pend |= own
+		c.goweave.fwd = c.goweave.fwd || fwd
+	}
+	c.goweave.tag |= own | heard
 	c.goweave.tagSeq = c.goweave.sends
 }
 
@@ -117,8 +142,8 @@ func goweaveTagRecv(c *hchan, to *g) {
 	}
 	goweaveHear(to, c.goweave.tag, goweaveStampNow())
 	if c.goweave.recvs == seq {
-		goweavePend(c.goweave.tag, -1)
-		c.goweave.tag, c.goweave.tagSeq = 0, 0
+		goweavePend(c.goweave.pend, c.goweave.fwd, -1)
+		c.goweave.tag, c.goweave.tagSeq, c.goweave.pend, c.goweave.fwd = 0, 0, 0, false
 	}
 }
 
@@ -127,15 +152,28 @@ func goweaveTagRecv(c *hchan, to *g) {
 // so the slot keeps gp's tag for it. Returns whether it did (the slot then
 // keeps its id with no holder).
 func goweaveHandUnlock(gp *g, h *goweaveHeld) bool {
-	t := goweaveTag(gp)
-	if t == 0 {
+	own, heard := goweaveOwn(gp), gp.goweave.heard
+	if own|heard == 0 {
 		return false
 	}
 	gp.goweave.passAt = goweaveStampNow()
-	goweavePend(t, 1)
-	goweavePend(atomic.Xchg64(&h.tag, t), -1) // a tag nobody took (a slot's collision)
+	goweavePend(own, heard != 0, 1)
+	goweaveTagTaken(h, own, own|heard)
 	atomic.Store64(&h.goid, 0)
 	return true
+}
+
+// goweaveTagTaken swaps the tag t, whose own bits are own, into slot h
+// and returns the tag it held, its pending counts taken back (nobody took it
+// before: a slot's collision, or the next locker taking it).
+func goweaveTagTaken(h *goweaveHeld, own, t uint64) uint64 {
+	// own first: a locker that takes the tag reads own after it
+	oldOwn := atomic.Xchg64(&h.own, own)
+	old := atomic.Xchg64(&h.tag, t)
+	if old != 0 {
+		goweavePend(oldOwn, old&^oldOwn != 0, -1)
+	}
+	return old
 }
 
 // goweaveTagLocked: gp acquires obj, whose holder slot is h: it hears the
@@ -144,11 +182,10 @@ func goweaveTagLocked(gp *g, obj uint64, h *goweaveHeld) {
 	if atomic.Load64(&h.tag) == 0 {
 		return
 	}
-	t := atomic.Xchg64(&h.tag, 0)
+	t := goweaveTagTaken(h, 0, 0)
 	if t == 0 {
 		return
 	}
-	goweavePend(t, -1)
 	if atomic.Load64(&h.id) == obj {
 		goweaveHear(gp, t, goweaveStampNow())
 	}

@@ -109,7 +109,9 @@ type goweaveChan struct {
 	recvs  uint64 // completed value receives
 	tag    uint64 // tags of the buffered messages up to tagSeq (zz_goweave_handoff.go)
 	tagSeq uint64 // sends count of the last tagged message in the buffer, 0 = none
+	pend   uint64 // the bits of tag counted in goweaveTagPend
 	pos    uint32 // position of the make, 0 = not recorded (a timer's fire is recorded only when it is known)
+	fwd    bool   // tag holds bits passed on, counted in goweaveTagPendFwd
 }
 
 // goweavePosition is a source position referenced by events. file and fn

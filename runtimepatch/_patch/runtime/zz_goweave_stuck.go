@@ -160,7 +160,8 @@ type goweaveHeld struct {
 	id   uint64
 	goid uint64
 	at   uint64
-	tag  uint64
+	tag  uint64 // the tag, and its bits counted in goweaveTagPend
+	own  uint64
 }
 
 // goweaveStuckInit arms the detection; called from the time limit's init.
@@ -574,12 +575,13 @@ func goweaveMayHave(h, at uint64) (need uint64, ok bool) {
 	if st.carryAll || goweaveTagPend[h&63].Load() > 0 {
 		return 0, false
 	}
+	fwd := goweaveTagPendFwd.Load() > 0
 	for k := 0; k < st.ncarry; k++ {
 		if st.carryT[k]&bit == 0 || st.carryAt[k] < at {
 			continue // did not hear h since it locked
 		}
-		if st.carryW[k] < 0 {
-			return 0, false
+		if st.carryW[k] < 0 || fwd {
+			return 0, false // (or passed on by a carrier into a buffer or mutex)
 		}
 		need |= 1 << st.carryW[k]
 	}
