@@ -4,9 +4,7 @@
 // cycle is certain (zz_goweave_stuck.go). A mutex's locker need not unlock
 // it: it may hand it to another goroutine (a message on a channel, a go
 // statement, data under another mutex), and a hand-off is seen only at its
-// Unlock. A close is not one: it tells every receiver at once, and a mutex
-// is unlocked once (the lock-order tests' goroutines announce that they hold
-// their locks by closing channels the test goroutine waits on). So a possible hand-off carries a tag, the bits (goid%64) of the
+// Unlock. So a possible hand-off carries a tag, the bits (goid%64) of the
 // goroutines whose held mutexes it may carry: its sender's bit when the
 // sender holds a write lock it took, and whatever the sender heard before (a
 // mutex handed on again). A goroutine that receives a tag "heard" it and is a
@@ -14,7 +12,9 @@
 // locked its mutex closes a cycle only if nothing else may unlock it: no
 // tagged message of it waits in a channel buffer or a mutex (goweaveTagPend),
 // and every carrier that heard it since is a goroutine of the cycle (parked in
-// Lock, it unlocks nothing).
+// Lock, it unlocks nothing). A close is no hand-off: it tells every receiver
+// at once, and a mutex is unlocked once (lock-order tests announce their held
+// locks by closing channels the test goroutine waits on, off the cycle).
 //
 // Cost on a goroutine's path (only while the stuck check is armed): a Lock
 // and an Unlock count the write locks held, a send, go statement or
@@ -157,7 +157,7 @@ func goweaveHandUnlock(gp *g, h *goweaveHeld) bool {
 		return false
 	}
 	gp.goweave.passAt = goweaveStampNow()
-	goweavePend(own, heard != 0, 1)
+	goweavePend(own, heard&^own != 0, 1) // as goweaveTagTaken takes it back
 	goweaveTagTaken(h, own, own|heard)
 	atomic.Store64(&h.goid, 0)
 	return true
