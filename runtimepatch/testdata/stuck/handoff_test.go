@@ -57,23 +57,20 @@ func TestNotStuckChanHandoff(t *testing.T) {
 	<-done
 }
 
-// TestNotStuckQueuedHandoff: mtx waits in a channel's buffer while the worker
-// is busy (sleeping) with an earlier job; nobody has received it yet when the
-// first and the second wait for each other.
+// TestNotStuckQueuedHandoff: mtx waits in a channel's buffer, in a job that
+// unlocks it, while the worker is busy (sleeping) with an earlier job; nobody
+// has received it yet when the first and the second wait for each other.
 func TestNotStuckQueuedHandoff(t *testing.T) {
 	var mtx sync.Mutex
-	jobs, done := make(chan *sync.Mutex, 4), make(chan bool)
-	var idle sync.Mutex
-	idle.Lock()
-	jobs <- &idle // the earlier job: the worker sleeps over it
-	go func() {   // the worker
-		for m := range jobs {
-			time.Sleep(notStuckFor)
-			m.Unlock()
+	jobs, done := make(chan func(), 4), make(chan bool)
+	jobs <- func() { time.Sleep(notStuckFor) } // the earlier job
+	go func() {                                // the worker
+		for job := range jobs {
+			job()
 		}
 		close(done)
 	}()
-	contend(&mtx, func() { jobs <- &mtx })
+	contend(&mtx, func() { jobs <- mtx.Unlock })
 	close(jobs)
 	<-done
 }
