@@ -581,7 +581,9 @@ func goweaveMayHave(h, at uint64) (need uint64, ok bool) {
 			continue // did not hear h since it locked
 		}
 		if st.carryW[k] < 0 || fwd {
-			return 0, false // (or passed on by a carrier into a buffer or mutex)
+			// off the waiters; or a tag passed on waits untaken in a
+			// buffer or mutex, and whose is not kept
+			return 0, false
 		}
 		need |= 1 << st.carryW[k]
 	}
