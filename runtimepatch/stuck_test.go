@@ -126,24 +126,35 @@ func TestStuckGlobalRace(t *testing.T) {
 	}
 }
 
+// An AB-BA cycle whose goroutines tell each other they hold their first mutex, through an
+// unbuffered channel (TestStuckLockCycle) or buffered ones (TestStuckLockCycleQueued): the
+// messages sent with a lock held (possible hand-offs) were received by the cycle's own
+// goroutines, so the cycle is still certain.
 func TestStuckLockCycle(t *testing.T) {
-	r, _ := recordArmed(t, buildStuck(t, false), "TestStuckLockCycle")
-	wantStuck(t, r, "lockcycle")
-	if n := len(strings.Split(r.tr.Meta["stuck.goroutines"], ",")); n != 2 {
-		t.Errorf("META stuck.goroutines=%q, want the two goroutines of the cycle", r.tr.Meta["stuck.goroutines"])
-	}
-	marks := markersIn(t, "stuck")
-	fs := findings(t, r.tr, "deadlock")
-	got := positions(fs)
-	for _, name := range []string{"lock.ab", "lock.ba"} {
-		if !got[marks[name]] {
-			t.Errorf("no deadlock finding at @%s (%s); found at %v", name, marks[name], got)
-		}
-	}
-	for _, f := range fs {
-		if !strings.Contains(f.Message, "lock cycle") || strings.Contains(f.Message, "time limit") {
-			t.Errorf("message %q: want the lock cycle, not a time limit", f.Message)
-		}
+	for _, tc := range []struct{ name, ab, ba string }{
+		{"TestStuckLockCycle", "lock.ab", "lock.ba"},
+		{"TestStuckLockCycleQueued", "queued.ab", "queued.ba"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := recordArmed(t, buildStuck(t, false), tc.name)
+			wantStuck(t, r, "lockcycle")
+			if n := len(strings.Split(r.tr.Meta["stuck.goroutines"], ",")); n != 2 {
+				t.Errorf("META stuck.goroutines=%q, want the two goroutines of the cycle", r.tr.Meta["stuck.goroutines"])
+			}
+			marks := markersIn(t, "stuck")
+			fs := findings(t, r.tr, "deadlock")
+			got := positions(fs)
+			for _, name := range []string{tc.ab, tc.ba} {
+				if !got[marks[name]] {
+					t.Errorf("no deadlock finding at @%s (%s); found at %v", name, marks[name], got)
+				}
+			}
+			for _, f := range fs {
+				if !strings.Contains(f.Message, "lock cycle") || strings.Contains(f.Message, "time limit") {
+					t.Errorf("message %q: want the lock cycle, not a time limit", f.Message)
+				}
+			}
+		})
 	}
 }
 
@@ -223,7 +234,8 @@ func TestStuckHandoff(t *testing.T) {
 func TestNotStuck(t *testing.T) {
 	bin := buildStuck(t, true)
 	for _, name := range []string{"TestNotStuckSleep", "TestNotStuckTimerChan", "TestNotStuckAfterFunc",
-		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore", "TestNotStuckRWHandoff", "TestNotStuckSpawnHandoff"} {
+		"TestNotStuckPipe", "TestNotStuckSignal", "TestNotStuckSlowWorkers", "TestNotStuckSemaphore", "TestNotStuckRWHandoff", "TestNotStuckSpawnHandoff",
+		"TestNotStuckChanHandoff", "TestNotStuckQueuedHandoff", "TestNotStuckCondHandoff"} {
 		t.Run(name, func(t *testing.T) {
 			r, progress := recordArmed(t, bin, name)
 			if m := r.tr.Meta; m["stuck"] != "" || m["exit"] != "exit" || r.err != nil {

@@ -318,6 +318,9 @@ func goweaveChanHandoff(c *hchan, sg *sudog, sender bool, fam uint8) {
 	}
 	c.goweave.sends++
 	c.goweave.recvs++
+	if goweaveStuck.on {
+		goweaveHandChan(c, sg, sender) // zz_goweave_handoff.go
+	}
 	if sender && c.timer != nil {
 		goweaveTimerFire(c, c.goweave.sends) // zz_goweave_timer.go
 	}
@@ -351,6 +354,13 @@ func goweaveChanBuffered(c *hchan, send bool, fam uint8) {
 		seq = &c.goweave.sends
 	}
 	*seq++
+	if goweaveStuck.on { // zz_goweave_handoff.go
+		if send {
+			goweaveTagSend(c, getg())
+		} else if c.goweave.tagSeq != 0 {
+			goweaveTagRecv(c, getg())
+		}
+	}
 	if send && c.timer != nil {
 		goweaveTimerFire(c, *seq) // zz_goweave_timer.go
 	}

@@ -12,7 +12,7 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 	if !goweaveOn || isSystemGoroutine(child, false) {
 		return
 	}
-	goweaveMayPass(parent, parent == getg().m.curg) // zz_goweave_stuck.go
+	goweaveMayPass(parent, child, parent == getg().m.curg) // zz_goweave_stuck.go
 	goweaveSpawnID(parent, child)
 	goweaveNoteExample(child) // zz_goweave_example.go
 	var pos uint32

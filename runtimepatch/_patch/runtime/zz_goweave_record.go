@@ -95,16 +95,23 @@ type goweaveG struct {
 	timerPos uint32                  // and the position of its creation
 	lockWait uint64                  // object id of the mutex a recorded Lock/RLock of this goroutine requests (zz_goweave_stuck.go), 0 = none
 	rheld    [goweaveMaxRHeld]uint64 // object ids of the RWMutexes this goroutine read-holds by a recorded RLock (zz_goweave_stuck.go), 0 = free
-	passes   uint64                  // go statements of this goroutine: chances to hand a held mutex on (zz_goweave_stuck.go)
+	wheld    uint32                  // write locks this goroutine took by a recorded Lock and holds (zz_goweave_handoff.go)
+	heard    uint64                  // bits (goid%64) of the goroutines whose held mutexes may have been handed to this one
+	heardAt  uint64                  // stamp when heard last grew
+	passAt   uint64                  // stamp of this goroutine's last possible hand-off (a tagged send, go statement, Unlock)
 	s        goweaveSteerG
 }
 
 // goweaveChan is the per-channel recorder state, embedded in hchan.
 type goweaveChan struct {
-	id    uint64 // object id, set at make
-	sends uint64 // completed sends
-	recvs uint64 // completed value receives
-	pos   uint32 // position of the make, 0 = not recorded (a timer's fire is recorded only when it is known)
+	id     uint64 // object id, set at make
+	sends  uint64 // completed sends
+	recvs  uint64 // completed value receives
+	tag    uint64 // tags of the buffered messages up to tagSeq (zz_goweave_handoff.go)
+	tagSeq uint64 // sends count of the last tagged message in the buffer, 0 = none
+	pend   uint64 // the bits of tag counted in goweaveTagPend
+	pos    uint32 // position of the make, 0 = not recorded (a timer's fire is recorded only when it is known)
+	fwd    bool   // tag holds bits passed on, counted in goweaveTagPendFwd
 }
 
 // goweavePosition is a source position referenced by events. file and fn

@@ -20,8 +20,10 @@
 //     cycle on two checks in a row, whatever the rest of the program does.
 //     A holder counts only if it is known to be the unlocker: its mutex was
 //     never unlocked by another goroutine than its locker in this run, and
-//     the holder has not started a goroutine since it locked it (it may
-//     have handed it to that goroutine); a
+//     if the holder passed something on since it locked it (a message, a
+//     go statement, another mutex's Unlock: it may have handed the mutex
+//     on), everyone who may have got it is a goroutine of the cycle
+//     (zz_goweave_handoff.go); a
 //     goroutine waiting for a mutex it holds itself is the one case where
 //     another goroutine unlocking it is a known pattern (a mutex used as a
 //     semaphore), so that cycle of one needs the GC's leak detection to
@@ -74,6 +76,8 @@ const (
 	// goweaveRTaintBits: size of the table of RWMutexes whose readers are
 	// not known (by object id).
 	goweaveRTaintBits = 12
+	// goweaveMaxCarriers bounds the goroutines that heard a tag looked at.
+	goweaveMaxCarriers = 64
 
 	goweaveProgressSize = 64
 )
@@ -115,10 +119,23 @@ var goweaveStuck struct {
 	held       uintptr     // [1<<goweaveHeldBits]goweaveHeld, mmap'd
 	// scratch of goweaveLockCycle (the check thread's only): per goroutine
 	// parked in Lock/RLock, the read locks it holds, the goroutines it waits
-	// for and those it reaches (bit j: the scan's j-th)
+	// for and those it reaches (bit j: the scan's j-th); of a waiter's edge
+	// to a holder that passed a tag since it locked, the goroutines that
+	// must be on the cycle (need) and the edge (cond)
 	waitRH [goweaveMaxLockWaits][goweaveMaxRHeld]uint64
 	adj    [goweaveMaxLockWaits]uint64
 	reach  [goweaveMaxLockWaits]uint64
+	need   [goweaveMaxLockWaits]uint64
+	cond   [goweaveMaxLockWaits]uint64
+	// the live goroutines that heard a tag (zz_goweave_handoff.go), as of
+	// the last scan: goid, what they heard, when, and their waiter index
+	// (-1: not parked in a recorded Lock/RLock)
+	ncarry   int
+	carryG   [goweaveMaxCarriers]uint64
+	carryT   [goweaveMaxCarriers]uint64
+	carryAt  [goweaveMaxCarriers]uint64
+	carryW   [goweaveMaxCarriers]int
+	carryAll bool // more carriers than kept: every passed holder is uncertain
 }
 
 // goweaveRTaint holds the RWMutexes whose readers are not all known: one was
@@ -134,14 +151,17 @@ var goweaveRTaint [1 << goweaveRTaintBits]uint64
 // cycle. Same slot rule as goweaveRTaint.
 var goweaveHTaint [1 << goweaveRTaintBits]uint64
 
-// goweaveHeld says which goroutine write-holds the mutex with object id id,
-// and its passes count when it locked it: a holder that started a goroutine
-// since may have handed the mutex to it to unlock (prometheus/client_golang's summary hands mtx to a flusher it
-// starts), so it is not known to be the one who unlocks it.
+// goweaveHeld says which goroutine write-holds the mutex with object id id
+// (goid 0: none, the slot keeps the tag its last unlocker left for the next
+// locker), and the stamp at which it locked it: a holder that passed a tag
+// since may have handed the mutex on (prometheus/client_golang's summary
+// hands mtx to a flusher it starts; zz_goweave_handoff.go).
 type goweaveHeld struct {
-	id     uint64
-	goid   uint64
-	passes uint64
+	id   uint64
+	goid uint64
+	at   uint64
+	tag  uint64 // the tag, and its bits counted in goweaveTagPend
+	own  uint64
 }
 
 // goweaveStuckInit arms the detection; called from the time limit's init.
@@ -220,17 +240,19 @@ func goweaveLockWaitStart(gp *g, obj uint64) {
 	}
 }
 
-// goweaveLocked notes that gp acquired obj: write-held when write, else
-// read-held by gp.
-func goweaveLocked(gp *g, obj uint64, write bool) {
+// goweaveLocked notes that gp acquired obj at stamp at: write-held when
+// write, else read-held by gp.
+func goweaveLocked(gp *g, obj uint64, write bool, at uint64) {
 	if !goweaveStuck.on {
 		return
 	}
 	gp.goweave.lockWait = 0
+	h := goweaveHeldAt(obj)
+	goweaveTagLocked(gp, obj, h)
 	if write {
-		h := goweaveHeldAt(obj)
+		gp.goweave.wheld++
 		atomic.Store64(&h.goid, gp.goid)
-		atomic.Store64(&h.passes, gp.goweave.passes)
+		atomic.Store64(&h.at, at)
 		atomic.Store64(&h.id, obj)
 		return
 	}
@@ -264,13 +286,11 @@ func goweaveReadUnlocked(gp *g, idp *uint64) {
 
 func goweaveTaintReaders(obj uint64) { goweaveTaint(&goweaveRTaint, obj) }
 
-// goweaveMayPass counts a go statement of gp (when pass): a chance to hand a
-// mutex it holds to the new goroutine. Channel sends are not counted: a
-// lock-order test's goroutines signal each other while holding their locks,
-// and a mutex handed on through a channel taints it at its first Unlock.
-func goweaveMayPass(gp *g, pass bool) {
+// goweaveMayPass notes a go statement of gp starting child (when pass): a
+// chance to hand a mutex it holds to the new goroutine.
+func goweaveMayPass(gp, child *g, pass bool) {
 	if pass && goweaveStuck.on {
-		gp.goweave.passes++
+		goweaveHandSpawn(gp, child)
 	}
 }
 
@@ -311,13 +331,17 @@ func goweaveUnlocked(gp *g, obj uint64) {
 	if h := goweaveHeldAt(obj); atomic.Load64(&h.id) == obj {
 		if atomic.Load64(&h.goid) != gp.goid {
 			goweaveTaint(&goweaveHTaint, obj)
+		} else if gp.goweave.wheld > 0 {
+			gp.goweave.wheld--
 		}
-		atomic.Store64(&h.id, 0)
+		if !goweaveHandUnlock(gp, h) {
+			atomic.Store64(&h.id, 0)
+		}
 	}
 }
 
-// goweaveHolder returns the goid write-holding obj (0 when unknown) and its
-// passes count when it locked obj.
+// goweaveHolder returns the goid write-holding obj (0 when unknown) and the
+// stamp at which it locked obj.
 //
 //go:nowritebarrierrec
 func goweaveHolder(obj uint64) (uint64, uint64) {
@@ -325,11 +349,11 @@ func goweaveHolder(obj uint64) (uint64, uint64) {
 	if atomic.Load64(&h.id) != obj {
 		return 0, 0
 	}
-	goid, passes := atomic.Load64(&h.goid), atomic.Load64(&h.passes)
+	goid, at := atomic.Load64(&h.goid), atomic.Load64(&h.at)
 	if atomic.Load64(&h.id) != obj {
 		return 0, 0
 	}
-	return goid, passes
+	return goid, at
 }
 
 // The check.
@@ -367,7 +391,7 @@ type goweaveScan struct {
 	waitG     [goweaveMaxLockWaits]uint64 // goroutines parked on a recorded Lock/RLock
 	waitL     [goweaveMaxLockWaits]uint64 // and the mutex each waits for
 	waitR     [goweaveMaxLockWaits]bool   // parked in RLock (else in Lock)
-	waitP     [goweaveMaxLockWaits]uint64 // the goroutine's passes count
+	waitP     [goweaveMaxLockWaits]uint64 // the stamp of the goroutine's last pass of a tag
 }
 
 // goweaveScanGs looks at every goroutine without a lock (allgs only grows;
@@ -375,25 +399,38 @@ type goweaveScan struct {
 //
 //go:nowritebarrierrec
 func goweaveScanGs(s *goweaveScan, testGoid uint64, locks bool) {
+	st := &goweaveStuck
+	st.ncarry, st.carryAll = 0, false
 	ptr, n := atomicAllG()
 	for i := uintptr(0); i < n; i++ {
 		gp := atomicAllGIndex(ptr, i)
-		st := readgstatus(gp) &^ _Gscan
-		if st == _Gdead || st == _Gidle || st == goweaveGdeadextra {
+		status := readgstatus(gp) &^ _Gscan
+		if status == _Gdead || status == _Gidle || status == goweaveGdeadextra {
 			continue
 		}
-		blocked := false
-		if st == _Gwaiting || st == goweaveGleaked {
+		blocked, widx := false, -1
+		if status == _Gwaiting || status == goweaveGleaked {
 			r := gp.waitreason
 			blocked = goweaveBlockedReason(r) && gp.goweave.s.wstate == goweaveWaitNone
 			if blocked && locks && gp.goweave.lockWait != 0 && goweaveLockReason(r) && s.nwait < goweaveMaxLockWaits {
+				widx = s.nwait
 				s.waitG[s.nwait], s.waitL[s.nwait] = gp.goid, gp.goweave.lockWait
 				s.waitR[s.nwait] = r == waitReasonSyncRWMutexRLock
-				s.waitP[s.nwait] = gp.goweave.passes
+				s.waitP[s.nwait] = gp.goweave.passAt
 				for k := range gp.goweave.rheld {
-					goweaveStuck.waitRH[s.nwait][k] = atomic.Load64(&gp.goweave.rheld[k])
+					st.waitRH[s.nwait][k] = atomic.Load64(&gp.goweave.rheld[k])
 				}
 				s.nwait++
+			}
+		}
+		// a goroutine that may carry a mutex handed to it (zz_goweave_handoff.go)
+		if heard := gp.goweave.heard; heard != 0 && locks {
+			if st.ncarry == goweaveMaxCarriers {
+				st.carryAll = true
+			} else {
+				k := st.ncarry
+				st.carryG[k], st.carryT[k], st.carryAt[k], st.carryW[k] = gp.goid, heard, gp.goweave.heardAt, widx
+				st.ncarry++
 			}
 		}
 		if gp.goid == testGoid {
@@ -459,18 +496,28 @@ func goweaveLockCycle(s *goweaveScan) uint64 {
 	st := &goweaveStuck
 	n := s.nwait
 	for i := 0; i < n; i++ {
-		st.adj[i] = 0
+		st.adj[i], st.need[i], st.cond[i] = 0, 0, 0
 		l := s.waitL[i]
-		if h, passes := goweaveHolder(l); h != 0 {
+		if h, at := goweaveHolder(l); h != 0 {
 			// The holder waits for the next only if it is the one who
-			// unlocks l: l was never handed off in this run, and the holder
-			// has not started a goroutine since it locked l
-			// (else l may be in flight to another goroutine, which unlocks
-			// it: a hand-off is seen only at its Unlock). A goroutine waiting
-			// for a mutex it locked is proved by the GC instead.
+			// unlocks l: l was never handed off in this run, and whoever
+			// may have got l from the holder since it locked it is on the
+			// cycle (goweaveMayHave; a hand-off is seen only at its
+			// Unlock). A goroutine waiting for a mutex it locked is proved
+			// by the GC instead.
 			for j := 0; j < n; j++ {
-				if s.waitG[j] == h && (j == i || (passes == s.waitP[j] && !goweaveTainted(&goweaveHTaint, l))) {
+				if s.waitG[j] != h {
+					continue
+				}
+				if j == i {
 					st.adj[i] |= 1 << j
+				} else if !goweaveTainted(&goweaveHTaint, l) {
+					if s.waitP[j] < at { // passed nothing on since it locked l
+						st.adj[i] |= 1 << j
+					} else if need, ok := goweaveMayHave(h, at); ok {
+						st.adj[i] |= 1 << j
+						st.need[i], st.cond[i] = need, 1<<j
+					}
 				}
 			}
 			continue
@@ -493,6 +540,62 @@ func goweaveLockCycle(s *goweaveScan) uint64 {
 			}
 		}
 	}
+	// A cycle whose edge to a holder needs goroutines off it is no cycle:
+	// that edge goes and the cycles are looked for again (edges only go, at
+	// most n times).
+	for {
+		i, members := goweaveCycleOf(n)
+		if i < 0 {
+			return 0
+		}
+		ok := true
+		for k := 0; k < n; k++ {
+			if members&(1<<k) != 0 && st.need[k]&^members != 0 {
+				st.adj[k] &^= st.cond[k]
+				st.need[k], st.cond[k] = 0, 0
+				ok = false
+			}
+		}
+		if ok {
+			return goweaveCycleSig(s, i, members)
+		}
+	}
+}
+
+// goweaveMayHave tells who may have got a mutex goroutine h locked at stamp
+// at and passed something on since: ok false when someone off the lock
+// waiters may have (a tagged message or Unlock no one took yet, a carrier
+// that is not parked in a recorded Lock), else the waiters that may have
+// (bit k: the scan's k-th), which must all be on the cycle.
+//
+//go:nowritebarrierrec
+func goweaveMayHave(h, at uint64) (need uint64, ok bool) {
+	st := &goweaveStuck
+	bit := goweaveBit(h)
+	if st.carryAll || goweaveTagPend[h&63].Load() > 0 {
+		return 0, false
+	}
+	fwd := goweaveTagPendFwd.Load() > 0
+	for k := 0; k < st.ncarry; k++ {
+		if st.carryT[k]&bit == 0 || st.carryAt[k] < at {
+			continue // did not hear h since it locked
+		}
+		if st.carryW[k] < 0 || fwd {
+			// off the waiters; or a tag passed on waits untaken in a
+			// buffer or mutex, and whose is not kept
+			return 0, false
+		}
+		need |= 1 << st.carryW[k]
+	}
+	return need, true
+}
+
+// goweaveCycleOf returns a goroutine on a cycle of st.adj (-1: none) and its
+// strongly connected set.
+//
+//go:nowritebarrierrec
+func goweaveCycleOf(n int) (int, uint64) {
+	st := &goweaveStuck
 	// reachability by bit sets: n <= 64 goroutines, at most n rounds
 	for i := 0; i < n; i++ {
 		st.reach[i] = st.adj[i]
@@ -515,37 +618,47 @@ func goweaveLockCycle(s *goweaveScan) uint64 {
 		if st.reach[i]&(1<<i) == 0 {
 			continue
 		}
-		// i's strongly connected set, walked along its edges where it can
 		var members uint64
 		for j := 0; j < n; j++ {
 			if j == i || (st.reach[i]&(1<<j) != 0 && st.reach[j]&(1<<i) != 0) {
 				members |= 1 << j
 			}
 		}
-		var sig uint64
-		k := 0
-		for at := i; at >= 0; {
-			members &^= 1 << at
-			sig += goweaveHash64(s.waitG[at]*31 + s.waitL[at])
-			st.cycle[k] = s.waitG[at]
-			k++
-			next := -1
-			for j := 0; j < n && next < 0; j++ {
-				if members&(1<<j) != 0 && st.adj[at]&(1<<j) != 0 {
-					next = j
-				}
-			}
-			for j := 0; j < n && next < 0; j++ {
-				if members&(1<<j) != 0 {
-					next = j
-				}
-			}
-			at = next
-		}
-		st.ncycle = k
-		return sig | 1
+		return i, members
 	}
-	return 0
+	return -1, 0
+}
+
+// goweaveCycleSig records the cycle of i's strongly connected set members,
+// walked along its edges where it can (META stuck.goroutines), and returns
+// its signature.
+//
+//go:nowritebarrierrec
+func goweaveCycleSig(s *goweaveScan, i int, members uint64) uint64 {
+	st := &goweaveStuck
+	n := s.nwait
+	var sig uint64
+	k := 0
+	for at := i; at >= 0; {
+		members &^= 1 << at
+		sig += goweaveHash64(s.waitG[at]*31 + s.waitL[at])
+		st.cycle[k] = s.waitG[at]
+		k++
+		next := -1
+		for j := 0; j < n && next < 0; j++ {
+			if members&(1<<j) != 0 && st.adj[at]&(1<<j) != 0 {
+				next = j
+			}
+		}
+		for j := 0; j < n && next < 0; j++ {
+			if members&(1<<j) != 0 {
+				next = j
+			}
+		}
+		at = next
+	}
+	st.ncycle = k
+	return sig | 1
 }
 
 // goweaveStuckTick is one look of the check thread; it returns what the

@@ -61,7 +61,7 @@ func goweaveSyncPost(h uintptr, flags uint8) {
 	e.flags |= flags
 	e.post = goweaveNextStamp()
 	if e.kind == goweaveKLock || e.kind == goweaveKRLock {
-		goweaveLocked(getg(), e.obj, e.kind == goweaveKLock)
+		goweaveLocked(getg(), e.obj, e.kind == goweaveKLock, e.post)
 	}
 }
 
@@ -95,7 +95,7 @@ func goweaveSyncTry(h uintptr, ok bool) {
 	if ok {
 		e.flags |= goweaveFSuccess
 		if e.kind == goweaveKTryLock || e.kind == goweaveKTryRLock {
-			goweaveLocked(getg(), e.obj, e.kind == goweaveKTryLock)
+			goweaveLocked(getg(), e.obj, e.kind == goweaveKTryLock, goweaveStampNow())
 		}
 	}
 	e.pre = goweaveNextStamp()

@@ -1,0 +1,3 @@
+module chanhandofflock
+
+go 1.25
