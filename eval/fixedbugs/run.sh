@@ -433,6 +433,9 @@ table() {
 # shellcheck source-path=SCRIPTDIR source=existing.sh
 . "$here/existing.sh"
 
+# Sourced (report_test.sh): the functions only.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
 mode=run
 case "${1:-}" in
 run) shift ;;
