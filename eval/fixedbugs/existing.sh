@@ -183,7 +183,7 @@ table_existing() {
       else ([.failed_tests[] | "\(.test) \(.failed)/\(.runs)"] + (if (.hung | length) > 0 then ["hang: \(.hung | join(", "))"] else [] end)
             + (if .races > 0 then ["\(.races) race reports"] else [] end)
             + (if .panics > 0 then ["panic"] else [] end)) as $w
-        | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if .report != null then (if .report.at_lines then " **at the lines** (first report: \(.report.kind))" elif .at_lines then " (a bug line later in the output)" else "" end) elif .at_lines then " **at the lines** (anywhere in the output)" else "" end)" end;
+        | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if (.report.source // "") | startswith("rerun") then " (\(if .at_lines then "a bug line in the output; " else "" end)a rerun'"'"'s first report: \(.report.kind), \(if .report.at_lines then "**at the lines**" else "no bug line" end))" elif .report != null then (if .report.at_lines then " **at the lines** (first report: \(.report.kind))" elif .at_lines then " (a bug line later in the output)" else "" end) elif .at_lines then " **at the lines** (anywhere in the output)" else "" end)" end;
     (length) as $n
     | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
       "|---|---|---|---|---|---|---|---|",
@@ -197,7 +197,8 @@ table_existing() {
     | ([.[] | select(gwfound and .at_fix != null and (.at_fix.on_bug_code | length) == 0)] | length) as $clean
     | ([.[] | .at_parent.first_at_lines_s | values] | sort) as $t
     | "Bugs run: \($n). goweave found at the bug'"'"'s lines: \($l)/\($n); found anything: \([.[] | select(.at_parent.found != "missed")] | length)/\($n). "
-      + "`go test -race -count=20` at the parent: a failure naming a bug line \($b)/\($n), any failure \($bany)/\($n). "
+      + "`go test -race -count=20` at the parent: a failure whose first report names a bug line \($b)/\($n) "
+      + "(a bug line anywhere in the output \([.[] | select(.baseline.at_lines and .baseline.failed == true)] | length)/\($n)), any failure \($bany)/\($n). "
       + "Of goweave'"'"'s \($l) at the lines, with an expected kind: \([.[] | select(gwfound and .at_parent.expected_kind_at_lines)] | length). "
       + "goweave only: \($go | length)\(if ($go | length) > 0 then " (\($go | join(", ")))" else "" end); "
       + "baseline only: \($bo | length)\(if ($bo | length) > 0 then " (\($bo | join(", ")))" else "" end). "
