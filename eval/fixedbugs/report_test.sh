@@ -3,7 +3,7 @@
 # report name a bug line?) on small go test logs. No Go, no network: `bash report_test.sh`.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=run.sh
+# shellcheck source-path=SCRIPTDIR source=run.sh
 . "$here/run.sh"
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
