@@ -21,17 +21,6 @@ EXISTING_BUDGET=${EXISTING_BUDGET:-90}
 EXISTING_BUILD=${EXISTING_BUILD:-150}
 EXISTING_MIN_TIME=${EXISTING_MIN_TIME:-1000}
 
-# line_regexps LINES: an extended regexp matching any of LINES (file:line) at the end of a
-# path in a stack trace or race report ("\t/abs/dir/pool.go:244 +0x1a4").
-line_regexps() {
-  local loc out=""
-  for loc in $1; do
-    loc=$(printf '%s' "$loc" | sed 's/[.[\*^$+?(){}|]/\\&/g')
-    out="${out:+$out|}/$loc( |\$)"
-  done
-  printf '%s' "$out"
-}
-
 # baseline_all DIR PKG OUTLOG LINES: go test -race -count=COUNT -v over the whole package;
 # prints what failed as JSON: the tests that failed and in how many of their runs, whether a
 # data race, a panic or a hang was reported, whether the output names one of the bug's LINES.
@@ -58,6 +47,7 @@ baseline_all() {
     --argjson timedout "$(grep -c '^panic: test timed out after' "$out" || true)" \
     --argjson panics "$(grep '^panic: ' "$out" | grep -vc '^panic: test timed out after' || true)" \
     --argjson atlines "$(if [ -n "$re" ] && grep -qE "$re" "$out"; then echo true; else echo false; fi)" \
+    --argjson report "$(report_lines "$out" "$lines")" \
     --arg first "$(grep -m 1 -e '^--- FAIL' -e 'WARNING: DATA RACE' -e '^panic:' -e 'all goroutines are asleep' "$out" || true)" '
     # A duration as go prints it (1m58s, 59.5s) in seconds.
     def secs: (capture("^((?<m>[0-9]+)m)?((?<s>[0-9.]+)s)?$") // {}) | ((.m // "0" | tonumber) * 60 + (.s // "0" | tonumber));
@@ -68,7 +58,7 @@ baseline_all() {
        failed_tests: ($results | map(select(.failed > 0)) | map({test, failed, runs})),
        races: $races, panics: $panics, timed_out: ($timedout > 0),
        hung: ($hung | map(.test)), running_at_timeout: $running,
-       at_lines: $atlines, first: $first,
+       at_lines: $atlines, first: $first, report: $report,
        # A Ginkgo suite ends the test binary after its first iteration under -count > 1.
        ginkgo_count: ($ginkgo > 0)}
     | .failed = (if $build > 0 then null
@@ -116,44 +106,44 @@ fuzz_existing() {
       stopped: ($rc == 124 or $rc == 137)}'
 }
 
-# export_plain GITDIR COMMIT DIR BUGFILE: DIR gets COMMIT's files, no test patch. A commit from
-# before modules has no go.mod: the bug's patch adds one (and go.sum), the only part of it
+# export_plain GITDIR COMMIT DIR PATCH: DIR gets COMMIT's files, no test patch. A commit from
+# before modules has no go.mod: the bug's PATCH adds one (and go.sum), the only part of it
 # applied here (the module's own build files, no test).
 export_plain() {
-  local patch
   export_tree "$1" "$2" "$3" "" && return
-  patch=$(bugkey "$4" patch)
-  [ -n "$patch" ] || return 1
-  (cd "$3" && git apply --include=go.mod --include=go.sum "$(dirname "$4")/../patches/$patch") || return 1
+  [ -n "$4" ] || return 1
+  (cd "$3" && git apply --include=go.mod --include=go.sum "$4") || return 1
   [ -f "$3/go.mod" ]
 }
 
 # run_existing BUGFILE: writes OUT/<id>.json; returns 1 when the bug could not be set up.
 run_existing() {
-  local bug id repo fixed parent pkg lines g w p f
-  bug=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-  id=$(basename "$bug" .bug)
-  repo=$(bugkey "$bug" repo)
-  fixed=$(bugkey "$bug" fixed)
-  parent=$(bugkey "$bug" parent)
-  pkg=$(bugkey "$bug" pkg)
-  lines=$(bugkey "$bug" lines)
+  # shellcheck disable=SC2034 # bug and the keys are set by read_bug, some used only elsewhere
+  local bug id repo fixed parent pkg test patch lines class kinds note source g w p f
+  read_bug "$1"
   log "$id: existing tests: $repo parent ${parent:0:12} $pkg"
   g=$(gitdir "$repo")
   w=$WORK/$id
   p=$w/parent
   f=$w/fixed
-  if ! export_plain "$g" "$parent" "$p" "$bug"; then
+  if ! export_plain "$g" "$parent" "$p" "$patch"; then
     log "$id: could not set up the parent's tree"
     return 1
   fi
-  log "$id: baseline at the parent"
-  local bp pres fres=null fl
-  bp=$(baseline_all "$p" "$pkg" "$w/base-parent.log" "$lines")
+  local bp pres fres=null fl stored=${STORED_EXISTING:-$here/results-existing}/$id.json
+  # The baseline does not depend on goweave: with BASELINE=0 a stored result's is reused (its
+  # date kept), and run only where none is stored.
+  if [ "$BASELINE" = 0 ] && [ -f "$stored" ] && jq -e '.baseline.failed != null or .baseline.exit != null' "$stored" >/dev/null 2>&1; then
+    log "$id: baseline reused from $stored"
+    bp=$(jq '.baseline | del(.count) | .reused_from = (.reused_from // $date)' --arg date "$(jq -r .goweave.date "$stored")" "$stored")
+  else
+    log "$id: baseline at the parent"
+    bp=$(baseline_all "$p" "$pkg" "$w/base-parent.log" "$lines")
+  fi
   pres=$(fuzz_existing "$p" "$pkg" "$w/parent.json" "$lines")
   fl=$(fixlines "$g" "$parent" "$fixed" "$lines" | sort -u | tr '\n' ' ')
   if [ "$(jq -r .found <<<"$pres")" = lines ]; then
-    if export_plain "$g" "$fixed" "$f" "$bug"; then
+    if export_plain "$g" "$fixed" "$f" "$patch"; then
       fres=$(fuzz_existing "$f" "$pkg" "$w/fixed.json" "$fl" |
         jq --arg fl "$fl" '. + {bug_code: ($fl | split(" ") | map(select(. != "")))}
           | .on_bug_code = .at_lines | del(.at_lines)')
@@ -163,14 +153,12 @@ run_existing() {
   fi
   # Whether the bug's own test (the fix's regression test, or the existing one named) is in the
   # parent's suite: for most bugs it came with the fix.
-  local test has=false
-  test=$(bugkey "$bug" test)
+  local has=false
   if grep -rqE "^func ($test)\(" "$p/${pkg#./}" --include='*_test.go' 2>/dev/null; then has=true; fi
   mkdir -p "$OUT"
   jq -n --arg id "$id" --arg repo "$repo" --arg parent "$parent" --arg fixed "$fixed" \
     --arg pkg "$pkg" --arg test "$test" --argjson has "$has" --arg lines "$lines" \
-    --arg class "$(bugkey "$bug" class)" --arg kinds "$(bugkey "$bug" kinds)" \
-    --arg note "$(bugkey "$bug" note)" --arg source "$(bugkey "$bug" source)" \
+    --arg class "$class" --arg kinds "$kinds" --arg note "$note" --arg source "$source" \
     --arg gw "$gw_commit" --arg go "$(go version | cut -d' ' -f3)" \
     --arg date "$(date -u +%FT%TZ)" --argjson count "$COUNT" --argjson budget "$EXISTING_BUDGET" \
     --argjson pres "$pres" --argjson fres "$fres" --argjson bp "$bp" '
@@ -189,13 +177,16 @@ table_existing() {
     def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
     def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
     def gwfound: .at_parent.found == "lines";
-    def bfound: .baseline.at_lines and .baseline.failed == true;
+    # The first failure'"'"'s report names a bug line (report_lines); a baseline stored before the
+    # report existed has only at_lines (any line of the output), which bounds it from above.
+    def blines: .baseline | if .report != null then .report.at_lines else .at_lines end;
+    def bfound: blines and .baseline.failed == true;
     def base: .baseline | if .failed == null then "did not build"
       elif .failed | not then "passed (\(.iterations) it.\(if .timed_out then ", cut" elif .ginkgo_count // false then ", Ginkgo refuses -count" elif .exit != 0 then ", exit \(.exit)" else "" end))"
       else ([.failed_tests[] | "\(.test) \(.failed)/\(.runs)"] + (if (.hung | length) > 0 then ["hang: \(.hung | join(", "))"] else [] end)
             + (if .races > 0 then ["\(.races) race reports"] else [] end)
             + (if .panics > 0 then ["panic"] else [] end)) as $w
-        | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if .at_lines then " **at the lines**" else "" end)" end;
+        | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if (.report.source // "") | startswith("rerun") then " (\(if .at_lines then "a bug line in the output; " else "" end)a rerun'"'"'s first report: \(.report.kind), \(if .report.at_lines then "**at the lines**" else "no bug line" end))" elif .report != null then (if .report.at_lines then " **at the lines** (first report: \(.report.kind))" elif .at_lines then " (a bug line later in the output)" else "" end) elif .at_lines then " **at the lines** (anywhere in the output)" else "" end)" end;
     (length) as $n
     | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
       "|---|---|---|---|---|---|---|---|",
@@ -209,7 +200,8 @@ table_existing() {
     | ([.[] | select(gwfound and .at_fix != null and (.at_fix.on_bug_code | length) == 0)] | length) as $clean
     | ([.[] | .at_parent.first_at_lines_s | values] | sort) as $t
     | "Bugs run: \($n). goweave found at the bug'"'"'s lines: \($l)/\($n); found anything: \([.[] | select(.at_parent.found != "missed")] | length)/\($n). "
-      + "`go test -race -count=20` at the parent: a failure naming a bug line \($b)/\($n), any failure \($bany)/\($n). "
+      + "`go test -race -count=20` at the parent: a failure whose first report names a bug line \($b)/\($n) "
+      + "(a bug line anywhere in the output \([.[] | select(.baseline.at_lines and .baseline.failed == true)] | length)/\($n)), any failure \($bany)/\($n). "
       + "Of goweave'"'"'s \($l) at the lines, with an expected kind: \([.[] | select(gwfound and .at_parent.expected_kind_at_lines)] | length). "
       + "goweave only: \($go | length)\(if ($go | length) > 0 then " (\($go | join(", ")))" else "" end); "
       + "baseline only: \($bo | length)\(if ($bo | length) > 0 then " (\($bo | join(", ")))" else "" end). "

@@ -14,6 +14,11 @@
 #                                results-existing/ (existing.sh says how the budget is shared)
 #   run.sh table existing        the table of results-existing/*.json (a directory or files of
 #                                the existing mode print its table)
+#   run.sh report BUG.bug [LOG]  whether the baseline's first failure report names the bug's
+#                                lines (report_lines), for OUT/<id>.json: from LOG, a kept log of
+#                                that baseline at the parent, or else from a rerun of it; merged
+#                                as .baseline.parent.report (.baseline.report in the existing
+#                                mode) with its source
 #   run.sh smoke                 a fast slice for CI: $SMOKE_BUGS at TIME=10s, no baseline, into a
 #                                temp dir; exit 1 unless each is found at its lines at the parent
 #                                and nothing is found on its code at the fix
@@ -37,10 +42,14 @@
 # Environment:
 #   TIME      goweave's time budget per test (default 45s)
 #   COUNT     go test -count of the baseline (default 20); BASELINE=0 skips the baseline;
+#             (in the existing mode: reuses a stored one, see STORED_EXISTING);
 #             BASE_TIMEOUT its -timeout (default 180s: a hang is a failure)
 #   OUT       results directory (default: results/ beside this script)
 #   WORK      scratch directory (default: a new temp dir, removed at exit unless KEEP=1)
-#   GOWEAVE   a goweave binary to use (default: built from the checkout this script lives in)
+#   GOWEAVE   a goweave binary to use (default: built from the checkout this script lives in);
+#             GOWEAVE_COMMIT the commit it was built from (default: this checkout's HEAD)
+#   STORED_EXISTING  the existing mode's stored results whose baselines BASELINE=0 reuses
+#             (default: results-existing/ beside this script; bugs with none run the baseline)
 #   NICE      prefix for the heavy commands (default: nice -n 10)
 #   SMOKE_BUGS  the bug ids of the smoke slice
 #   EXISTING_BUDGET, EXISTING_BUILD, EXISTING_MIN_TIME  the existing mode's budget (existing.sh)
@@ -84,7 +93,8 @@ setup_work() {
 
 # build_goweave: sets $gw (a binary) and $gw_commit.
 build_goweave() {
-  gw_commit=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)
+  # GOWEAVE_COMMIT: what $GOWEAVE was built from, when this script runs from a copy.
+  gw_commit=${GOWEAVE_COMMIT:-$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)}
   if [ -n "$(git -C "$root" status --porcelain -- . ':!eval' 2>/dev/null)" ]; then
     gw_commit="$gw_commit+dirty"
   fi
@@ -100,6 +110,19 @@ build_goweave() {
 # bugkey FILE KEY: the value of "KEY: value" in a .bug file (empty when absent).
 bugkey() {
   sed -n "s/^$2:[[:space:]]*//p" "$1" | head -n 1 | sed 's/[[:space:]]*$//'
+}
+
+# read_bug BUGFILE: sets bug (its absolute path), id and the .bug file's keys: repo, fixed,
+# parent, pkg, test, lines, class, kinds, note, source, and patch (the patch file's path, empty
+# when the bug has none).
+read_bug() {
+  bug=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  id=$(basename "$bug" .bug)
+  local k
+  for k in repo fixed parent pkg test patch lines class kinds note source; do
+    printf -v "$k" '%s' "$(bugkey "$bug" "$k")"
+  done
+  [ -z "$patch" ] || patch=$(dirname "$bug")/../patches/$patch
 }
 
 # gitdir OWNER/NAME: prints a git dir holding the repository, cloning it when no mirror has it.
@@ -190,9 +213,59 @@ fuzz() {
   fuzz_logged "$1" "$4" -- -time "$TIME" -run "^($3)\$" "$2"
 }
 
-# baseline DIR PKG TEST OUTLOG: go test -race -count=COUNT; prints {"exit":N,"failed":bool,...}.
+# line_regexps LINES: an extended regexp matching any of LINES (file:line) at the end of a
+# path in a stack trace or race report ("\t/abs/dir/pool.go:244 +0x1a4").
+line_regexps() {
+  local loc out=""
+  for loc in $1; do
+    loc=$(printf '%s' "$loc" | sed 's/[.[\*^$+?(){}|]/\\&/g')
+    out="${out:+$out|}/$loc( |\$)"
+  done
+  printf '%s' "$out"
+}
+
+# first_report LOG: the text of the first failure's report in a go test log, what a user reads
+# first: a race report (WARNING: DATA RACE to its closing =====), a panic or fatal error with
+# the first goroutine's stack (the panicking one), a timeout's goroutine dump (every goroutine,
+# to the FAIL line), or else the first --- FAIL line and its indented messages (a recovered
+# panic's stack printed by the test is there). Its first line is the kind (race, panic, hang,
+# fail, none) and the number of goroutine stacks in it.
+first_report() {
+  awk '
+    function out(kind) { print kind, g + 0; printf "%s", buf; done = 1; exit }
+    done { exit }
+    mode == "" && /WARNING: DATA RACE/ { mode = "race"; buf = $0 "\n"; next }
+    mode == "" && /^panic: test timed out after/ { mode = "hang"; buf = $0 "\n"; next }
+    mode == "" && /^(panic: |fatal error: )/ { mode = "panic"; buf = $0 "\n"; next }
+    mode == "" && /^--- FAIL/ { mode = "fail"; buf = $0 "\n"; next }
+    mode == "race" { if (/^==================/) out("race"); buf = buf $0 "\n"; next }
+    mode == "hang" { if (/^(FAIL|ok)[ \t]/) out("hang"); if (/^goroutine [0-9]+ \[/) g++; buf = buf $0 "\n"; next }
+    mode == "panic" { if (/^goroutine [0-9]+ \[/) { if (g) out("panic"); g++ }
+                      if (/^$/ && g) out("panic"); buf = buf $0 "\n"; next }
+    # A failing test that panicked prints its --- FAIL line, then the panic.
+    mode == "fail" { if (/^(panic: |fatal error: )/) { mode = "panic"; buf = buf $0 "\n"; next }
+                     if (!/^(    |\t)/) out("fail"); buf = buf $0 "\n"; next }
+    END { if (!done) { if (mode == "") print "none", 0; else { print mode, g + 0; printf "%s", buf } } }' "$1"
+}
+
+# report_lines LOG LINES: whether the first failure's report (first_report) names one of the
+# bug's LINES, as JSON {kind, goroutines, at_lines}. A timeout's dump counts only up to
+# $DUMP_MAX goroutines (default 50): in a dump of hundreds, every line of the package shows up.
+report_lines() {
+  local rep head re
+  rep=$(first_report "$1")
+  head=${rep%%$'\n'*}
+  re=$(line_regexps "$2")
+  jq -n --arg kind "${head% *}" --argjson g "${head##* }" --argjson max "${DUMP_MAX:-50}" \
+    --argjson named "$(if [ -n "$re" ] && tail -n +2 <<<"$rep" | grep -qE "$re"; then echo true; else echo false; fi)" \
+    '{kind: $kind, goroutines: $g, named: $named,
+      at_lines: ($named and ($kind != "hang" or $g <= $max))}'
+}
+
+# baseline DIR PKG TEST OUTLOG LINES: go test -race -count=COUNT; prints {"exit":N,"failed":bool,
+# ..., "report": whether the first failure's report names one of LINES (report_lines)}.
 baseline() {
-  local dir=$1 pkg=$2 test=$3 out=$4 rc=0 t0=$SECONDS failed=false
+  local dir=$1 pkg=$2 test=$3 out=$4 lines=$5 rc=0 t0=$SECONDS failed=false
   if [ "$BASELINE" = 0 ]; then
     echo null
     return
@@ -206,7 +279,8 @@ baseline() {
   fi
   jq -n --argjson exit "$rc" --argjson failed "$failed" --argjson s $((SECONDS - t0)) \
     --arg first "$(grep -m 1 -e '--- FAIL' -e 'WARNING: DATA RACE' -e '^panic:' -e 'all goroutines are asleep' "$out" || true)" \
-    '{exit: $exit, failed: $failed, seconds: $s, first: $first}'
+    --argjson report "$(report_lines "$out" "$lines")" \
+    '{exit: $exit, failed: $failed, seconds: $s, first: $first, report: $report}'
 }
 
 # classify REPORT DIR LOCS LOG: the report's findings split by whether a position is at LOCS
@@ -240,17 +314,8 @@ classify() {
 
 # run_bug BUGFILE: writes OUT/<id>.json; returns 1 when the bug could not be set up.
 run_bug() {
-  local bug id repo fixed parent pkg test patch lines g w p f rc
-  bug=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-  id=$(basename "$bug" .bug)
-  repo=$(bugkey "$bug" repo)
-  fixed=$(bugkey "$bug" fixed)
-  parent=$(bugkey "$bug" parent)
-  pkg=$(bugkey "$bug" pkg)
-  test=$(bugkey "$bug" test)
-  patch=$(bugkey "$bug" patch)
-  lines=$(bugkey "$bug" lines)
-  [ -n "$patch" ] && patch=$(dirname "$bug")/../patches/$patch
+  local bug id repo fixed parent pkg test patch lines class kinds note source g w p f rc
+  read_bug "$1"
   [ -z "$patch" ] || [ -f "$patch" ] || {
     log "$id: no patch file $patch"
     return 1
@@ -273,14 +338,13 @@ run_bug() {
   log "$id: goweave at the fix"
   frc=$(fuzz "$f" "$pkg" "$test" "$w/fixed.json")
   log "$id: baseline"
-  bp=$(baseline "$p" "$pkg" "$test" "$w/base-parent.log")
-  bf=$(baseline "$f" "$pkg" "$test" "$w/base-fixed.log")
+  bp=$(baseline "$p" "$pkg" "$test" "$w/base-parent.log" "$lines")
+  bf=$(baseline "$f" "$pkg" "$test" "$w/base-fixed.log" "$fl")
 
   mkdir -p "$OUT"
   jq -n --arg id "$id" --arg repo "$repo" --arg parent "$parent" --arg fixed "$fixed" \
     --arg pkg "$pkg" --arg test "$test" --arg lines "$lines" --arg fixlines "$fl" \
-    --arg class "$(bugkey "$bug" class)" --arg kinds "$(bugkey "$bug" kinds)" \
-    --arg note "$(bugkey "$bug" note)" --arg source "$(bugkey "$bug" source)" \
+    --arg class "$class" --arg kinds "$kinds" --arg note "$note" --arg source "$source" \
     --arg gw "$gw_commit" --arg go "$(go version | cut -d' ' -f3)" --arg time "$TIME" \
     --arg date "$(date -u +%FT%TZ)" --argjson count "$COUNT" \
     --argjson prc "$prc" --argjson frc "$frc" \
@@ -299,28 +363,66 @@ run_bug() {
   log "$id: $rc"
 }
 
+# report_bug BUGFILE [LOG]: the report mode; returns 1 when the bug has no result or no tree.
+report_bug() {
+  local bug id repo fixed parent pkg test patch lines class kinds note source g p r json mode
+  read_bug "$1"
+  json=$OUT/$id.json
+  [ -f "$json" ] || {
+    log "$id: no $json"
+    return 1
+  }
+  mode=$(jq -r '.mode // "run"' "$json")
+  if [ -n "${2:-}" ]; then
+    r=$(report_lines "$2" "$lines" | jq --arg src "kept log $2 of $(date -u -r "$2" +%FT%TZ)" '. + {source: $src}')
+  else
+    g=$(gitdir "$repo")
+    p=$WORK/$id/parent
+    if [ "$mode" = existing ]; then
+      export_plain "$g" "$parent" "$p" "$patch" || return 1
+      r=$(baseline_all "$p" "$pkg" "$WORK/$id/base-parent.log" "$lines")
+    else
+      export_tree "$g" "$parent" "$p" "$patch" || return 1
+      r=$(baseline "$p" "$pkg" "$test" "$WORK/$id/base-parent.log" "$lines")
+    fi
+    # A rerun's own outcome is kept beside its report: it may differ from the stored one.
+    r=$(jq --arg d "$(date -u +%FT%TZ)" '.report + {source: "rerun \($d)", failed, exit, first}' <<<"$r")
+  fi
+  log "$id: $(jq -c . <<<"$r")"
+  jq --argjson r "$r" --arg mode "$mode" \
+    'if $mode == "existing" then .baseline.report = $r else .baseline.parent.report = $r end' \
+    "$json" >"$json.tmp" && mv "$json.tmp" "$json"
+}
+
 # table JSON...: the markdown table and its summary.
 table() {
   jq -rs '
     def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
     def yn: if . == null then "-" elif . then "failed" else "passed" end;
+    # Whether the first failure'"'"'s report at the parent names a bug line (report_bug).
+    def named: .baseline.parent.report | if . == null then "-" elif .at_lines then "**\(.kind) at the lines**"
+      elif .named then "\(.kind), at the lines in a dump of \(.goroutines)" else .kind end;
     def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
     (length) as $n
-    | "| bug | class | goweave at the parent | kinds found | first finding | `go test -race -count=N` parent / fix | at the fix: on the bug'"'"'s code / elsewhere |",
-      "|---|---|---|---|---|---|---|",
-      (.[] | "| \(.id) | \(.class) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s // .at_parent.first_any_s | s) | \(.baseline.parent.failed | yn) / \(.baseline.fixed.failed | yn) | \(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length) |"),
+    | "| bug | class | goweave at the parent | kinds found | first finding | `go test -race -count=N` parent / fix | its first failure report at the parent | at the fix: on the bug'"'"'s code / elsewhere |",
+      "|---|---|---|---|---|---|---|---|",
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s // .at_parent.first_any_s | s) | \(.baseline.parent.failed | yn) / \(.baseline.fixed.failed | yn) | \(named) | \(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length) |"),
       "",
       ([.[] | select(.at_parent.found == "lines")] | length) as $l
     | ([.[] | select(.at_parent.found != "missed")] | length) as $a
     | ([.[] | select(.baseline.parent != null)] | length) as $nb
     | ([.[] | select(.baseline.parent.failed == true)] | length) as $b
     | ([.[] | select(.baseline.parent.failed == true and .baseline.fixed.failed != true)] | length) as $bo
+    | ([.[] | select(.baseline.parent.report != null)] | length) as $nr
+    | ([.[] | select(.baseline.parent.failed == true and .baseline.parent.report.at_lines == true)] | length) as $bl
     | ([.[] | select(.at_parent.found == "lines" and (.at_fix.on_bug_code | length) == 0)] | length) as $lo
     | ([.[] | .at_parent.first_at_lines_s // .at_parent.first_any_s | values] | sort) as $t
     | "Found at the bug'"'"'s lines: \($l)/\($n) (\($l * 100 / $n | round)%); found anywhere: \($a)/\($n); "
       + (if $nb == 0 then "no baseline run. " else
         "`go test -race -count=N` at the parent: \($b)/\($nb) (\($b * 100 / $nb | round)%), "
-      + "of them passing at the fix: \($bo)/\($nb) (\($bo * 100 / $nb | round)%). " end)
+      + "of them passing at the fix: \($bo)/\($nb) (\($bo * 100 / $nb | round)%)"
+      + (if $nr == 0 then ". " else "; failing with a first report (race, panic, hang dump of at most 50 goroutines, "
+      + "failure message) that names a bug line: \($bl)/\($nb) (\($bl * 100 / $nb | round)%), \($nr) reports. " end) end)
       + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($lo)/\($n) (\($lo * 100 / $n | round)%). "
       + "Median time to the first finding: \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end). "
       + "At the fixed commits: \([.[].at_fix.on_bug_code | length] | add) findings on the bug'"'"'s code, "
@@ -331,10 +433,13 @@ table() {
 # shellcheck source-path=SCRIPTDIR source=existing.sh
 . "$here/existing.sh"
 
+# Sourced (report_test.sh): the functions only.
+[ "${BASH_SOURCE[0]}" = "$0" ] || return 0
+
 mode=run
 case "${1:-}" in
 run) shift ;;
-table | smoke | existing) mode=$1 && shift ;;
+table | smoke | existing | report) mode=$1 && shift ;;
 -h | --help)
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
   exit 0
@@ -358,6 +463,12 @@ table)
   else
     table "${files[@]}"
   fi
+  ;;
+report)
+  [ $# -gt 0 ] || die "report: a bug file is needed"
+  BASELINE=1
+  setup_work
+  report_bug "$@"
   ;;
 existing)
   [ -n "$out_given" ] || OUT=$here/results-existing
