@@ -59,7 +59,9 @@ if err := <-errCh; err != nil), so a receive that compares its value with nil or
 value (in its if statement or the one right after it), or from a channel closed by a
 deferred close in the goroutine that made every send on it, is not reported, unless
 another goroutine sent on the channel (a value this receive could have taken is lost to
-it in another ordering). Fix it with v, ok := <-ch and handling !ok, or by ordering the close after
+it in another ordering); nor a receive by the goroutine that closed the channel before it,
+whose value it returns (wg.Wait(); close(errCh); err = <-errCh; return: the values sent
+before the close come first, the zero value says there was none). Fix it with v, ok := <-ch and handling !ok, or by ordering the close after
 the send the receiver waits for.`,
 	Run: func(r *Result) []Finding {
 		var out []Finding

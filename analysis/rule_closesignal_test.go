@@ -90,6 +90,11 @@ func checkedAfterLoop(ch <-chan *snapshot) int {
 	return s.n
 }
 
+func drainedErr(ch <-chan error) (err error) {
+	err = <-ch // mark:assigned-returned
+	return
+}
+
 func usedAfterBranch(ch <-chan *snapshot, wait bool) int {
 	var s *snapshot
 	if wait {
@@ -108,6 +113,11 @@ func TestZeroChecked(t *testing.T) {
 	} {
 		if got := zeroChecked(file, lines[mark]); got != want {
 			t.Errorf("zeroChecked(%s) = %v, want %v", mark, got, want)
+		}
+	}
+	for mark, want := range map[string]bool{"returned": true, "assigned-returned": true, "used": false, "next-checked": false, "branch-used": false} {
+		if got := zeroReturned(file, lines[mark]); got != want {
+			t.Errorf("zeroReturned(%s) = %v, want %v", mark, got, want)
 		}
 	}
 	for mark, want := range map[string]bool{"deferred-close": true, "plain-close": false} {
@@ -144,6 +154,10 @@ func TestRecvOnClosedSignal(t *testing.T) {
 		{"checked after its branch, every send before the close", "branch-checked", "plain-close", false, true, true, false},
 		{"checked right after, every send before the close", "next-checked", "plain-close", false, true, true, false},
 		{"used, every send before the close", "used", "plain-close", false, true, true, true},
+		// sarama's admin calls: the closer drains its own error channel and returns it
+		{"returned by the closer, every send before the close", "assigned-returned", "plain-close", false, true, true, false},
+		{"returned directly by the closer", "returned", "plain-close", false, true, true, false},
+		{"returned, closed by another goroutine", "assigned-returned", "plain-close", false, true, false, true},
 	} {
 		b := tracetest.New()
 		m := b.Main()
