@@ -558,3 +558,34 @@ func TestLeakTestOnly(t *testing.T) {
 		})
 	}
 }
+
+// A Lock waiting for a holder parked in a WaitGroup's Wait that the GC's leak detection
+// found reachable (lingering, status waiting) is lingering too: watermill's GoChannel.Close
+// holds closedLock across subscribersWg.Wait, and a second Close waits for closedLock. With
+// the holder proven leaked (status leaked), the Lock is a leak.
+func TestLeakMutexHolderLingers(t *testing.T) {
+	for _, leaked := range []bool{false, true} {
+		b := tracetest.New().Meta("leakgc", "1")
+		m := b.Main()
+		mu := b.Mutex()
+		wg := b.WaitGroup()
+		m.Add(wg, 1, "p.go:196")
+		closer := m.Go("r.go:471")
+		second := m.Go("r.go:471")
+		closer.Lock(mu, "p.go:320")
+		closer.Pending().Wait(wg, "p.go:331")
+		second.Pending().Lock(mu, "p.go:320")
+		if leaked {
+			closer.State(10, "sync.WaitGroup.Wait")
+		} else {
+			closer.State(4, "sync.WaitGroup.Wait")
+		}
+		second.State(4, "sync.Mutex.Lock")
+		r := analyze(t, b)
+		if leaked {
+			want(t, r, "leak-mutex", Actual, "p.go:320")
+		} else {
+			wantNo(t, r, "leak-mutex")
+		}
+	}
+}

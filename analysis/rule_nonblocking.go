@@ -20,7 +20,9 @@ func (r *Result) nonBlocking(i int32) bool {
 // watermill router: Close holds its lock across a select on the handlers and a 30 s
 // time.After; IsClosed waits for that lock, for 30 s at most); a receive from a channel
 // that its own goroutine closed before it (a drain: `close(ch); for range ch {}` under the
-// lock only takes what is buffered, survey 8's go-playground/pool).
+// lock only takes what is buffered, survey 8's go-playground/pool); and an operation still
+// pending at the end that receives from a channel whose close had completed before it was
+// requested (closedBeforePending).
 func (r *Result) cannotWaitForever(i int32) bool {
 	ev := &r.Trace.Events[i]
 	switch ev.Kind {
@@ -29,17 +31,42 @@ func (r *Result) cannotWaitForever(i int32) bool {
 			return true
 		}
 		for _, c := range ev.Cases {
-			if !c.Send && c.Obj != 0 && r.oneShotTimerChan(c.Obj) {
+			if !c.Send && c.Obj != 0 && (r.oneShotTimerChan(c.Obj) || r.closedBeforePending(i, c.Obj)) {
 				return true
 			}
 		}
 	case trace.KindChanRecv:
+		if r.closedBeforePending(i, ev.Obj) {
+			return true
+		}
 		if x, ok := r.eng.chanIdx[ev.Obj]; ok {
 			cl := r.eng.chans[x].closeEv
 			return cl >= 0 && r.gOf[cl] == r.gOf[i] && r.Trace.Events[cl].Pre < ev.Pre
 		}
 	}
 	return false
+}
+
+// closedBeforePending reports whether operation i, not completed when the trace was
+// written, receives from channel obj whose close had completed before i was requested
+// (global stamps are real-time order). The runtime takes a closed channel's receive at
+// once, so i was never parked: the schedule was holding its goroutine before it looked at
+// its cases when the process ended (survey 8 rerun, watermill's TestFanIn: a failed test
+// exited while goweave held a subscriber's send select at pubsub.go:399, whose
+// `<-s.closing` had been closed by the subscriber's Close; the lock it held was reported as
+// a mixed deadlock). A completed operation says nothing here: in another schedule the close
+// may come later.
+func (r *Result) closedBeforePending(i int32, obj uint64) bool {
+	ev := &r.Trace.Events[i]
+	if ev.Post != 0 || obj == 0 {
+		return false
+	}
+	x, ok := r.eng.chanIdx[obj]
+	if !ok {
+		return false
+	}
+	cl := r.eng.chans[x].closeEv
+	return cl >= 0 && r.Trace.Events[cl].Post != 0 && r.Trace.Events[cl].Post < ev.Pre
 }
 
 // oneShotTimerChan reports whether channel obj is a one-shot timer's (NewTimer, After): the
