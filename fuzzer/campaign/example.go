@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
@@ -91,38 +90,32 @@ func clip(s string) string {
 	return s
 }
 
-// exampleDecl finds `func <name>()` in the _test.go files of dir, and the Output comment
-// after it (Line 0 when it has none).
+// exampleDecl finds `func <name>()` in the _test.go files of dir (testDecl), and the
+// Output comment after it (Line 0 when it has none).
 func exampleDecl(dir, name string) (decl, output analysis.Position, ok bool) {
-	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	for _, file := range files {
-		fh, err := os.Open(file)
-		if err != nil {
+	decl, ok = testDecl(dir, name) // silent.go
+	if !ok {
+		return decl, output, false
+	}
+	decl.Role, decl.Column = "example", 0
+	fh, err := os.Open(decl.File)
+	if err != nil {
+		return decl, output, true
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for n := 1; sc.Scan(); n++ {
+		if n <= decl.Line {
 			continue
 		}
-		sc := bufio.NewScanner(fh)
-		n := 0
-		for sc.Scan() {
-			n++
-			l := sc.Text()
-			if !ok {
-				if strings.HasPrefix(l, "func "+name+"()") {
-					decl, ok = analysis.Position{Role: "example", File: file, Line: n}, true
-				}
-				continue
-			}
-			if strings.HasPrefix(l, "func ") || strings.HasPrefix(l, "}") {
-				break // the Example ended without an Output comment
-			}
-			if t := strings.TrimSpace(l); strings.HasPrefix(t, "// Output:") || strings.HasPrefix(t, "// Unordered output:") {
-				output = analysis.Position{Role: "expected output", File: file, Line: n}
-				break
-			}
+		l := sc.Text()
+		if strings.HasPrefix(l, "func ") || strings.HasPrefix(l, "}") {
+			break // the Example ended without an Output comment
 		}
-		fh.Close()
-		if ok {
-			return decl, output, true
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "// Output:") || strings.HasPrefix(t, "// Unordered output:") {
+			output = analysis.Position{Role: "expected output", File: decl.File, Line: n}
+			break
 		}
 	}
-	return decl, output, false
+	return decl, output, true
 }

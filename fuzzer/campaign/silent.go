@@ -66,7 +66,8 @@ func unloggedFailure(bin *build.TestBinary, test string, before []string) analys
 		Positions: []analysis.Position{at}}
 }
 
-// testDecl is the position of the declaration of test function name in dir's test files.
+// testDecl is the position of the declaration of test (or Example) function name in dir's
+// test files.
 func testDecl(dir, name string) (analysis.Position, bool) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	for _, file := range files {
