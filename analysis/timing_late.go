@@ -30,10 +30,31 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barr
 			}
 		}
 	}
+	var spawns []int
+	for i := range tr.Events {
+		if sp := &tr.Events[i]; sp.Kind == trace.KindGoSpawn && sp.G != 0 {
+			spawns = append(spawns, i)
+		}
+	}
+	// Of the sleeps at one line of one goroutine (a polling loop), the last: the loop gave
+	// up after it. Each examined sleep costs a pass over the spawns and the sleeper's events.
+	type sleepKey struct {
+		g   uint64
+		pos uint32
+	}
+	last := map[sleepKey]int{}
+	for i, w := range waits {
+		if w.Aux != trace.WaitSleep {
+			continue
+		}
+		if j, ok := last[sleepKey{w.G, w.Pos}]; !ok || waits[j].Stamp < w.Stamp {
+			last[sleepKey{w.G, w.Pos}] = i
+		}
+	}
 	var best *Timing
 	var bestDur time.Duration
-	for _, w := range waits {
-		if w.Aux != trace.WaitSleep || best != nil && w.Dur <= bestDur {
+	for i, w := range waits {
+		if w.Aux != trace.WaitSleep || last[sleepKey{w.G, w.Pos}] != i || best != nil && w.Dur <= bestDur {
 			continue
 		}
 		at := tr.Position(w.Pos)
@@ -50,9 +71,9 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barr
 			continue
 		}
 		used := rel.objectsOf(w.G)
-		for i := range tr.Events {
-			sp := &tr.Events[i]
-			if sp.Kind != trace.KindGoSpawn || sp.G == 0 || sp.Pre >= w.Stamp || sp.A == w.G {
+		for _, k := range spawns {
+			sp := &tr.Events[k]
+			if sp.Pre >= w.Stamp || sp.A == w.G {
 				continue
 			}
 			f, ran := first[sp.A]

@@ -80,3 +80,16 @@ func TestTimingOfWorkerThatNeverRan(t *testing.T) {
 		t.Errorf("timing %+v for a goroutine the sleeper did not start", *tm)
 	}
 }
+
+// Of a polling loop's sleeps, the last one stands for the loop: a worker that ran during
+// the loop, after its first rounds, was not late for it.
+func TestTimingOfLatePollingLoop(t *testing.T) {
+	sleeps := []trace.Timed{sleepAt(5, time.Millisecond), sleepAt(40, time.Millisecond)}
+	tr := timingTrace([]trace.Event{
+		{Kind: trace.KindLock, G: 7, Pos: 4, Obj: 50, Pre: 20, Post: 21}, // the loop's check after its first sleep
+		{Kind: trace.KindLock, G: 9, Pos: 2, Obj: 50, Pre: 30, Post: 31}, // the worker, during the loop
+	}, sleeps...)
+	if tm := TimingOf(tr); tm != nil {
+		t.Errorf("timing %+v for a worker that ran before the loop's last sleep", *tm)
+	}
+}
