@@ -148,6 +148,28 @@ func TimingFor(tr *trace.Trace, f *Finding) *Timing {
 	return timingOf(tr, true)
 }
 
+// sleepKey names the sleeps at one line of one goroutine (a polling loop's rounds).
+type sleepKey struct {
+	g   uint64
+	pos uint32
+}
+
+// lastSleeps indexes the sleeps among waits by line and goroutine: the last of each (its
+// index in waits), which stands for them all, and how many there were.
+func lastSleeps(waits []trace.Timed) (last, count map[sleepKey]int) {
+	last, count = map[sleepKey]int{}, map[sleepKey]int{}
+	for i, w := range waits {
+		if w.Aux == trace.WaitSleep {
+			k := sleepKey{w.G, w.Pos}
+			count[k]++
+			if j, ok := last[k]; !ok || waits[j].Start < w.Start {
+				last[k] = i
+			}
+		}
+	}
+	return last, count
+}
+
 // timingOf is TimingOf; barrier restricts it to a test's sleeps (TimingFor).
 func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	var holds, waits []trace.Timed
@@ -163,21 +185,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 		return nil // without holds, a goroutine late by the machine may still be (timing_late.go)
 	}
 	fired := firedTimers(tr)
-	type sleepKey struct {
-		g   uint64
-		pos uint32
-	}
-	sleeps := map[sleepKey]int{} // sleeps at one line of one goroutine; the last stands for them
-	last := map[sleepKey]int{}
-	for i, w := range waits {
-		if w.Aux == trace.WaitSleep {
-			k := sleepKey{w.G, w.Pos}
-			sleeps[k]++
-			if j, ok := last[k]; !ok || waits[j].Start < w.Start {
-				last[k] = i
-			}
-		}
-	}
+	last, sleeps := lastSleeps(waits)
 	var best *Timing
 	var bestDur time.Duration
 	rel := &timingRelation{tr: tr}
@@ -257,7 +265,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 		best = tickOf(tr, holds, waits)
 	}
 	if best == nil {
-		best = lateStartOf(tr, rel, waits, barrier) // timing_late.go
+		best = lateStartOf(tr, rel, waits, last, barrier) // timing_late.go
 	}
 	return best
 }
@@ -328,12 +336,13 @@ func (r *timingRelation) shareObject(h trace.Timed, g uint64) bool {
 func (r *timingRelation) shareLater(h trace.Timed, g uint64) bool {
 	r.index()
 	held := r.heldEvent(h)
-	if held < 0 {
-		return false
-	}
-	used := r.objectsOf(g)
-	from := r.tr.Events[held].Pre
-	for _, i := range r.byG[h.G] {
+	return held >= 0 && r.sharesFrom(h.G, r.tr.Events[held].Pre, r.objectsOf(g))
+}
+
+// sharesFrom reports whether an operation of goroutine g requested at stamp from or later
+// works on one of the objects in used.
+func (r *timingRelation) sharesFrom(g uint64, from uint64, used map[uint64]bool) bool {
+	for _, i := range r.byG[g] {
 		if e := &r.tr.Events[i]; e.Pre >= from {
 			for _, o := range eventObjects(e) {
 				if used[o] {

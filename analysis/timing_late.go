@@ -20,7 +20,7 @@ import (
 // lateStartOf returns the evidence of a goroutine spawned before a sleep of tr and not yet
 // run when it ended, nil when there is none; the longest such sleep is named. barrier
 // restricts it to sleeps written in a Test function (TimingFor's deadlocks).
-func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barrier bool) *Timing {
+func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last map[sleepKey]int, barrier bool) *Timing {
 	rel.index()
 	first := map[uint64]int{} // each goroutine's first event (the lowest request stamp)
 	for g, evs := range rel.byG {
@@ -36,21 +36,9 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barr
 			spawns = append(spawns, i)
 		}
 	}
-	// Of the sleeps at one line of one goroutine (a polling loop), the last: the loop gave
-	// up after it. Each examined sleep costs a pass over the spawns and the sleeper's events.
-	type sleepKey struct {
-		g   uint64
-		pos uint32
-	}
-	last := map[sleepKey]int{}
-	for i, w := range waits {
-		if w.Aux != trace.WaitSleep {
-			continue
-		}
-		if j, ok := last[sleepKey{w.G, w.Pos}]; !ok || waits[j].Stamp < w.Stamp {
-			last[sleepKey{w.G, w.Pos}] = i
-		}
-	}
+	// Of the sleeps at one line of one goroutine (a polling loop), the last (lastSleeps):
+	// the loop gave up after it. Each examined sleep costs a pass over the spawns and the
+	// sleeper's events.
 	var best *Timing
 	var bestDur time.Duration
 	for i, w := range waits {
@@ -81,7 +69,7 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barr
 			switch {
 			case ran && tr.Events[f].Pre < tr.Events[resumed].Pre:
 				continue // it ran during the sleep
-			case ran && !sharesFrom(rel, sp.A, tr.Events[f].Pre, used):
+			case ran && !rel.sharesFrom(sp.A, tr.Events[f].Pre, used):
 				continue // the sleeper never waited for anything it does
 			case ran:
 				heldAt = tr.Position(tr.Events[f].Pos)
@@ -109,19 +97,4 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, barr
 		}
 	}
 	return best
-}
-
-// sharesFrom reports whether an operation of goroutine g requested at stamp from or later
-// works on one of the objects in used.
-func sharesFrom(rel *timingRelation, g uint64, from uint64, used map[uint64]bool) bool {
-	for _, i := range rel.byG[g] {
-		if e := &rel.tr.Events[i]; e.Pre >= from {
-			for _, o := range eventObjects(e) {
-				if used[o] {
-					return true
-				}
-			}
-		}
-	}
-	return false
 }

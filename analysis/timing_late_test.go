@@ -8,9 +8,10 @@ import (
 	"github.com/goweave/goweave/analysis/trace"
 )
 
-// sleepAt is a sleep of the test goroutine (7) at w_test.go:10 begun at stamp.
+// sleepAt is a sleep of the test goroutine (7) at w_test.go:10 begun at stamp (and at
+// stamp ms on the clock: the two orders agree, as in a recorded trace).
 func sleepAt(stamp uint64, d time.Duration) trace.Timed {
-	return trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: 7, Stamp: stamp, Dur: d}
+	return trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: 7, Stamp: stamp, Start: int64(stamp) * ms1, Dur: d}
 }
 
 // On a loaded machine the worker, spawned at stamp 1, first runs (its Lock at stamp 70)
