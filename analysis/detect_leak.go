@@ -267,23 +267,13 @@ func parked(g GoroutineInfo) bool {
 // forever (survey 8 rerun, watermill's TestFanIn: the GoChannel's Close held closedLock in
 // subscribersWg.Wait, lingering, and a second Close's Lock was reported as a leak-mutex).
 func (r *Result) holderLingers(i int32) bool {
-	ev := &r.Trace.Events[i]
-	if !r.gcVerdict() || (ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock) {
-		return false
-	}
-	for _, h := range r.heldAcqs(ev.Obj) {
-		g := r.gOf[h]
-		if g < 0 || g == r.gOf[i] {
-			continue
+	return r.gcVerdict() && r.someHolder(i, func(info GoroutineInfo) bool { // rule_nonblocking.go
+		if info.Blocked < 0 || !info.Alive || !parked(info) || info.Status == statusLeaked {
+			return false
 		}
-		info := r.Goroutines[g]
-		if b := info.Blocked; b >= 0 && info.Alive && parked(info) && info.Status != statusLeaked {
-			if k := leakKind(&r.Trace.Events[b]); k != "" && !gcReachabilityUnreliable(k) {
-				return true
-			}
-		}
-	}
-	return false
+		k := leakKind(&r.Trace.Events[info.Blocked])
+		return k != "" && !gcReachabilityUnreliable(k)
+	})
 }
 
 // blockedObjs returns the objects an operation waits on (the channels of a select).

@@ -87,16 +87,20 @@ func (r *Result) oneShotTimerChan(obj uint64) bool {
 // mutex whose holder is itself blocked in an operation that cannot wait forever (a select
 // on a timer's channel): the holder's timer will release it, so i is not blocked forever.
 func (r *Result) holderWaitsOnClock(i int32) bool {
+	return r.someHolder(i, func(info GoroutineInfo) bool {
+		return info.Blocked >= 0 && r.cannotWaitForever(int32(info.Blocked))
+	})
+}
+
+// someHolder reports whether Lock or RLock i waits for a mutex that another goroutine
+// holds at the end, one for which is reports true.
+func (r *Result) someHolder(i int32, is func(GoroutineInfo) bool) bool {
 	ev := &r.Trace.Events[i]
 	if ev.Kind != trace.KindLock && ev.Kind != trace.KindRLock {
 		return false
 	}
 	for _, h := range r.heldAcqs(ev.Obj) {
-		g := r.gOf[h]
-		if g < 0 || g == r.gOf[i] {
-			continue
-		}
-		if b := r.Goroutines[g].Blocked; b >= 0 && r.cannotWaitForever(int32(b)) {
+		if g := r.gOf[h]; g >= 0 && g != r.gOf[i] && is(r.Goroutines[g]) {
 			return true
 		}
 	}
