@@ -83,9 +83,8 @@ func GroupWith(findings []Finding, sameRuns func(symptom int, bug []int) bool) [
 	for i, f := range findings {
 		if p, ok := primaryLine(f); ok {
 			key := "op\x00" + f.Kind + "\x00" + p
-			if f.Kind == "flaky-failure" && !inTestFunc(f.Positions[0].File, f.Positions[0].Line) {
-				// logged in a helper without t.Helper: each calling test's own failure
-				key += "\x00" + f.Package + "\x00" + f.Test
+			if FailedInHelper(&f) {
+				key += "\x00" + f.Package + "\x00" + f.Test // each calling test's own failure
 			}
 			link(key, i)
 		}

@@ -197,14 +197,7 @@ func zeroReturned(file string, line int) bool {
 
 // isRecvOn reports whether e is a receive expression (in parentheses or not) on line.
 func isRecvOn(e ast.Expr, fset *token.FileSet, line int) bool {
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
-	u, ok := e.(*ast.UnaryExpr)
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
 	return ok && u.Op == token.ARROW && fset.Position(u.Pos()).Line == line
 }
 

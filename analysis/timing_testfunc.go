@@ -18,9 +18,12 @@ var testFuncs struct {
 	byFile map[string][][2]int // the line ranges of a file's Test functions
 }
 
-// InTestFunc reports whether line of file is inside a Test function's declaration (its body
-// and the closures in it), not in a helper it calls.
-func InTestFunc(file string, line int) bool { return inTestFunc(file, line) }
+// FailedInHelper reports whether f is a flaky failure logged outside a Test function (a
+// helper without t.Helper): its line is shared by every test that calls the helper, so
+// each test's failure is a finding of its own (Group, and the campaign's fingerprints).
+func FailedInHelper(f *Finding) bool {
+	return f.Kind == "flaky-failure" && len(f.Positions) > 0 && !inTestFunc(f.Positions[0].File, f.Positions[0].Line)
+}
 
 // inTestFunc reports whether line of file is inside a Test function's declaration.
 func inTestFunc(file string, line int) bool {

@@ -264,9 +264,9 @@ func outcomeFingerprint(f analysis.Finding, module string) string {
 	switch {
 	case f.Kind == "hang":
 		parts = append(parts, f.Package, f.Test)
-	case f.Kind == "flaky-failure" && len(f.Positions) > 0 && !analysis.InTestFunc(f.Positions[0].File, f.Positions[0].Line):
-		// A failure reported in a test helper (without t.Helper) is each calling test's:
-		// one finding for all of them would name one test for the failures of six.
+	case analysis.FailedInHelper(&f):
+		// each calling test's: one finding for all of them would name one test for the
+		// failures of six
 		parts = append(parts, f.Package, f.Test)
 		fallthrough
 	default:
