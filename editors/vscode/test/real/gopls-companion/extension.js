@@ -2,8 +2,11 @@
 // installed where CI runs: no marketplace, and its source is not on the module proxy). It
 // starts gopls ($GOPLS) for Go files with gopls's own "run test" code lenses on, so the real
 // VS Code test sees two servers on one test file, as a user with the Go extension does.
+// Like the Go extension, it never reveals gopls's failed requests as notifications: gopls
+// answers a request VS Code cancelled with a plain error ("getting file for InlayHint: context
+// canceled", code 0), which the default client options would pop up as an error.
 'use strict';
-const { LanguageClient } = require('vscode-languageclient/node');
+const { LanguageClient, RevealOutputChannelOn } = require('vscode-languageclient/node');
 
 let client;
 
@@ -15,6 +18,7 @@ exports.activate = async function activate() {
     {
       documentSelector: [{ scheme: 'file', language: 'go' }],
       initializationOptions: { codelenses: { test: true } },
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
     },
   );
   await client.start();
