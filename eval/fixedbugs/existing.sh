@@ -168,12 +168,13 @@ run_existing() {
      goweave: {commit: $gw, go: $go, budget_s: $budget, date: $date},
      at_parent: ($pres | .expected_kind_at_lines = ([.at_lines[].kind] as $k | $kinds | split(" ") | any(.[]; . as $e | $k | index($e)))),
      at_fix: $fres, baseline: ({count: $count} + $bp)}' >"$OUT/$id.json"
+  explain_result "$OUT/$id.json"
   log "$id: $(jq -r '"\(.at_parent.found) (\(.at_parent.tests_reached)/\(.at_parent.tests_listed) tests, -time \(.at_parent.time_per_test)) baseline=\(.baseline.failed) at-lines=\(.baseline.at_lines) fix-on-code=\(.at_fix.on_bug_code // [] | length)"' "$OUT/$id.json")"
 }
 
 # table_existing JSON...: the markdown table of the existing mode and its summary.
 table_existing() {
-  jq -rs '
+  jq -rs "$leftover_jq"'
     def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
     def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
     def gwfound: .at_parent.found == "lines";
@@ -188,16 +189,16 @@ table_existing() {
             + (if .panics > 0 then ["panic"] else [] end)) as $w
         | "failed: \($w[0:3] | join("; "))\(if ($w | length) > 3 then "; +\(($w | length) - 3)" else "" end)\(if (.report.source // "") | startswith("rerun") then " (\(if .at_lines then "a bug line in the output; " else "" end)a rerun'"'"'s first report: \(.report.kind), \(if .report.at_lines then "**at the lines**" else "no bug line" end))" elif .report != null then (if .report.at_lines then " **at the lines** (first report: \(.report.kind))" elif .at_lines then " (a bug line later in the output)" else "" end) elif .at_lines then " **at the lines** (anywhere in the output)" else "" end)" end;
     (length) as $n
-    | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code / elsewhere |",
+    | "| bug | class | tests reached / listed, -time per test | goweave at the parent | kinds found | first finding | `go test -race -count=20` at the parent (failed runs / runs) | at the fix: on the bug'"'"'s code, unexplained / elsewhere |",
       "|---|---|---|---|---|---|---|---|",
-      (.[] | "| \(.id) | \(.class) | \(.at_parent.tests_reached)/\(.at_parent.tests_listed)\(if (.at_parent.tests_no_run_finished // 0) > 0 then " (\(.at_parent.tests_no_run_finished) no run finished)" else "" end), \(.at_parent.time_per_test)\(if .at_parent.stopped then ", stopped" else "" end) | \(.at_parent.expected_kind_at_lines as $x | .at_parent.found | if . == "lines" then "**found at the lines**\(if $x then "" else " (no expected kind)" end)" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s | s) | \(base) | \(if .at_fix == null then "-" else "\(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length)" end) |"),
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.tests_reached)/\(.at_parent.tests_listed)\(if (.at_parent.tests_no_run_finished // 0) > 0 then " (\(.at_parent.tests_no_run_finished) no run finished)" else "" end), \(.at_parent.time_per_test)\(if .at_parent.stopped then ", stopped" else "" end) | \(.at_parent.expected_kind_at_lines as $x | .at_parent.found | if . == "lines" then "**found at the lines**\(if $x then "" else " (no expected kind)" end)" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s | s) | \(base) | \(if .at_fix == null then "-" else "\(unexplained) / \(.at_fix.elsewhere | length)\(leftover_text | if . == "" then "" else "; \(.)" end)" end) |"),
       "",
       ([.[] | select(gwfound)] | length) as $l
     | ([.[] | select(bfound)] | length) as $b
     | ([.[] | select(.baseline.failed == true)] | length) as $bany
     | ([.[] | select(gwfound and (bfound | not)) | .id]) as $go
     | ([.[] | select(bfound and (gwfound | not)) | .id]) as $bo
-    | ([.[] | select(gwfound and .at_fix != null and (.at_fix.on_bug_code | length) == 0)] | length) as $clean
+    | ([.[] | select(gwfound and .at_fix != null and unexplained == 0)] | length) as $clean
     | ([.[] | .at_parent.first_at_lines_s | values] | sort) as $t
     | "Bugs run: \($n). goweave found at the bug'"'"'s lines: \($l)/\($n); found anything: \([.[] | select(.at_parent.found != "missed")] | length)/\($n). "
       + "`go test -race -count=20` at the parent: a failure whose first report names a bug line \($b)/\($n) "
@@ -205,7 +206,8 @@ table_existing() {
       + "Of goweave'"'"'s \($l) at the lines, with an expected kind: \([.[] | select(gwfound and .at_parent.expected_kind_at_lines)] | length). "
       + "goweave only: \($go | length)\(if ($go | length) > 0 then " (\($go | join(", ")))" else "" end); "
       + "baseline only: \($bo | length)\(if ($bo | length) > 0 then " (\($bo | join(", ")))" else "" end). "
-      + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($clean)/\($l). "
+      + "Found at the lines and nothing unexplained on the bug'"'"'s code at the fix: \($clean)/\($l)"
+      + "\([.[] | explained] | add // 0 | if . > 0 then " (real leftovers of the fixes, reproduced, counted apart: \(.))" else "" end). "
       + "Time to the first finding at the lines: median \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end)"
       + "\(if ($t | length) > 0 then ", \($t[0] | s) to \($t[-1] | s)" else "" end). "
       + "The bug'"'"'s own test was in the parent'"'"'s suite for \([.[] | select(.bug_test_at_parent)] | length)/\($n)."' "$@"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Tests of run.sh's report_lines (the baseline scored like goweave: does its first failure
-# report name a bug line?) on small go test logs. No Go, no network: `bash report_test.sh`.
+# report name a bug line?) on small go test logs, and of explain_result (a finding at a fixed
+# commit counted as a real leftover of the fix only when a kept reproduction failed). No Go, no
+# network: `bash report_test.sh`.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source-path=SCRIPTDIR source=run.sh
@@ -82,5 +84,44 @@ expect "failure message at the lines" "$t/fail.log" "singleflight/singleflight.g
 expect "a line of the second failure" "$t/fail.log" "singleflight/singleflight.go:59" "fail 0 false"
 printf 'ok  \texample.com/m\t1.2s\n' >"$t/pass.log"
 expect "no failure" "$t/pass.log" "cache.go:131" "none 0 false"
+
+# explain_result (leftovers.sh): a finding on the bug's code at the fix is a real leftover only
+# when a reproduction of its bug failed with its signature, and the finding has one of its kinds
+# and a position at one of its lines; the table counts the others as unexplained.
+mkdir -p "$t/lo"
+cat >"$t/lo/a.json" <<'J'
+{"name": "a", "bug": "b1", "patch": "a.patch", "test": "TestA", "upstream": "u", "runs": 20,
+ "failed": 20, "reproduced": 18, "date": "d", "kinds": ["deadlock"], "lines": ["pool.go:244"]}
+J
+cat >"$t/lo/z.json" <<'J'
+{"name": "z", "bug": "b1", "patch": "z.patch", "test": "TestZ", "upstream": "u", "runs": 20,
+ "failed": 3, "reproduced": 0, "date": "d", "kinds": ["data-race"], "lines": ["pool.go:9"]}
+J
+cat >"$t/b1.json" <<'J'
+{"id": "b1", "class": "deadlock", "at_parent": {"found": "lines", "at_lines": [], "elsewhere": []},
+ "baseline": {"parent": null, "fixed": null},
+ "at_fix": {"elsewhere": [], "on_bug_code": [
+  {"kind": "deadlock", "at": "pool.go:69", "where": ["pool.go:244", "pool.go:69"]},
+  {"kind": "deadlock", "at": "pool.go:70"},
+  {"kind": "leak-chan", "at": "pool.go:244"},
+  {"kind": "data-race", "at": "pool.go:9"}]}}
+J
+# expect_marks NAME WANT: the findings' leftover marks, the unexplained count and the table's cell.
+expect_marks() {
+  local got
+  got=$(jq -r '[.at_fix.on_bug_code[] | .leftover // "-"] + [.at_fix.unexplained] | map(tostring) | join(" ")' "$t/b1.json")
+  if [ "$got" = "$2" ]; then echo "ok   $1"; else echo "FAIL $1: got '$got', want '$2'"; fails=$((fails + 1)); fi
+}
+LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
+expect_marks "a related position, its kind, reproduced" "a - - - 3"
+got=$(table "$t/b1.json" | sed -n 3p | awk -F' [|] ' '{print $NF}')
+want='3 / 0; 1 real leftover, reproduced: patch a.patch, fails 18/20 under go test -race |'
+if [ "$got" = "$want" ]; then echo "ok   table cell"; else echo "FAIL table cell: got '$got', want '$want'"; fails=$((fails + 1)); fi
+jq '.at_fix.on_bug_code[1].where = ["pool.go:244"]' "$t/b1.json" >"$t/b1.tmp" && mv "$t/b1.tmp" "$t/b1.json"
+LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
+expect_marks "remarked from the store" "a a - - 2"
+rm "$t/lo/a.json"
+LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
+expect_marks "no reproduction, no mark" "- - - - 4"
 
 [ "$fails" = 0 ] || exit 1

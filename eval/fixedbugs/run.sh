@@ -19,6 +19,11 @@
 #                                that baseline at the parent, or else from a rerun of it; merged
 #                                as .baseline.parent.report (.baseline.report in the existing
 #                                mode) with its source
+#   run.sh leftovers [L.leftover ...]
+#                                measure the reproductions of real leftovers of the fixes
+#                                (default: every leftovers/*.leftover; leftovers.sh) into
+#                                results/leftovers/<name>.json, then mark the findings they explain
+#                                in OUT/<bug>.json and results-existing/<bug>.json
 #   run.sh smoke                 a fast slice for CI: $SMOKE_BUGS at TIME=10s, no baseline, into a
 #                                temp dir; exit 1 unless each is found at its lines at the parent
 #                                and nothing is found on its code at the fix
@@ -36,7 +41,9 @@
 # count) with any position at one of the bug's lines is "found at the lines"; another finding,
 # or a test failing in every run, is "found elsewhere"; none is "missed". At the fix a finding is
 # "on the bug's code" when it is at a bug line mapped through the fix's diff or at a line the fix
-# changed (outside _test.go files). Time to the first finding is from the campaign's start (build
+# changed (outside _test.go files); such a finding that a kept reproduction shows to be a real
+# bug the fix left (leftovers.sh) is counted apart from the unexplained ones, which the target
+# is judged by. Time to the first finding is from the campaign's start (build
 # included) to the -v line of the run that found it first.
 #
 # Environment:
@@ -50,6 +57,12 @@
 #             GOWEAVE_COMMIT the commit it was built from (default: this checkout's HEAD)
 #   STORED_EXISTING  the existing mode's stored results whose baselines BASELINE=0 reuses
 #             (default: results-existing/ beside this script; bugs with none run the baseline)
+#   AT        "fix": goweave at the fix only; the parent's campaign is kept from the stored
+#             result ($STORED/<id>.json, STORED default results/ beside this script), and with
+#             BASELINE=0 its baselines too (default: both commits)
+#   LEFTOVER_RUNS, LEFTOVER_TIMEOUT  runs of each leftover's reproduction (default 20) and
+#             the -test.timeout of each (default 180s); LEFTOVER_OUT where the measured ones
+#             are kept (default results/leftovers beside this script)
 #   NICE      prefix for the heavy commands (default: nice -n 10)
 #   SMOKE_BUGS  the bug ids of the smoke slice
 #   EXISTING_BUDGET, EXISTING_BUILD, EXISTING_MIN_TIME  the existing mode's budget (existing.sh)
@@ -62,6 +75,7 @@ root=$(cd "$here/../.." && pwd)
 TIME=${TIME:-45s}
 COUNT=${COUNT:-20}
 BASELINE=${BASELINE:-1}
+AT=${AT:-both}
 out_given=${OUT:+1}
 OUT=${OUT:-$here/results}
 read -r -a nice_cmd <<<"${NICE:-nice -n 10}"
@@ -291,7 +305,7 @@ classify() {
     | def rel: ltrimstr($dir);
       def where: [.positions[]?, (.related[]?.position)] | map("\(.file | rel):\(.line)");
       def brief: {kind, confidence, severity, at: (.positions[0] | "\(.file | rel):\(.line)"),
-                  run, message: (.message | .[0:200])};
+                  where: (where | unique), run, message: (.message | .[0:200])};
       # The -v line of the run that found it: "12.3 <pkg>.<Test> run <n> ..." (run numbers
       # are per test: with several tests the finding'"'"'s test picks the line).
       def runtime: (if (.test // "") != "" then "\\.\(.test) run \(.run) " else " run \(.run) " end) as $re
@@ -332,14 +346,31 @@ run_bug() {
   local fl
   fl=$(fixlines "$g" "$parent" "$fixed" "$lines" | sort -u | tr '\n' ' ')
 
-  log "$id: goweave at the parent"
-  local prc frc bp bf
-  prc=$(fuzz "$p" "$pkg" "$test" "$w/parent.json")
+  local prc frc bp bf pres stored=${STORED:-$here/results}/$id.json
+  if [ "$AT" = fix ]; then
+    # The parent's campaign (and with BASELINE=0 the baselines) kept from the stored result.
+    [ -f "$stored" ] || {
+      log "$id: AT=fix needs a stored result $stored"
+      return 1
+    }
+    log "$id: goweave at the parent: kept from $stored"
+    pres=$(jq '.at_parent | del(.exit) | .kept_from = (.kept_from // $date)' --arg date "$(jq -r .goweave.date "$stored")" "$stored")
+    prc=$(jq '.at_parent.exit' "$stored")
+  else
+    log "$id: goweave at the parent"
+    prc=$(fuzz "$p" "$pkg" "$test" "$w/parent.json")
+    pres=$(classify "$w/parent.json" "$p" "$lines" "$w/parent.json.log")
+  fi
   log "$id: goweave at the fix"
   frc=$(fuzz "$f" "$pkg" "$test" "$w/fixed.json")
-  log "$id: baseline"
-  bp=$(baseline "$p" "$pkg" "$test" "$w/base-parent.log" "$lines")
-  bf=$(baseline "$f" "$pkg" "$test" "$w/base-fixed.log" "$fl")
+  if [ "$AT" = fix ] && [ "$BASELINE" = 0 ]; then
+    bp=$(jq '.baseline.parent' "$stored")
+    bf=$(jq '.baseline.fixed' "$stored")
+  else
+    log "$id: baseline"
+    bp=$(baseline "$p" "$pkg" "$test" "$w/base-parent.log" "$lines")
+    bf=$(baseline "$f" "$pkg" "$test" "$w/base-fixed.log" "$fl")
+  fi
 
   mkdir -p "$OUT"
   jq -n --arg id "$id" --arg repo "$repo" --arg parent "$parent" --arg fixed "$fixed" \
@@ -348,7 +379,7 @@ run_bug() {
     --arg gw "$gw_commit" --arg go "$(go version | cut -d' ' -f3)" --arg time "$TIME" \
     --arg date "$(date -u +%FT%TZ)" --argjson count "$COUNT" \
     --argjson prc "$prc" --argjson frc "$frc" \
-    --argjson pres "$(classify "$w/parent.json" "$p" "$lines" "$w/parent.json.log")" \
+    --argjson pres "$pres" \
     --argjson fres "$(classify "$w/fixed.json" "$f" "$fl" "$w/fixed.json.log")" \
     --argjson bp "$bp" --argjson bf "$bf" '
     {id: $id, repo: $repo, parent: $parent, fixed: $fixed, pkg: $pkg, test: $test,
@@ -359,7 +390,8 @@ run_bug() {
      at_fix: ($fres + {exit: $frc, bug_code: ($fixlines | split(" ") | map(select(. != "")))}
               | .on_bug_code = .at_lines | del(.at_lines)),
      baseline: {count: $count, parent: $bp, fixed: $bf}}' >"$OUT/$id.json"
-  rc=$(jq -r '"\(.at_parent.found) baseline=\(.baseline.parent.failed // "-") fix-on-code=\(.at_fix.on_bug_code | length)"' "$OUT/$id.json")
+  explain_result "$OUT/$id.json"
+  rc=$(jq -r '"\(.at_parent.found) baseline=\(.baseline.parent.failed // "-") fix-on-code=\(.at_fix.on_bug_code | length) unexplained=\(.at_fix.unexplained)"' "$OUT/$id.json")
   log "$id: $rc"
 }
 
@@ -396,7 +428,7 @@ report_bug() {
 
 # table JSON...: the markdown table and its summary.
 table() {
-  jq -rs '
+  jq -rs "$leftover_jq"'
     def s: if . == null then "-" else "\(. * 10 | round / 10) s" end;
     def yn: if . == null then "-" elif . then "failed" else "passed" end;
     # Whether the first failure'"'"'s report at the parent names a bug line (report_bug).
@@ -404,9 +436,9 @@ table() {
       elif .named then "\(.kind), at the lines in a dump of \(.goroutines)" else .kind end;
     def kinds: map("\(.kind) (\(.confidence))") | unique | join(", ");
     (length) as $n
-    | "| bug | class | goweave at the parent | kinds found | first finding | `go test -race -count=N` parent / fix | its first failure report at the parent | at the fix: on the bug'"'"'s code / elsewhere |",
+    | "| bug | class | goweave at the parent | kinds found | first finding | `go test -race -count=N` parent / fix | its first failure report at the parent | at the fix: on the bug'"'"'s code, unexplained / elsewhere |",
       "|---|---|---|---|---|---|---|---|",
-      (.[] | "| \(.id) | \(.class) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s // .at_parent.first_any_s | s) | \(.baseline.parent.failed | yn) / \(.baseline.fixed.failed | yn) | \(named) | \(.at_fix.on_bug_code | length) / \(.at_fix.elsewhere | length) |"),
+      (.[] | "| \(.id) | \(.class) | \(.at_parent.found | if . == "lines" then "**found at the lines**" elif . == "elsewhere" then "found elsewhere" else "missed" end) | \((.at_parent.at_lines | kinds) as $k | if $k == "" then (.at_parent.elsewhere | kinds) else $k end) | \(.at_parent.first_at_lines_s // .at_parent.first_any_s | s) | \(.baseline.parent.failed | yn) / \(.baseline.fixed.failed | yn) | \(named) | \(unexplained) / \(.at_fix.elsewhere | length)\(leftover_text | if . == "" then "" else "; \(.)" end) |"),
       "",
       ([.[] | select(.at_parent.found == "lines")] | length) as $l
     | ([.[] | select(.at_parent.found != "missed")] | length) as $a
@@ -415,7 +447,8 @@ table() {
     | ([.[] | select(.baseline.parent.failed == true and .baseline.fixed.failed != true)] | length) as $bo
     | ([.[] | select(.baseline.parent.report != null)] | length) as $nr
     | ([.[] | select(.baseline.parent.failed == true and .baseline.parent.report.at_lines == true)] | length) as $bl
-    | ([.[] | select(.at_parent.found == "lines" and (.at_fix.on_bug_code | length) == 0)] | length) as $lo
+    | ([.[] | select(.at_parent.found == "lines" and unexplained == 0)] | length) as $lo
+    | ([.[] | select(.at_parent.found == "lines" and unexplained == 0 and explained > 0)] | length) as $lx
     | ([.[] | .at_parent.first_at_lines_s // .at_parent.first_any_s | values] | sort) as $t
     | "Found at the bug'"'"'s lines: \($l)/\($n) (\($l * 100 / $n | round)%); found anywhere: \($a)/\($n); "
       + (if $nb == 0 then "no baseline run. " else
@@ -423,15 +456,19 @@ table() {
       + "of them passing at the fix: \($bo)/\($nb) (\($bo * 100 / $nb | round)%)"
       + (if $nr == 0 then ". " else "; failing with a first report (race, panic, hang dump of at most 50 goroutines, "
       + "failure message) that names a bug line: \($bl)/\($nb) (\($bl * 100 / $nb | round)%), \($nr) reports. " end) end)
-      + "Found at the lines and nothing on the bug'"'"'s code at the fix: \($lo)/\($n) (\($lo * 100 / $n | round)%). "
+      + "Found at the lines and nothing unexplained on the bug'"'"'s code at the fix: \($lo)/\($n) (\($lo * 100 / $n | round)%)"
+      + "\(if $lx > 0 then ", of them \($lx) with only real leftovers of the fix there, each reproduced by a kept test under go test -race" else "" end). "
       + "Median time to the first finding: \(if ($t | length) > 0 then $t[($t | length - 1) / 2 | floor] | s else "-" end). "
-      + "At the fixed commits: \([.[].at_fix.on_bug_code | length] | add) findings on the bug'"'"'s code, "
+      + "At the fixed commits: \([.[] | unexplained] | add) unexplained findings on the bug'"'"'s code"
+      + "\([.[] | explained] | add | if . > 0 then " (and \(.) real leftovers of the fixes, reproduced, counted apart)" else "" end), "
       + "\([.[].at_fix.elsewhere | length] | add) elsewhere; baseline failing at the fix: "
       + "\([.[] | select(.baseline.fixed.failed == true)] | length)."' "$@"
 }
 
 # shellcheck source-path=SCRIPTDIR source=existing.sh
 . "$here/existing.sh"
+# shellcheck source-path=SCRIPTDIR source=leftovers.sh
+. "$here/leftovers.sh"
 
 # Sourced (report_test.sh): the functions only.
 [ "${BASH_SOURCE[0]}" = "$0" ] || return 0
@@ -439,7 +476,7 @@ table() {
 mode=run
 case "${1:-}" in
 run) shift ;;
-table | smoke | existing | report) mode=$1 && shift ;;
+table | smoke | existing | report | leftovers) mode=$1 && shift ;;
 -h | --help)
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
   exit 0
@@ -463,6 +500,22 @@ table)
   else
     table "${files[@]}"
   fi
+  ;;
+leftovers)
+  [ $# -gt 0 ] || set -- "$here"/leftovers/*.leftover
+  setup_work
+  status=0
+  bugs=()
+  for l in "$@"; do
+    measure_leftover "$l" || status=1
+    bugs+=("$(bugkey "$l" bug)")
+  done
+  for b in $(printf '%s\n' "${bugs[@]}" | sort -u); do
+    for j in "$OUT/$b.json" "${OUT_EXISTING:-$here/results-existing}/$b.json"; do
+      [ ! -f "$j" ] || explain_result "$j"
+    done
+  done
+  exit "$status"
   ;;
 report)
   [ $# -gt 0 ] || die "report: a bug file is needed"
