@@ -63,7 +63,7 @@ measure_leftover() {
       failed=$((failed + 1))
       if grep -qE -- "$lo_signature" "$w/run-$i.log"; then
         reproduced=$((reproduced + 1))
-        [ -n "$first" ] || first=$(grep -m 1 -E -- "$lo_signature" "$w/run-$i.log" | sed 's/^[[:space:]]*//' | cut -c1-300)
+        [ -n "$first" ] || first=$(grep -m 1 -E -- "$lo_signature" "$w/run-$i.log" | sed "s|$t/||g; s/^[[:space:]]*//" | cut -c1-300)
       fi
     fi
   done
@@ -113,6 +113,6 @@ explain_result() {
 # unexplained or explained.
 # shellcheck disable=SC2016,SC2034 # jq, not shell; used by the sourcing scripts
 leftover_jq='def leftover_text: [.at_fix.leftovers[]? | select(.explains > 0)
-  | "\(.explains) real leftover, reproduced: patch \(.patch), fails \(.reproduced)/\(.runs) under go test -race"] | join("; ");
+  | "real leftover\(if .explains > 1 then " (\(.explains) findings)" else "" end), reproduced: patch \(.patch), fails \(.reproduced)/\(.runs) under go test -race"] | join("; ");
   def unexplained: [.at_fix.on_bug_code[]? | select(.leftover == null)] | length;
   def explained: [.at_fix.on_bug_code[]? | select(.leftover != null)] | length;'

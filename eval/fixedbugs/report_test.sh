@@ -115,7 +115,7 @@ expect_marks() {
 LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
 expect_marks "a related position, its kind, reproduced" "a - - - 3"
 got=$(table "$t/b1.json" | sed -n 3p | awk -F' [|] ' '{print $NF}')
-want='3 / 0; 1 real leftover, reproduced: patch a.patch, fails 18/20 under go test -race |'
+want='3 / 0; real leftover, reproduced: patch a.patch, fails 18/20 under go test -race |'
 if [ "$got" = "$want" ]; then echo "ok   table cell"; else echo "FAIL table cell: got '$got', want '$want'"; fails=$((fails + 1)); fi
 jq '.at_fix.on_bug_code[1].where = ["pool.go:244"]' "$t/b1.json" >"$t/b1.tmp" && mv "$t/b1.tmp" "$t/b1.json"
 LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"

@@ -24,6 +24,9 @@
 #                                (default: every leftovers/*.leftover; leftovers.sh) into
 #                                results/leftovers/<name>.json, then mark the findings they explain
 #                                in OUT/<bug>.json and results-existing/<bug>.json
+#   run.sh explain [FILE.json ...]
+#                                mark them from the measured reproductions, none rerun
+#                                (default: results/*.json and results-existing/*.json)
 #   run.sh smoke                 a fast slice for CI: $SMOKE_BUGS at TIME=10s, no baseline, into a
 #                                temp dir; exit 1 unless each is found at its lines at the parent
 #                                and nothing is found on its code at the fix
@@ -354,7 +357,7 @@ run_bug() {
       return 1
     }
     log "$id: goweave at the parent: kept from $stored"
-    pres=$(jq '.at_parent | del(.exit) | .kept_from = (.kept_from // $date)' --arg date "$(jq -r .goweave.date "$stored")" "$stored")
+    pres=$(jq '.goweave as $g | .at_parent | del(.exit) | .kept_from = (.kept_from // {date: $g.date, commit: $g.commit})' "$stored")
     prc=$(jq '.at_parent.exit' "$stored")
   else
     log "$id: goweave at the parent"
@@ -476,7 +479,7 @@ table() {
 mode=run
 case "${1:-}" in
 run) shift ;;
-table | smoke | existing | report | leftovers) mode=$1 && shift ;;
+table | smoke | existing | report | leftovers | explain) mode=$1 && shift ;;
 -h | --help)
   sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
   exit 0
@@ -516,6 +519,10 @@ leftovers)
     done
   done
   exit "$status"
+  ;;
+explain)
+  [ $# -gt 0 ] || set -- "$here"/results/*.json "$here"/results-existing/*.json
+  for j in "$@"; do explain_result "$j"; done
   ;;
 report)
   [ $# -gt 0 ] || die "report: a bug file is needed"
