@@ -250,8 +250,30 @@ func objectOf(e ast.Expr, info *types.Info) types.Object {
 // usesMayServe reports whether some use of obj in files could serve a case of the given
 // direction on the channel it holds, or lets the channel escape.
 func usesMayServe(files []*ast.File, info *types.Info, obj types.Object, send bool) bool {
+	s := serveScan{files: files, info: info, send: send, seen: map[types.Object]bool{}}
+	return s.served(obj)
+}
+
+// serveScan follows a channel's variable or field through the variables stored into it. A
+// field set from another variable (responses: responses, bp.c = c) holds that variable's
+// channel, so the variable's sends serve the field's cases: sarama's newBrokerProducer
+// stores its local responses, which its bridge goroutine sends on, into bp.responses, and
+// a test that builds a brokerProducer with a channel of its own leaves the library's
+// select cases on bp.responses unexercised, not dead (2 warnings at the sarama-feeder fix).
+type serveScan struct {
+	files []*ast.File
+	info  *types.Info
+	send  bool
+	// seen: the objects followed so far; a copy of one into another is the alias being
+	// followed, not an escape.
+	seen map[types.Object]bool
+}
+
+// served reports whether some use of obj could serve the case or lets the channel escape.
+func (s *serveScan) served(obj types.Object) bool {
+	s.seen[obj] = true
 	served := false
-	for _, f := range files {
+	for _, f := range s.files {
 		var stack []ast.Node
 		ast.Inspect(f, func(n ast.Node) bool {
 			if served {
@@ -261,8 +283,8 @@ func usesMayServe(files []*ast.File, info *types.Info, obj types.Object, send bo
 				stack = stack[:len(stack)-1]
 				return false
 			}
-			if id, ok := n.(*ast.Ident); ok && info.Uses[id] != nil && origin(info.Uses[id]) == obj {
-				served = useMayServe(stack, id, send)
+			if id, ok := n.(*ast.Ident); ok && s.info.Uses[id] != nil && origin(s.info.Uses[id]) == obj {
+				served = s.useMayServe(stack, id)
 			}
 			stack = append(stack, n)
 			return true
@@ -274,8 +296,26 @@ func usesMayServe(files []*ast.File, info *types.Info, obj types.Object, send bo
 	return false
 }
 
+// storedServed reports whether the value v stored into a followed object is a variable or
+// field whose channel may be served (followed in turn); a make or a call stores nothing
+// another name can serve.
+func (s *serveScan) storedServed(v ast.Expr) bool {
+	o := objectOf(v, s.info)
+	if o == nil || s.seen[o] {
+		return false
+	}
+	if o.Exported() && !isLocal(o) {
+		return true // another package may serve it
+	}
+	if v, ok := o.(*types.Var); ok && (v.Kind() == types.ParamVar || v.Kind() == types.ResultVar) {
+		return true // the caller's channel: the check does not follow calls
+	}
+	return s.served(o)
+}
+
 // useMayServe classifies one use of the channel's variable: what its parent does with it.
-func useMayServe(stack []ast.Node, id *ast.Ident, send bool) bool {
+func (s *serveScan) useMayServe(stack []ast.Node, id *ast.Ident) bool {
+	send := s.send
 	var e ast.Node = id
 	i := len(stack) - 1
 	if i >= 0 {
@@ -295,11 +335,23 @@ func useMayServe(stack []ast.Node, id *ast.Ident, send bool) bool {
 	}
 	switch p := stack[i].(type) {
 	case *ast.KeyValueExpr:
-		return p.Key != e // a literal's field key defines it; as a value it is copied
+		if p.Key == e {
+			return s.storedServed(p.Value) // a literal's field key defines it
+		}
+		if k, ok := p.Key.(*ast.Ident); ok && s.seen[origin(s.info.Uses[k])] {
+			return false // stored into the field being followed
+		}
+		return true // as a value it is copied
 	case *ast.AssignStmt:
-		for _, l := range p.Lhs {
+		for k, l := range p.Lhs {
 			if l == e {
-				return false // stored into: a definition
+				// stored into: a definition, by the value's variable if it names one
+				return len(p.Lhs) == len(p.Rhs) && s.storedServed(p.Rhs[k])
+			}
+		}
+		for k, r := range p.Rhs {
+			if r == e && len(p.Lhs) == len(p.Rhs) && s.seen[objectOf(p.Lhs[k], s.info)] {
+				return false // stored into the object being followed
 			}
 		}
 		return true // copied elsewhere

@@ -92,6 +92,44 @@ func newCache[T any]() *cache[T] {
 }
 
 func (c *cache[T]) Delete(v T) { c.deletables <- v }
+
+type producer struct{ responses chan int }
+
+func newProducer() *producer {
+	var (
+		responses = make(chan int) // mark:fedlocal
+	)
+	p := &producer{responses: responses}
+	go func() { responses <- 1 }()
+	return p
+}
+
+func (p *producer) wait() int {
+	select {
+	case r := <-p.responses:
+		return r
+	}
+}
+
+func testProducer() *producer {
+	return &producer{responses: make(chan int)} // mark:fed
+}
+
+type box struct{ c chan int }
+
+func fill(b *box) {
+	c := make(chan int) // mark:boxlocal
+	b.c = c
+	<-c
+}
+
+func testBox() *box { return &box{c: make(chan int)} } // mark:box
+
+type param struct{ c chan int }
+
+func newParam(c chan int) *param { return &param{c: c} }
+
+func testParam() *param { return &param{c: make(chan int)} } // mark:param
 `
 
 func writeServedSource(t *testing.T) (file string, lines map[string]int) {
@@ -124,6 +162,10 @@ func TestSourceMayServe(t *testing.T) {
 		{"passed", true, true, "passed to a function: the check cannot follow it"},
 		{"returned", false, true, "returned: the check cannot follow it"},
 		{"generic", false, true, "Delete sends on the field of the generic type (each instantiation's field is its own types.Var; their origin is one)"},
+		{"fed", false, true, "newProducer stores its local responses, which its goroutine sends on, into the field: a test's own channel in the field leaves the case unexercised, not dead"},
+		{"box", false, false, "fill stores its local c into b.c and only receives from it"},
+		{"boxlocal", false, true, "the local is copied into a field: the check does not follow it there"},
+		{"param", false, true, "newParam stores the caller's channel into the field: the check does not follow calls"},
 	} {
 		if got := sourceMayServe(file, lines[tc.mark], tc.send, trace.Position{}); got != tc.want {
 			t.Errorf("%s (send case %v): sourceMayServe = %v, want %v: %s", tc.mark, tc.send, got, tc.want, tc.why)

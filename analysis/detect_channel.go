@@ -174,8 +174,9 @@ at the end (the partner may just not have run yet). Fix it by
 signalling the channel the select actually waits on. Selects with a default case (a try
 that may always fail) and selects that a cancellation or timeout decided (a case on a channel
 from outside the recorded code was taken) are not reported. Nor is a case whose channel the
-source serves somewhere (an interrupt method that closes it, which the test never calls) or
-lets go where the check cannot follow (passed to a function, returned, an exported field):
+source serves somewhere (an interrupt method that closes it, which the test never calls; a
+constructor that stores into the same field a channel it sends on, where the test built the
+struct with a channel of its own) or lets go where the check cannot follow (passed to a function, returned, an exported field):
 such a case is unexercised by the test, not dead. Nor is a case of a test's select whose
 body fails the test (case <-closed: t.Errorf("closed too early")): the test checks that it
 does not happen, and it not happening is the test passing.`,

@@ -176,3 +176,48 @@ func TestWaitGroupReuseAfterWaitUnderLock(t *testing.T) {
 		}
 	}
 }
+
+// gocron's Stop at the fix of gocron-singleton: a stopper started before start's Add waits
+// only when the running flag, set after the Add, says so; the Add is otherwise ordered
+// before the Wait only by the context's lock (the run goroutine's ctx.Done(), then Stop's
+// cancel), as in the bug's own pair. With the flag recorded (a sync/atomic of the module)
+// the flag orders them; with the flag in a dependency (go.uber.org/atomic, not recorded)
+// the trace is the bug's and the race is predicted: the limit the rule's doc states.
+func TestWaitGroupWaitGuardedByAtomicFlag(t *testing.T) {
+	for _, flag := range []bool{true, false} {
+		b := tracetest.New()
+		m := b.Main()
+		wg := b.WaitGroup()
+		ctx := b.Mutex()
+		const running = 0xc0
+		stopper := m.Go("example_test.go:780")
+		m.Add(wg, 1, "executor.go:121")
+		run := m.Go("executor.go:134")
+		if flag {
+			m.AtomicStore(running, "scheduler.go:119")
+		}
+		run.Lock(ctx, "executor.go:234")
+		done := run.MakeChan(0, "executor.go:234")
+		run.Unlock(ctx, "executor.go:234")
+		if flag {
+			stopper.AtomicLoad(running, "scheduler.go:124")
+		}
+		stopper.Lock(ctx, "executor.go:244")
+		stopper.Close(done, "executor.go:244")
+		stopper.Unlock(ctx, "executor.go:244")
+		wait := stopper.Pending().Wait(wg, "executor.go:245")
+		wait.Event().B = 1
+		run.RecvBare(done, "executor.go:234")
+		run.Done(wg, "executor.go:236")
+		wait.Complete()
+		run.End()
+		stopper.End()
+		m.End()
+		r := Analyze(b.Trace())
+		if flag {
+			wantNo(t, r, "data-race")
+		} else {
+			want(t, r, "data-race", Predicted, "executor.go:121", "wait=executor.go:245")
+		}
+	}
+}
