@@ -1,0 +1,3 @@
+module closedmeansnot
+
+go 1.25

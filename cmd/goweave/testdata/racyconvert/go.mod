@@ -1,0 +1,3 @@
+module racyconvert
+
+go 1.25

@@ -1,0 +1,3 @@
+module sharedfile
+
+go 1.25
