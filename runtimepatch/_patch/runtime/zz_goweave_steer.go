@@ -223,7 +223,7 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	if k != 0 && canPark && len(goweaveSchedDelays) > 0 {
 		goweaveDelayWait(gp, op)
 	}
-	if s.lhas && goweaveOrderOn.Load() && goweaveOrderable(kind) { // an atomic is never held back (FORMAT.md)
+	if s.lhas && goweaveOrderOn.Load() && goweaveHeldByOrder(kind) {
 		goweaveOrderWait(gp, op, canPark)
 	}
 	if canPark {
