@@ -81,8 +81,9 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 
 // pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a flaky
 // panic or failure, with the choices ar made among ready cases pinned where sched left them
-// free (mutate.PinChoices), so that a replay takes them again. (A free run's recipe,
-// mutate.Replay, has every recorded choice already.)
+// free (mutate.PinChoices), so that a replay takes them again, and ar's interleaving of
+// atomics shared by goroutines pinned by an order (mutate.PinAtomics). (A free run's
+// recipe, mutate.Replay, has every recorded choice and atomic already.)
 func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
 	if (f.Kind != "flaky-failure" && f.Kind != "flaky-panic") || ar.Recorded == nil || len(sched) == 0 {
 		return sched
@@ -91,7 +92,9 @@ func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
 	if err != nil {
 		return sched
 	}
-	mutate.PinChoices(s, &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}})
+	r := &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}}
+	mutate.PinChoices(s, r)
+	mutate.PinAtomics(s, r)
 	if b, err := schedule.Marshal(s); err == nil {
 		return b
 	}
