@@ -61,6 +61,7 @@ type goweaveSteerG struct {
 	wsettled  int64        // settle waits: when to give up waiting (a goroutine spinning without hooks)
 	wnext     guintptr     // waiter list / ready list link
 	held      bool         // parked by the schedule since its pre hook began (zz_goweave_timing.go)
+	reread    bool         // an atomic Load was steered: its next hook records it without steering (zz_goweave_atomic.go, zz_goweave_atomicfn.go)
 
 	// Released by the schedule and its held operation has not yet taken
 	// effect (goweaveTookEffect(gp, rlast)); cleared at its next hook, when
@@ -205,11 +206,12 @@ func goweaveCountOnly(gp *g, pos uint32) {
 }
 
 // goweaveSteer is the schedule's part of the pre hook: delay, then order,
-// then the admission that releases delays waiting for this op.
-func goweaveSteer(gp *g, kind uint8, pos uint32) {
+// then the admission that releases delays waiting for this op. It reports
+// whether gp was parked (held back) on the way.
+func goweaveSteer(gp *g, kind uint8, pos uint32) (parked bool) {
 	s := &gp.goweave.s
 	if s.inPref {
-		return
+		return false
 	}
 	s.released = false
 	goweaveMovedOn(gp)
@@ -227,11 +229,13 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 		goweaveOrderWait(gp, op, canPark)
 	}
 	if canPark {
+		parked = s.held
 		goweaveHoldEnd(gp, kind, pos, t0)
 	}
 	if k != 0 && len(goweaveSchedDelays) > 0 {
 		goweaveDelayAdmit(gp, op)
 	}
+	return parked
 }
 
 // goweaveOrderWait admits op if it is the head of the order, else parks gp
