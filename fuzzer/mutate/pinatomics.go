@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
@@ -42,31 +43,23 @@ func sharedAtomics(r *Run) map[int]bool {
 	return out
 }
 
-// PinAtomics makes s, the schedule of the steered run r, replay r's interleaving of atomic
-// operations: s's order (if any) becomes the recorded order of every schedulable operation
-// and every atomic of r up to r's last atomic on a word another goroutine also accessed
-// atomically, and at least up to the last of s's own ops that r performed (s's ops r
-// admitted but never completed follow, in s's order). Delays of operations that order
+// PinAtomics makes s, the schedule of the steered run r, replay r when r's goroutines shared
+// atomics: s's order (if any) becomes the recorded order of every schedulable operation and
+// every atomic of r (pinStamps: a channel operation that blocked at its request), followed by
+// s's ops r admitted but never completed, in s's order. Delays of operations that order
 // names are dropped (the order places them as recorded); selects among them take their
-// recorded case where s has no preference for their statement. After the order the run is
-// free, under s's remaining delays and preferences, as r was.
+// recorded case where s has no preference for their statement.
 //
-// It reports false, leaving s unchanged, when r has no such atomic, its trace lost events
-// (an order would wait for operations it does not list), or the order would exceed
-// maxPinnedOps.
+// A prefix up to the last shared atomic is not enough: zerolog's poller must also look at
+// the context after the test goroutine cancelled it, a library's close that no order can
+// name; only the test goroutine's next operation, in the recorded order, places it.
+//
+// It reports false, leaving s unchanged, when no two goroutines of r accessed a word
+// atomically, its trace lost events (an order would wait for operations it does not list),
+// or the order would exceed maxPinnedOps.
 func PinAtomics(s *schedule.Schedule, r *Run) bool {
 	r.Prepare()
-	if incomplete(r) {
-		return false
-	}
-	shared := sharedAtomics(r)
-	last := -1
-	for k, e := range r.linPin {
-		if shared[e] {
-			last = k
-		}
-	}
-	if last < 0 {
+	if incomplete(r) || len(sharedAtomics(r)) == 0 {
 		return false
 	}
 	var pending []int // s's ops r performed without completing them
@@ -74,17 +67,12 @@ func PinAtomics(s *schedule.Schedule, r *Run) bool {
 	if s.Order != nil {
 		window = s.Order.Window
 		for _, op := range s.Order.Ops {
-			i, ok := r.Names.Event(op)
-			switch {
-			case !ok:
-			case r.pinRank[i] >= 0:
-				last = max(last, r.pinRank[i])
-			case !r.Trace.Events[i].Completed():
+			if i, ok := r.Names.Event(op); ok && r.pinRank[i] < 0 && !r.Trace.Events[i].Completed() {
 				pending = append(pending, i)
 			}
 		}
 	}
-	events := append(slices.Clone(r.linPin[:last+1]), pending...)
+	events := append(slices.Clone(r.linPin), pending...)
 	if len(events) > maxPinnedOps {
 		return false
 	}
@@ -109,4 +97,46 @@ func PinAtomics(s *schedule.Schedule, r *Run) bool {
 		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line))
 	})
 	return true
+}
+
+// pinStamps returns, for each event of r, where an order that pins atomics places it: when
+// it took effect (effectStamp), except a channel send or receive that blocked until a
+// partner of another goroutine came (a receive woken by a send, a close or a timer; a send by
+// a receive): that one at its request. Ordered by its completion, a blocked receive is
+// admitted after its partner, which tells the order nothing about where its goroutine was:
+// zerolog's test goroutine had cancelled the context before it waited for the poller, and
+// the poller's look at the context came after that wait began, not after it ended. Admitted
+// at its request, it blocks as it did and its partner's admission wakes it: channels queue
+// their waiters in order, so the outcome is the recorded one.
+func pinStamps(t *trace.Trace) []uint64 {
+	byObj := map[uint64][]int{}
+	for i := range t.Events {
+		if o := object(&t.Events[i]); o != 0 {
+			byObj[o] = append(byObj[o], i)
+		}
+	}
+	stamps := make([]uint64, len(t.Events))
+	for i := range t.Events {
+		e := &t.Events[i]
+		stamps[i] = effectStamp(e)
+		if (e.Kind == trace.KindChanRecv || e.Kind == trace.KindChanSend) && e.Completed() &&
+			slices.ContainsFunc(byObj[e.Obj], func(j int) bool { return wokeBy(e, &t.Events[j]) }) {
+			stamps[i] = e.Pre
+		}
+	}
+	return stamps
+}
+
+// wokeBy reports whether o, of another goroutine (or a timer), is a partner that may have
+// ended e's wait: a send, close or timer fire for a receive, a receive for a send, begun
+// while e was pending.
+func wokeBy(e, o *trace.Event) bool {
+	if o.G == e.G || o.Pre <= e.Pre || o.Pre >= e.Post {
+		return false
+	}
+	d := chanDir(o)
+	if e.Kind == trace.KindChanRecv {
+		return d == 1 || o.Kind == trace.KindChanClose || o.Kind == trace.KindTimerFire
+	}
+	return d == -1
 }

@@ -54,7 +54,8 @@ type Run struct {
 	lin  []int // schedulable completed events in the order they took effect (effectStamp)
 	rank []int // rank[i] = index of event i in lin, -1 if absent
 	// linPin is lin with the atomic operations of goroutines with a logical id, for orders
-	// that pin atomics (Replay, PinAtomics); pinRank ranks events in it as rank does in lin.
+	// that pin atomics (Replay, PinAtomics), a blocked channel operation at its request
+	// (pinStamps); pinRank ranks events in it as rank does in lin.
 	linPin  []int
 	pinRank []int
 	// selectExecs lists the executions of each select statement in request order (the
@@ -87,8 +88,9 @@ func (r *Run) Prepare() {
 				r.linPin = append(r.linPin, i)
 			}
 		}
-		r.rank = r.ranked(r.lin)
-		r.pinRank = r.ranked(r.linPin)
+		r.rank = ranked(r.lin, len(r.Trace.Events), func(i int) uint64 { return effectStamp(&r.Trace.Events[i]) })
+		stamps := pinStamps(r.Trace)
+		r.pinRank = ranked(r.linPin, len(r.Trace.Events), func(i int) uint64 { return stamps[i] })
 		r.selectExecs = map[schedule.Pos][]int{}
 		for i := range r.Trace.Events {
 			if r.Trace.Events[i].Kind == trace.KindSelect {
@@ -102,13 +104,11 @@ func (r *Run) Prepare() {
 	})
 }
 
-// ranked sorts events (completed, of r) in the order they took effect and returns the rank
-// of each event of r in it, -1 for the others.
-func (r *Run) ranked(events []int) []int {
-	slices.SortStableFunc(events, func(a, b int) int {
-		return cmpU64(effectStamp(&r.Trace.Events[a]), effectStamp(&r.Trace.Events[b]))
-	})
-	rank := make([]int, len(r.Trace.Events))
+// ranked sorts events by stamp and returns the rank of each of n events in it, -1 for
+// the others.
+func ranked(events []int, n int, stamp func(int) uint64) []int {
+	slices.SortStableFunc(events, func(a, b int) int { return cmpU64(stamp(a), stamp(b)) })
+	rank := make([]int, n)
 	for i := range rank {
 		rank[i] = -1
 	}

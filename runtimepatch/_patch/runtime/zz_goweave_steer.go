@@ -198,9 +198,10 @@ func goweaveOccur(gp *g, pos uint32) (sp, k uint32) {
 }
 
 // goweaveCountOnly counts an operation that is never held back (ChanMake,
-// GoSpawn) so that later occurrence numbers stay right.
+// GoSpawn) so that later occurrence numbers stay right; a library's
+// (internal) one is not counted, as goweaveBefore.
 func goweaveCountOnly(gp *g, pos uint32) {
-	if goweaveSchedOn && pos != 0 {
+	if goweaveSchedOn && pos != 0 && !gp.goweave.lib {
 		goweaveOccur(gp, pos)
 	}
 }
