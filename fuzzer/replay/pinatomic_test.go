@@ -1,13 +1,17 @@
 package replay
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/campaign"
 	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/run"
@@ -41,17 +45,15 @@ func failed(ar *campaign.AnalyzedRun) bool {
 // run's (mutate.Replay) and the steered run's (mutate.PinAtomics), whose orders name the
 // atomics. Without them (the same replay with the atomics left out of its order, as before)
 // the reader runs when the scheduler lets it and the message is usually delivered.
-func TestReplayPinsAtomics(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test program")
-	}
-	const attempts = 10
+// mailboxFailure builds testdata/pinatomic and forces its bug once: the reader's Swap finds
+// the slot empty, the test goroutine puts and closes, then the reader finds the mailbox
+// closed. It returns the binary and the failing run.
+func mailboxFailure(t *testing.T) (*build.TestBinary, *campaign.AnalyzedRun) {
+	t.Helper()
 	bin := buildForReplay(t, "testdata/pinatomic")
 	file, _ := filepath.Abs("testdata/pinatomic/mailbox_test.go")
 	at := func(marker string) schedule.Pos { return schedule.Pos{File: file, Line: lineOf(t, file, marker)} }
 	poke := at("case m.wake <-")
-	// The failing interleaving, forced: the reader's Swap finds the slot empty, the test
-	// goroutine puts and closes, then the reader finds the mailbox closed.
 	forced := &schedule.Schedule{Order: &schedule.Order{Window: 2 * time.Second, Ops: []schedule.OpID{
 		{G: "1.1", Kind: trace.KindAtomicRMW, Pos: at("// @swap"), N: 1},
 		{G: "1", Kind: trace.KindAtomicStore, Pos: at("// @store"), N: 1},
@@ -64,6 +66,15 @@ func TestReplayPinsAtomics(t *testing.T) {
 	if o := schedule.ReadOutcome(failing.Recorded.Meta); !failed(failing) || o.Diverged != 0 || o.Admitted != len(forced.Order.Ops) {
 		t.Fatalf("forced run: status %s, outcome %+v, want the message lost with every op admitted\n%s", failing.Status, o, failing.Output)
 	}
+	return bin, failing
+}
+
+func TestReplayPinsAtomics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test program")
+	}
+	const attempts = 10
+	bin, failing := mailboxFailure(t)
 	r := func() *mutate.Run { return &mutate.Run{Trace: failing.Recorded, SelectPartners: map[int][]int{}} }
 
 	free := mutate.Replay(r(), 0)
@@ -98,5 +109,50 @@ func TestReplayPinsAtomics(t *testing.T) {
 	t.Logf("message lost in %d of %d replays with the free run's recipe, %d with the steered run's, %d with atomics left out of the order", kFree, attempts, kSteered, kUnpinned)
 	if kFree != attempts || kSteered != attempts {
 		t.Errorf("the recipes that pin atomics reproduced the bug in %d and %d of %d attempts, want every one", kFree, kSteered, attempts)
+	}
+}
+
+// The language server's "Replay this bug" (Replay) runs the finding's recipe, which pins the
+// atomics, not the schedule of the steered run that found it (f.Replay), which pins nothing
+// here: the bug happens in every attempt.
+func TestReplayRunsTheRecipe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test program")
+	}
+	_, failing := mailboxFailure(t)
+	pinned := &schedule.Schedule{}
+	if !mutate.PinAtomics(pinned, &mutate.Run{Trace: failing.Recorded, SelectPartners: map[int][]int{}}) {
+		t.Fatal("PinAtomics found no shared atomic in the failing run")
+	}
+	text, err := schedule.Marshal(pinned)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file, _ := filepath.Abs("testdata/pinatomic/mailbox_test.go")
+	f := campaign.Finding{Finding: analysis.Finding{
+		Kind: "flaky-failure", Confidence: analysis.Actual, Package: "pinatomic", Test: "TestMailbox", Fingerprint: "outcome:mailbox",
+		Positions: []analysis.Position{{Role: "failure", File: file, Line: lineOf(t, file, "t.Fatalf")}},
+	}}
+	f.Replay = filepath.Join(dir, "run.schedule") // the steered run's own schedule: free
+	if err := os.WriteFile(f.Replay, []byte("goweave-schedule 1\nend\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f.Recipe = filepath.Join(dir, "recipe.json")
+	data, err := json.Marshal(campaign.Recipe{Version: 1, Finding: f, Package: "pinatomic", Dir: filepath.Dir(file), Module: filepath.Dir(file), Test: "TestMailbox", Schedule: string(text)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f.Recipe, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for k := range 5 {
+		res, err := Replay(context.Background(), campaign.Config{Dir: "testdata/pinatomic", RunsPerTest: 1, Parallel: 1, OutDir: t.TempDir()}, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Run == nil || res.Run.Status != run.StatusFail || !strings.Contains(res.Run.Output, "want the one message") {
+			t.Fatalf("attempt %d: %+v, want the message lost", k+1, res.Run)
+		}
 	}
 }

@@ -40,10 +40,16 @@ func SelectSteering(schedules ...string) []string {
 }
 
 // Steering describes, as SelectSteering, the select preferences of the schedule Replay
-// runs for f: the schedule of the run that found it. nil for a predicted finding that
+// runs for f: its recipe's, else the schedule of the run that found it. nil for a predicted finding that
 // Replay confirms with rewrites it builds then, and when f has no schedule.
 func Steering(f campaign.Finding) []string {
-	if campaign.Confirmable(&f) && f.Trace != "" || f.Replay == "" {
+	if campaign.Confirmable(&f) && f.Trace != "" {
+		return nil
+	}
+	if s := recipeSchedule(f); s != nil {
+		return SelectSteering(string(s))
+	}
+	if f.Replay == "" {
 		return nil
 	}
 	text, err := os.ReadFile(f.Replay)
