@@ -190,7 +190,7 @@ func recordedCase(e *trace.Event) int {
 }
 
 // Replay returns a schedule that repeats the recorded run r: every schedulable operation and
-// every atomic operation (PinAtomics) in recorded order, every select taking its recorded
+// every atomic operation in recorded order (as PinRun), every select taking its recorded
 // case. upTo > 0 replays only the first upTo operations and lets the rest run free. A
 // finding's run replays with it.
 func Replay(r *Run, upTo int) *schedule.Schedule {

@@ -54,7 +54,7 @@ type Run struct {
 	lin  []int // schedulable completed events in the order they took effect (effectStamp)
 	rank []int // rank[i] = index of event i in lin, -1 if absent
 	// linPin is lin with the atomic operations of goroutines with a logical id, for orders
-	// that pin atomics (Replay, PinAtomics), a blocked channel operation at its request
+	// that pin atomics (Replay, PinRun), a blocked channel operation at its request
 	// (pinStamps); pinRank ranks events in it as rank does in lin.
 	linPin  []int
 	pinRank []int

@@ -42,7 +42,7 @@ func failed(ar *campaign.AnalyzedRun) bool {
 // A bug whose window lies between two atomics of one goroutine (the mailbox reader's Swap,
 // then its Load of closed), with two atomics of another goroutine in it (the Put's Store, the
 // Close's Store), is replayed in every attempt by the recipes of its failing run: the free
-// run's (mutate.Replay) and the steered run's (mutate.PinAtomics), whose orders name the
+// run's (mutate.Replay) and the steered run's (mutate.PinRun), whose orders name the
 // atomics. Without them (the same replay with the atomics left out of its order, as before)
 // the reader runs when the scheduler lets it and the message is usually delivered.
 // mailboxFailure builds testdata/pinatomic and forces its bug once: the reader's Swap finds
@@ -79,8 +79,8 @@ func TestReplayPinsAtomics(t *testing.T) {
 
 	free := mutate.Replay(r(), 0)
 	steered := &schedule.Schedule{}
-	if !mutate.PinAtomics(steered, r()) {
-		t.Fatal("PinAtomics found no shared atomics in the failing run")
+	if !mutate.PinRun(steered, r()) {
+		t.Fatal("PinRun left the schedule unchanged")
 	}
 	unpinned := mutate.Replay(r(), 0) // the replay of before: no atomics in its order
 	unpinned.Order.Ops = func() (ops []schedule.OpID) {
@@ -121,8 +121,8 @@ func TestReplayRunsTheRecipe(t *testing.T) {
 	}
 	_, failing := mailboxFailure(t)
 	pinned := &schedule.Schedule{}
-	if !mutate.PinAtomics(pinned, &mutate.Run{Trace: failing.Recorded, SelectPartners: map[int][]int{}}) {
-		t.Fatal("PinAtomics found no shared atomic in the failing run")
+	if !mutate.PinRun(pinned, &mutate.Run{Trace: failing.Recorded, SelectPartners: map[int][]int{}}) {
+		t.Fatal("PinRun left the schedule unchanged")
 	}
 	text, err := schedule.Marshal(pinned)
 	if err != nil {

@@ -110,7 +110,7 @@ func Replay(ctx context.Context, cfg campaign.Config, f campaign.Finding) (*Resu
 // recipeSchedule is the schedule of f's replay recipe (f.Recipe), nil when f has none or it
 // cannot be read: what goweave replay runs. It says more than the schedule of the run that
 // found f (f.Replay): a free run's recipe orders its operations as recorded, and a flaky
-// failure's pins its select choices and atomics (mutate.PinChoices, PinAtomics), which the
+// failure's pins its select choices and atomics (mutate.PinChoices, PinRun), which the
 // steered run's own schedule left free.
 func recipeSchedule(f campaign.Finding) []byte {
 	if f.Recipe == "" {

@@ -8,58 +8,29 @@ import (
 	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
-// An order holds back the orderable operations (channels, selects, locks, ...); atomics pass
-// it unless it names one (FORMAT.md). A failure whose window lies between atomic operations
-// of two goroutines (zerolog's diode writer: the reader's empty Swap, then the writer's Add
-// and CompareAndSwap, then the reader's look at the cancelled context) reproduces under the
-// schedule of the run that found it only when the goroutines happen to interleave those
-// atomics as they did: the recipe has to pin them.
-
-// maxPinnedOps bounds the order PinAtomics writes: a run that spins on an atomic a million
+// maxPinnedOps bounds the order PinRun writes: a run that spins on an atomic a million
 // times is not worth replaying one admission at a time.
 const maxPinnedOps = 1 << 16
 
-// sharedAtomics returns the events of r that are atomic operations, with a logical
-// goroutine, on a word that atomics of at least two goroutines accessed: the atomics whose
-// interleaving a run depends on. Atomics of one goroutine alone order nothing.
-func sharedAtomics(r *Run) map[int]bool {
-	byWord := map[uint64][]int{}
-	for i := range r.Trace.Events {
-		e := &r.Trace.Events[i]
-		if schedule.Atomic(e.Kind) && e.Completed() && r.Names.Pinnable(i) {
-			byWord[e.A] = append(byWord[e.A], i)
-		}
-	}
-	out := map[int]bool{}
-	for _, evs := range byWord {
-		g := r.Trace.Events[evs[0]].G
-		if !slices.ContainsFunc(evs, func(i int) bool { return r.Trace.Events[i].G != g }) {
-			continue
-		}
-		for _, i := range evs {
-			out[i] = true
-		}
-	}
-	return out
-}
-
-// PinAtomics makes s, the schedule of the steered run r, replay r when r's goroutines shared
-// atomics: s's order (if any) becomes the recorded order of every schedulable operation and
-// every atomic of r (pinStamps: a channel operation that blocked at its request), followed by
-// s's ops r admitted but never completed, in s's order. Delays of operations that order
-// names are dropped (the order places them as recorded); selects among them take their
-// recorded case where s has no preference for their statement.
+// PinRun makes s, the schedule of the steered run r that found a bug, replay r: s's order
+// (if any) becomes the recorded order of every schedulable operation and every atomic of r
+// (an order that names atomics holds them: FORMAT.md; pinStamps: a channel operation that
+// blocked at its request), followed by s's ops r admitted but never completed, in s's
+// order. Delays of operations that order names are dropped (the order places them as
+// recorded); selects among them take their recorded case where s has no preference for
+// their statement.
 //
-// A prefix up to the last shared atomic is not enough: zerolog's poller must also look at
-// the context after the test goroutine cancelled it, a library's close that no order can
-// name; only the test goroutine's next operation, in the recorded order, places it.
+// s alone pins what its strategy steered and leaves the rest of the run free: a bug whose
+// window lies between atomics of two goroutines (zerolog's diode writer: the reader's empty
+// Swap, the writer's Add and CompareAndSwap, then the reader's look at the cancelled context)
+// or after the steered part (emitter's waiter closing done before the caller) then happens
+// only when the goroutines interleave as they did by chance.
 //
-// It reports false, leaving s unchanged, when no two goroutines of r accessed a word
-// atomically, its trace lost events (an order would wait for operations it does not list),
-// or the order would exceed maxPinnedOps.
-func PinAtomics(s *schedule.Schedule, r *Run) bool {
+// It reports false, leaving s unchanged, when r's trace lost events (an order would wait for
+// operations it does not list) or the order would exceed maxPinnedOps.
+func PinRun(s *schedule.Schedule, r *Run) bool {
 	r.Prepare()
-	if incomplete(r) || len(sharedAtomics(r)) == 0 {
+	if incomplete(r) {
 		return false
 	}
 	var pending []int // s's ops r performed without completing them
