@@ -79,13 +79,14 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 	return causes
 }
 
-// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a flaky
-// panic or failure, with the choices ar made among ready cases pinned where sched left them
-// free (mutate.PinChoices), so that a replay takes them again, and ar's interleaving of
-// atomics shared by goroutines pinned by an order (mutate.PinAtomics). (A free run's
-// recipe, mutate.Replay, has every recorded choice and atomic already.)
+// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a finding
+// that happened in ar (not a predicted one, which replays by its rewrites), ar replayed
+// whole, atomics included (mutate.PinRun), so that a replay follows ar past what sched
+// steered; for a flaky panic or failure, first with the choices ar made among ready cases
+// pinned where sched left them free (mutate.PinChoices). (A free run's recipe,
+// mutate.Replay, replays the run whole already.)
 func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
-	if (f.Kind != "flaky-failure" && f.Kind != "flaky-panic") || ar.Recorded == nil || len(sched) == 0 {
+	if f.Confidence == analysis.Predicted || ar.Recorded == nil || len(sched) == 0 {
 		return sched
 	}
 	s, err := schedule.Unmarshal(sched)
@@ -93,8 +94,10 @@ func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
 		return sched
 	}
 	r := &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}}
-	mutate.PinChoices(s, r)
-	mutate.PinAtomics(s, r)
+	if f.Kind == "flaky-failure" || f.Kind == "flaky-panic" {
+		mutate.PinChoices(s, r)
+	}
+	mutate.PinRun(s, r)
 	if b, err := schedule.Marshal(s); err == nil {
 		return b
 	}
