@@ -79,14 +79,17 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 	return causes
 }
 
-// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a finding
-// that happened in ar (not a predicted one, which replays by its rewrites), ar replayed
-// whole, atomics included (mutate.PinRun), so that a replay follows ar past what sched
-// steered; for a flaky panic or failure, first with the choices ar made among ready cases
-// pinned where sched left them free (mutate.PinChoices). (A free run's recipe,
-// mutate.Replay, replays the run whole already.)
+// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for an actual
+// finding, ar replayed whole, atomics included (mutate.PinRun), so that a replay follows ar
+// past what sched steered; for a flaky panic or failure, first with the choices ar made
+// among ready cases pinned where sched left them free (mutate.PinChoices). A predicted
+// finding replays by its rewrites, and a confirmed one by the rewrite that confirmed it,
+// which steers just what makes the bug happen (confirm.go writes it): a confirming run
+// replayed whole diverged where the rest of
+// the run depends on data (emitter's TestCancellation: 0 of 10 replays, 10 of 10 under the
+// rewrite). (A free run's recipe, mutate.Replay, replays the run whole already.)
 func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
-	if f.Confidence == analysis.Predicted || ar.Recorded == nil || len(sched) == 0 {
+	if f.Confidence != analysis.Actual || ar.Recorded == nil || len(sched) == 0 {
 		return sched
 	}
 	s, err := schedule.Unmarshal(sched)

@@ -12,7 +12,7 @@ import (
 
 // The recipe of a flaky failure found by a steered run whose schedule left its select free
 // pins the case the run took among ready ones; every actual finding's replays the run whole
-// (mutate.PinRun); a predicted one's keeps the run's schedule (it replays by its rewrites).
+// (mutate.PinRun); a predicted or confirmed one's keeps the run's schedule (its rewrite).
 func TestPinnedChoicesInRecipe(t *testing.T) {
 	b := tracetest.New()
 	m := b.Main()
@@ -29,7 +29,7 @@ func TestPinnedChoicesInRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Recorded: b.Trace()}
-	flaky := &Finding{Finding: analysis.Finding{Kind: "flaky-failure"}}
+	flaky := &Finding{Finding: analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual}}
 	got := string(pinnedChoices(sched, flaky, ar))
 	if !strings.Contains(got, "\nselect ") || !strings.Contains(got, ":17 ") || !strings.Contains(got, "\ndelay ") {
 		t.Errorf("flaky failure's recipe:\n%s\nwant the delay and a preference for the select at pool.go:17", got)
@@ -38,8 +38,10 @@ func TestPinnedChoicesInRecipe(t *testing.T) {
 	if got := string(pinnedChoices(sched, other, ar)); !strings.Contains(got, "\norder ") || !strings.Contains(got, " 7 1:17 1\n") {
 		t.Errorf("deadlock's recipe:\n%s\nwant the run replayed whole, its select among the ordered ops", got)
 	}
-	predicted := &Finding{Finding: analysis.Finding{Kind: "send-on-closed", Confidence: analysis.Predicted}}
-	if got := pinnedChoices(sched, predicted, ar); string(got) != string(sched) {
-		t.Errorf("predicted finding's recipe changed:\n%s", got)
+	for _, c := range []analysis.Confidence{analysis.Predicted, analysis.Confirmed} {
+		f := &Finding{Finding: analysis.Finding{Kind: "send-on-closed", Confidence: c}}
+		if got := pinnedChoices(sched, f, ar); string(got) != string(sched) {
+			t.Errorf("%s finding's recipe changed:\n%s", c, got)
+		}
 	}
 }
