@@ -85,9 +85,8 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 // among ready cases pinned where sched left them free (mutate.PinChoices). A predicted
 // finding replays by its rewrites, and a confirmed one by the rewrite that confirmed it,
 // which steers just what makes the bug happen (confirm.go writes it): a confirming run
-// replayed whole diverged where the rest of
-// the run depends on data (emitter's TestCancellation: 0 of 10 replays, 10 of 10 under the
-// rewrite). (A free run's recipe, mutate.Replay, replays the run whole already.)
+// replayed whole diverged where the rest of the run depends on data (emitter's
+// TestCancellation: 0 of 10 replays, 10 of 10 under the rewrite). (A free run's recipe, mutate.Replay, replays the run whole already.)
 func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
 	if f.Confidence != analysis.Actual || ar.Recorded == nil || len(sched) == 0 {
 		return sched
