@@ -47,7 +47,7 @@ func Steering(f campaign.Finding) []string {
 		return nil
 	}
 	if s := recipeSchedule(f); s != nil {
-		return SelectSteering(string(s))
+		return atMost(SelectSteering(string(s)), maxSteeringLines)
 	}
 	if f.Replay == "" {
 		return nil
@@ -57,6 +57,18 @@ func Steering(f campaign.Finding) []string {
 		return nil
 	}
 	return SelectSteering(string(text))
+}
+
+// maxSteeringLines bounds what Steering says of a recipe: one that replays a whole run has
+// a preference for every select the run executed, too many for one editor message.
+const maxSteeringLines = 4
+
+// atMost is lines cut to n, the last saying how many were left out.
+func atMost(lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n-1:n-1], fmt.Sprintf("and %d more select preferences (goweave replay lists them)", len(lines)-n+1))
 }
 
 // preferenceLines describes one select's preference list, one line per preferred case.
