@@ -2,7 +2,8 @@ package runtimepatch
 
 // atomicSiteTable hooks the methods of sync/atomic's typed values (type.go), the same in every
 // supported release:
-// a Load records after it read, a Store and the read-modify-writes (Swap, CompareAndSwap,
+// a Load records after it read (and reads again when the schedule held it back there:
+// goweaveAtomicLoadAgain), a Store and the read-modify-writes (Swap, CompareAndSwap,
 // Add, And, Or) before they write, so that a Load that observed a Store is stamped after it
 // (docs/stdlib-hb.md). The hooks take no caller PC, so the methods stay inlinable: the
 // runtime finds the calling frame from the inline tree (_patch/runtime/zz_goweave_atomic.go).
@@ -22,7 +23,7 @@ var atomicSiteTable = []site{
 		"\tgoweaveAtomicRMW(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
 
 	{"sync/atomic/type.go", "(*Bool).Load", "", "func (x *Bool) Load() bool { return LoadUint32(&x.v) != 0 }",
-		"func (x *Bool) Load() bool { goweaveV := LoadUint32(&x.v) != 0; goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Bool) Load() bool { goweaveV := LoadUint32(&x.v) != 0; for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadUint32(&x.v) != 0 }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Bool).Store", "", "func (x *Bool) Store(val bool) { StoreUint32(&x.v, b32(val)) }",
 		"func (x *Bool) Store(val bool) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreUint32(&x.v, b32(val)) }"},
 	{"sync/atomic/type.go", "(*Bool).Swap", "", "func (x *Bool) Swap(new bool) (old bool) { return SwapUint32(&x.v, b32(new)) != 0 }",
@@ -30,7 +31,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Bool).CompareAndSwap", "", "\treturn CompareAndSwapUint32(&x.v, b32(old), b32(new))",
 		"\tgoweaveAtomicRMW(unsafe.Pointer(&x.v)); return CompareAndSwapUint32(&x.v, b32(old), b32(new))"},
 	{"sync/atomic/type.go", "(*Pointer).Load", "", "func (x *Pointer[T]) Load() *T { return (*T)(LoadPointer(&x.v)) }",
-		"func (x *Pointer[T]) Load() *T { goweaveV := (*T)(LoadPointer(&x.v)); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Pointer[T]) Load() *T { goweaveV := (*T)(LoadPointer(&x.v)); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = (*T)(LoadPointer(&x.v)) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Pointer).Store", "", "func (x *Pointer[T]) Store(val *T) { StorePointer(&x.v, unsafe.Pointer(val)) }",
 		"func (x *Pointer[T]) Store(val *T) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StorePointer(&x.v, unsafe.Pointer(val)) }"},
 	{"sync/atomic/type.go", "(*Pointer).Swap", "", "func (x *Pointer[T]) Swap(new *T) (old *T) { return (*T)(SwapPointer(&x.v, unsafe.Pointer(new))) }",
@@ -38,7 +39,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Pointer).CompareAndSwap", "", "\treturn CompareAndSwapPointer(&x.v, unsafe.Pointer(old), unsafe.Pointer(new))",
 		"\tgoweaveAtomicRMW(unsafe.Pointer(&x.v)); return CompareAndSwapPointer(&x.v, unsafe.Pointer(old), unsafe.Pointer(new))"},
 	{"sync/atomic/type.go", "(*Int32).Load", "", "func (x *Int32) Load() int32 { return LoadInt32(&x.v) }",
-		"func (x *Int32) Load() int32 { goweaveV := LoadInt32(&x.v); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Int32) Load() int32 { goweaveV := LoadInt32(&x.v); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadInt32(&x.v) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Int32).Store", "", "func (x *Int32) Store(val int32) { StoreInt32(&x.v, val) }",
 		"func (x *Int32) Store(val int32) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreInt32(&x.v, val) }"},
 	{"sync/atomic/type.go", "(*Int32).Swap", "", "func (x *Int32) Swap(new int32) (old int32) { return SwapInt32(&x.v, new) }",
@@ -52,7 +53,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Int32).Or", "", "func (x *Int32) Or(mask int32) (old int32) { return OrInt32(&x.v, mask) }",
 		"func (x *Int32) Or(mask int32) (old int32) { goweaveAtomicRMW(unsafe.Pointer(&x.v)); return OrInt32(&x.v, mask) }"},
 	{"sync/atomic/type.go", "(*Int64).Load", "", "func (x *Int64) Load() int64 { return LoadInt64(&x.v) }",
-		"func (x *Int64) Load() int64 { goweaveV := LoadInt64(&x.v); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Int64) Load() int64 { goweaveV := LoadInt64(&x.v); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadInt64(&x.v) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Int64).Store", "", "func (x *Int64) Store(val int64) { StoreInt64(&x.v, val) }",
 		"func (x *Int64) Store(val int64) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreInt64(&x.v, val) }"},
 	{"sync/atomic/type.go", "(*Int64).Swap", "", "func (x *Int64) Swap(new int64) (old int64) { return SwapInt64(&x.v, new) }",
@@ -66,7 +67,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Int64).Or", "", "func (x *Int64) Or(mask int64) (old int64) { return OrInt64(&x.v, mask) }",
 		"func (x *Int64) Or(mask int64) (old int64) { goweaveAtomicRMW(unsafe.Pointer(&x.v)); return OrInt64(&x.v, mask) }"},
 	{"sync/atomic/type.go", "(*Uint32).Load", "", "func (x *Uint32) Load() uint32 { return LoadUint32(&x.v) }",
-		"func (x *Uint32) Load() uint32 { goweaveV := LoadUint32(&x.v); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Uint32) Load() uint32 { goweaveV := LoadUint32(&x.v); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadUint32(&x.v) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Uint32).Store", "", "func (x *Uint32) Store(val uint32) { StoreUint32(&x.v, val) }",
 		"func (x *Uint32) Store(val uint32) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreUint32(&x.v, val) }"},
 	{"sync/atomic/type.go", "(*Uint32).Swap", "", "func (x *Uint32) Swap(new uint32) (old uint32) { return SwapUint32(&x.v, new) }",
@@ -80,7 +81,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Uint32).Or", "", "func (x *Uint32) Or(mask uint32) (old uint32) { return OrUint32(&x.v, mask) }",
 		"func (x *Uint32) Or(mask uint32) (old uint32) { goweaveAtomicRMW(unsafe.Pointer(&x.v)); return OrUint32(&x.v, mask) }"},
 	{"sync/atomic/type.go", "(*Uint64).Load", "", "func (x *Uint64) Load() uint64 { return LoadUint64(&x.v) }",
-		"func (x *Uint64) Load() uint64 { goweaveV := LoadUint64(&x.v); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Uint64) Load() uint64 { goweaveV := LoadUint64(&x.v); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadUint64(&x.v) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Uint64).Store", "", "func (x *Uint64) Store(val uint64) { StoreUint64(&x.v, val) }",
 		"func (x *Uint64) Store(val uint64) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreUint64(&x.v, val) }"},
 	{"sync/atomic/type.go", "(*Uint64).Swap", "", "func (x *Uint64) Swap(new uint64) (old uint64) { return SwapUint64(&x.v, new) }",
@@ -94,7 +95,7 @@ var atomicSiteTable = []site{
 	{"sync/atomic/type.go", "(*Uint64).Or", "", "func (x *Uint64) Or(mask uint64) (old uint64) { return OrUint64(&x.v, mask) }",
 		"func (x *Uint64) Or(mask uint64) (old uint64) { goweaveAtomicRMW(unsafe.Pointer(&x.v)); return OrUint64(&x.v, mask) }"},
 	{"sync/atomic/type.go", "(*Uintptr).Load", "", "func (x *Uintptr) Load() uintptr { return LoadUintptr(&x.v) }",
-		"func (x *Uintptr) Load() uintptr { goweaveV := LoadUintptr(&x.v); goweaveAtomicLoad(unsafe.Pointer(&x.v)); return goweaveV }"},
+		"func (x *Uintptr) Load() uintptr { goweaveV := LoadUintptr(&x.v); for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadUintptr(&x.v) }; return goweaveV }"},
 	{"sync/atomic/type.go", "(*Uintptr).Store", "", "func (x *Uintptr) Store(val uintptr) { StoreUintptr(&x.v, val) }",
 		"func (x *Uintptr) Store(val uintptr) { goweaveAtomicStore(unsafe.Pointer(&x.v)); StoreUintptr(&x.v, val) }"},
 	{"sync/atomic/type.go", "(*Uintptr).Swap", "", "func (x *Uintptr) Swap(new uintptr) (old uintptr) { return SwapUintptr(&x.v, new) }",

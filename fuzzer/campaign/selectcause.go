@@ -79,19 +79,27 @@ func (c *campaign) selectCauses(f Finding) []analysis.SelectCause {
 	return causes
 }
 
-// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for a flaky
-// panic or failure, with the choices ar made among ready cases pinned where sched left them
-// free (mutate.PinChoices), so that a replay takes them again. (A free run's recipe,
-// mutate.Replay, has every recorded choice already.)
+// pinnedChoices is sched, the schedule of steered run ar, as the recipe of f: for an actual
+// finding, ar replayed whole, atomics included (mutate.PinRun), so that a replay follows ar
+// past what sched steered; for a flaky panic or failure, first with the choices ar made
+// among ready cases pinned where sched left them free (mutate.PinChoices). A predicted
+// finding replays by its rewrites, and a confirmed one by the rewrite that confirmed it,
+// which steers just what makes the bug happen (confirm.go writes it): a confirming run
+// replayed whole diverged where the rest of the run depends on data (emitter's
+// TestCancellation: 0 of 10 replays, 10 of 10 under the rewrite). (A free run's recipe, mutate.Replay, replays the run whole already.)
 func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
-	if (f.Kind != "flaky-failure" && f.Kind != "flaky-panic") || ar.Recorded == nil || len(sched) == 0 {
+	if f.Confidence != analysis.Actual || ar.Recorded == nil || len(sched) == 0 {
 		return sched
 	}
 	s, err := schedule.Unmarshal(sched)
 	if err != nil {
 		return sched
 	}
-	mutate.PinChoices(s, &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}})
+	r := &mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}}
+	if f.Kind == "flaky-failure" || f.Kind == "flaky-panic" {
+		mutate.PinChoices(s, r)
+	}
+	mutate.PinRun(s, r)
 	if b, err := schedule.Marshal(s); err == nil {
 		return b
 	}

@@ -11,7 +11,8 @@ import (
 )
 
 // The recipe of a flaky failure found by a steered run whose schedule left its select free
-// pins the case the run took among ready ones; other kinds keep the run's schedule.
+// pins the case the run took among ready ones; every actual finding's replays the run whole
+// (mutate.PinRun); a predicted or confirmed one's keeps the run's schedule (its rewrite).
 func TestPinnedChoicesInRecipe(t *testing.T) {
 	b := tracetest.New()
 	m := b.Main()
@@ -28,13 +29,19 @@ func TestPinnedChoicesInRecipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Recorded: b.Trace()}
-	flaky := &Finding{Finding: analysis.Finding{Kind: "flaky-failure"}}
+	flaky := &Finding{Finding: analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual}}
 	got := string(pinnedChoices(sched, flaky, ar))
 	if !strings.Contains(got, "\nselect ") || !strings.Contains(got, ":17 ") || !strings.Contains(got, "\ndelay ") {
 		t.Errorf("flaky failure's recipe:\n%s\nwant the delay and a preference for the select at pool.go:17", got)
 	}
-	other := &Finding{Finding: analysis.Finding{Kind: "deadlock"}}
-	if got := pinnedChoices(sched, other, ar); string(got) != string(sched) {
-		t.Errorf("deadlock's recipe changed:\n%s", got)
+	other := &Finding{Finding: analysis.Finding{Kind: "deadlock", Confidence: analysis.Actual}}
+	if got := string(pinnedChoices(sched, other, ar)); !strings.Contains(got, "\norder ") || !strings.Contains(got, " 7 1:17 1\n") {
+		t.Errorf("deadlock's recipe:\n%s\nwant the run replayed whole, its select among the ordered ops", got)
+	}
+	for _, c := range []analysis.Confidence{analysis.Predicted, analysis.Confirmed} {
+		f := &Finding{Finding: analysis.Finding{Kind: "send-on-closed", Confidence: c}}
+		if got := pinnedChoices(sched, f, ar); string(got) != string(sched) {
+			t.Errorf("%s finding's recipe changed:\n%s", c, got)
+		}
 	}
 }

@@ -189,11 +189,13 @@ func recordedCase(e *trace.Event) int {
 	return schedule.CaseDefault
 }
 
-// Replay returns a schedule that repeats the recorded run r: every schedulable operation in
-// recorded order, every select taking its recorded case. upTo > 0 replays only the first upTo
-// operations and lets the rest run free. A finding's run replays with it.
+// Replay returns a schedule that repeats the recorded run r: every schedulable operation and
+// every atomic operation in recorded order (as PinRun), every select taking its recorded
+// case. upTo > 0 replays only the first upTo operations and lets the rest run free. A
+// finding's run replays with it.
 func Replay(r *Run, upTo int) *schedule.Schedule {
-	lin := linear(r)
+	r.Prepare()
+	lin := r.linPin
 	if upTo > 0 && upTo < len(lin) {
 		lin = lin[:upTo]
 	}

@@ -53,6 +53,11 @@ type Run struct {
 	prep sync.Once
 	lin  []int // schedulable completed events in the order they took effect (effectStamp)
 	rank []int // rank[i] = index of event i in lin, -1 if absent
+	// linPin is lin with the atomic operations of goroutines with a logical id, for orders
+	// that pin atomics (Replay, PinRun), a blocked channel operation at its request
+	// (pinStamps); pinRank ranks events in it as rank does in lin.
+	linPin  []int
+	pinRank []int
 	// selectExecs lists the executions of each select statement in request order (the
 	// order in which the runtime counts them).
 	selectExecs map[schedule.Pos][]int
@@ -73,20 +78,19 @@ func (r *Run) Prepare() {
 			r.SelectPartners = PossiblePartners(r.Trace, r.HB)
 		}
 		for i := range r.Trace.Events {
-			if r.Trace.Events[i].Completed() && r.Names.Schedulable(i) {
+			if !r.Trace.Events[i].Completed() {
+				continue
+			}
+			if r.Names.Schedulable(i) {
 				r.lin = append(r.lin, i)
 			}
+			if r.Names.Pinnable(i) {
+				r.linPin = append(r.linPin, i)
+			}
 		}
-		slices.SortStableFunc(r.lin, func(a, b int) int {
-			return cmpU64(effectStamp(&r.Trace.Events[a]), effectStamp(&r.Trace.Events[b]))
-		})
-		r.rank = make([]int, len(r.Trace.Events))
-		for i := range r.rank {
-			r.rank[i] = -1
-		}
-		for k, e := range r.lin {
-			r.rank[e] = k
-		}
+		r.rank = ranked(r.lin, len(r.Trace.Events), func(i int) uint64 { return effectStamp(&r.Trace.Events[i]) })
+		stamps := pinStamps(r.Trace)
+		r.pinRank = ranked(r.linPin, len(r.Trace.Events), func(i int) uint64 { return stamps[i] })
 		r.selectExecs = map[schedule.Pos][]int{}
 		for i := range r.Trace.Events {
 			if r.Trace.Events[i].Kind == trace.KindSelect {
@@ -98,6 +102,20 @@ func (r *Run) Prepare() {
 			slices.SortStableFunc(list, func(a, b int) int { return cmpU64(r.Trace.Events[a].Pre, r.Trace.Events[b].Pre) })
 		}
 	})
+}
+
+// ranked sorts events by stamp and returns the rank of each of n events in it, -1 for
+// the others.
+func ranked(events []int, n int, stamp func(int) uint64) []int {
+	slices.SortStableFunc(events, func(a, b int) int { return cmpU64(stamp(a), stamp(b)) })
+	rank := make([]int, n)
+	for i := range rank {
+		rank[i] = -1
+	}
+	for k, e := range events {
+		rank[e] = k
+	}
+	return rank
 }
 
 // effectStamp is when e took effect, as far as the order of operations on its object goes:

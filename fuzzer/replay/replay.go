@@ -44,8 +44,8 @@ const defaultReplayRuns = 20
 
 // Replay runs the test that found f again until the bug happens. A predicted finding is
 // replayed under the rewrites that should make it happen (mutate.Confirm, built from the
-// trace of the run that predicted it); any other finding under its schedule when a steered
-// run found it (f.Replay), else freely. It stops at the first run in which the bug happens
+// trace of the run that predicted it); any other finding under its recipe's schedule
+// (recipeSchedule), else under the schedule of the run that found it (f.Replay), else freely. It stops at the first run in which the bug happens
 // at f's positions, or when cfg's budget (RunsPerTest, TimePerTest; default 20 runs) is
 // spent. cfg is the configuration of the campaign that found f; its Packages, Run,
 // Strategy and Shard are replaced by f's package and test.
@@ -62,6 +62,8 @@ func Replay(ctx context.Context, cfg campaign.Config, f campaign.Finding) (*Resu
 		if recipes, _, err = campaign.RewritesFor(tr, f); err != nil {
 			return nil, fmt.Errorf("replay: %v", err)
 		}
+	} else if s := recipeSchedule(f); s != nil {
+		recipes = [][]byte{s}
 	} else if f.Replay != "" {
 		recipe, err := os.ReadFile(f.Replay)
 		if err != nil {
@@ -103,6 +105,22 @@ func Replay(ctx context.Context, cfg campaign.Config, f campaign.Finding) (*Resu
 		return nil, err
 	}
 	return res, err
+}
+
+// recipeSchedule is the schedule of f's replay recipe (f.Recipe), nil when f has none or it
+// cannot be read: what goweave replay runs. It says more than the schedule of the run that
+// found f (f.Replay): a free run's recipe orders its operations as recorded, and a flaky
+// failure's pins its select choices and atomics (mutate.PinChoices, PinRun), which the
+// steered run's own schedule left free.
+func recipeSchedule(f campaign.Finding) []byte {
+	if f.Recipe == "" {
+		return nil
+	}
+	rec, err := campaign.LoadRecipe(f.Recipe)
+	if err != nil || rec.Schedule == "" || rec.Finding.Fingerprint != f.Fingerprint {
+		return nil
+	}
+	return []byte(rec.Schedule)
 }
 
 // confirmedFinding is f as a replay run ar confirmed it.

@@ -40,10 +40,16 @@ func SelectSteering(schedules ...string) []string {
 }
 
 // Steering describes, as SelectSteering, the select preferences of the schedule Replay
-// runs for f: the schedule of the run that found it. nil for a predicted finding that
+// runs for f: its recipe's, else the schedule of the run that found it. nil for a predicted finding that
 // Replay confirms with rewrites it builds then, and when f has no schedule.
 func Steering(f campaign.Finding) []string {
-	if campaign.Confirmable(&f) && f.Trace != "" || f.Replay == "" {
+	if campaign.Confirmable(&f) && f.Trace != "" {
+		return nil
+	}
+	if s := recipeSchedule(f); s != nil {
+		return atMost(SelectSteering(string(s)), maxSteeringLines)
+	}
+	if f.Replay == "" {
 		return nil
 	}
 	text, err := os.ReadFile(f.Replay)
@@ -51,6 +57,18 @@ func Steering(f campaign.Finding) []string {
 		return nil
 	}
 	return SelectSteering(string(text))
+}
+
+// maxSteeringLines bounds what Steering says of a recipe: one that replays a whole run has
+// a preference for every select the run executed, too many for one editor message.
+const maxSteeringLines = 4
+
+// atMost is lines cut to n, the last saying how many were left out.
+func atMost(lines []string, n int) []string {
+	if len(lines) <= n {
+		return lines
+	}
+	return append(lines[:n-1:n-1], fmt.Sprintf("and %d more select preferences (goweave replay lists them)", len(lines)-n+1))
 }
 
 // preferenceLines describes one select's preference list, one line per preferred case.

@@ -78,3 +78,13 @@ func TestSteeringOfFinding(t *testing.T) {
 		t.Errorf("no schedule: steering %q", got)
 	}
 }
+
+func TestAtMost(t *testing.T) {
+	lines := []string{"a", "b", "c", "d", "e", "f"}
+	if got := atMost(lines, 4); !slices.Equal(got, []string{"a", "b", "c", "and 3 more select preferences (goweave replay lists them)"}) {
+		t.Errorf("atMost(6 lines, 4) = %q", got)
+	}
+	if got := atMost(lines[:4], 4); !slices.Equal(got, lines[:4]) {
+		t.Errorf("atMost(4 lines, 4) = %q", got)
+	}
+}

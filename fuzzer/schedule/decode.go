@@ -308,8 +308,8 @@ func (d *decoder) op(f []string) (OpID, error) {
 	if err != nil {
 		return OpID{}, d.errf("kind: %v", err)
 	}
-	if k > 255 || !Orderable(trace.Kind(k)) {
-		return OpID{}, d.errf("kind %d cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 70-71)", k)
+	if k > 255 || !Nameable(trace.Kind(k)) {
+		return OpID{}, d.errf("kind %d cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 70-71; atomics 50-52)", k)
 	}
 	p, err := d.pos(f[2])
 	if err != nil {

@@ -49,6 +49,13 @@ func (n *Names) Schedulable(i int) bool {
 	return op.G != "" && op.Pos.File != "" && Orderable(op.Kind)
 }
 
+// Pinnable reports whether event i can be named by an order that pins atomics: Schedulable,
+// or an atomic operation of a goroutine with a logical id.
+func (n *Names) Pinnable(i int) bool {
+	op := n.Ops[i]
+	return op.G != "" && op.Pos.File != "" && Nameable(op.Kind)
+}
+
 // LogicalIDs computes every goroutine's logical id from the trace's GoSpawn events (FORMAT.md,
 // "Logical goroutine ids"). The test goroutine is the one named by the META key "testgoid";
 // without it, the child of the first spawn made at a position in testing/testing.go; failing

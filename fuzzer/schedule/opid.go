@@ -91,7 +91,8 @@ func (id OpID) String() string {
 	return fmt.Sprintf("%s %s %s #%d", id.G, id.Kind, id.Pos, id.N)
 }
 
-// Orderable reports whether operations of kind k can be delayed or ordered by a schedule.
+// Orderable reports whether operations of kind k wait their turn while an order is active,
+// and so can be delayed or ordered by any schedule.
 func Orderable(k trace.Kind) bool {
 	switch k {
 	case trace.KindChanSend, trace.KindChanRecv, trace.KindChanClose, trace.KindSelect,
@@ -103,6 +104,15 @@ func Orderable(k trace.Kind) bool {
 	}
 	return false
 }
+
+// Atomic reports whether k is an atomic operation (AtomicLoad, AtomicStore, AtomicRMW).
+func Atomic(k trace.Kind) bool {
+	return k == trace.KindAtomicLoad || k == trace.KindAtomicStore || k == trace.KindAtomicRMW
+}
+
+// Nameable reports whether a delay or op line may name an operation of kind k: an orderable
+// kind or an atomic. Atomics wait their turn only in an order that names one (FORMAT.md).
+func Nameable(k trace.Kind) bool { return Orderable(k) || Atomic(k) }
 
 // parseUint parses the format's <uint>: 0, or digits without a leading zero, below 2^31.
 func parseUint(s string) (int, error) {

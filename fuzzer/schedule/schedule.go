@@ -41,12 +41,27 @@ type Delay struct {
 	Window time.Duration
 }
 
-// Order admits Ops one after the other; any other orderable operation waits its turn. The
+// Order admits Ops one after the other; any other orderable operation (and any atomic, when
+// Ops names one: PinsAtomics) waits its turn. The
 // order ends after the last op (the rest of the run is free) or when the next op has not
 // arrived within Window of the previous admission (a divergence).
 type Order struct {
 	Window time.Duration
 	Ops    []OpID
+}
+
+// PinsAtomics reports whether o names an atomic operation: then every atomic operation waits
+// its turn while o is active, as the orderable kinds always do.
+func (o *Order) PinsAtomics() bool {
+	if o == nil {
+		return false
+	}
+	for _, op := range o.Ops {
+		if Atomic(op.Kind) {
+			return true
+		}
+	}
+	return false
 }
 
 // IsFree reports whether s steers nothing.
@@ -139,7 +154,7 @@ func validOp(op OpID) error {
 	if err := op.G.Validate(); err != nil {
 		return err
 	}
-	if !Orderable(op.Kind) {
+	if !Nameable(op.Kind) {
 		return fmt.Errorf("%s operations cannot be scheduled", op.Kind)
 	}
 	if err := validPos(op.Pos); err != nil {

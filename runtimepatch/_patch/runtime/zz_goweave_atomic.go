@@ -43,6 +43,14 @@ func goweaveAtomicRMW(p unsafe.Pointer) {
 	}
 }
 
+//go:linkname goweaveAtomicLoadAgain sync/atomic.goweaveAtomicLoadAgain
+func goweaveAtomicLoadAgain(p unsafe.Pointer) bool {
+	if goweaveOn {
+		return goweaveAtomicLoadRec(p, sys.GetCallerPC())
+	}
+	return false
+}
+
 // goweaveAtomicRec records an atomic operation on p whose hook returns to
 // pc, when the method was called from user code: a = the address.
 func goweaveAtomicRec(kind uint8, p unsafe.Pointer, pc uintptr) {
@@ -50,20 +58,62 @@ func goweaveAtomicRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 	if gp != gp.m.curg {
 		return
 	}
+	if pos := goweaveAtomicPos(pc); pos != 0 {
+		goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+	}
+}
+
+// goweaveAtomicPos is the user position of the typed value's method whose
+// hook returns to pc, 0 when it was not called from user code.
+func goweaveAtomicPos(pc uintptr) uint32 {
 	pos := goweaveLookupBy(pc, goweaveClassifyAtomic)
 	if pos == goweaveWrapper {
 		pos = goweaveAtomicCaller(pc)
 	}
-	if pos >= goweaveFirstClass || pos == 0 {
-		return
+	if pos >= goweaveFirstClass {
+		return 0
 	}
-	goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+	return pos
+}
+
+// goweaveAtomicLoadRec is the hook of a typed value's Load, after it read
+// (type.go: `v := load; for goweaveAtomicLoadAgain(p) { v = load }`). It
+// records the Load and returns false; but when the schedule held the Load
+// back (an order that pins atomics: it waited for its turn) it records
+// nothing and returns true: the value read before the wait is stale, so the
+// method reads again, as a goroutine that was slow to reach the Load would
+// have, and calls it once more, which records.
+func goweaveAtomicLoadRec(p unsafe.Pointer, pc uintptr) bool {
+	gp := getg()
+	if gp != gp.m.curg {
+		return false
+	}
+	pos := goweaveAtomicPos(pc)
+	if pos == 0 {
+		return false
+	}
+	s := &gp.goweave.s
+	switch {
+	case s.reread:
+		s.reread = false // steered already
+	case goweaveSchedOn && goweaveSteer(gp, goweaveKAtomicLoad, pos):
+		s.reread = true
+		return true
+	}
+	goweaveAtomicRecord(gp, goweaveKAtomicLoad, uint64(uintptr(p)), pos)
+	return false
 }
 
 // goweaveAtomicAt records an atomic operation of gp on address a at the
 // user position pos.
 func goweaveAtomicAt(gp *g, kind uint8, a uint64, pos uint32) {
 	goweaveBefore(gp, kind, pos)
+	goweaveAtomicRecord(gp, kind, a, pos)
+}
+
+// goweaveAtomicRecord writes the record of an atomic operation that passed
+// its pre hook.
+func goweaveAtomicRecord(gp *g, kind uint8, a uint64, pos uint32) {
 	h := goweaveOpen(gp, kind, 0, pos, 0)
 	if h == 0 {
 		return

@@ -15,6 +15,9 @@ import "unsafe"
 
 //go:linkname goweaveFnPre sync/atomic.goweaveFnPre
 func goweaveFnPre(kind uint8, p unsafe.Pointer, pc uintptr) {
+	if goweaveOn && kind == goweaveKAtomicLoad && goweaveSchedAtomics {
+		goweaveAtomicFnSteer(pc)
+	}
 	goweaveRaceEnter(pc)
 	if goweaveOn && kind != goweaveKAtomicLoad {
 		goweaveAtomicFnRec(kind, p, pc)
@@ -40,7 +43,29 @@ func goweaveAtomicFnRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 	if pos >= goweaveFirstClass || pos == 0 {
 		return
 	}
+	if s := &gp.goweave.s; s.reread {
+		s.reread = false // a Load steered before it read (goweaveAtomicFnSteer)
+		goweaveAtomicRecord(gp, kind, uint64(uintptr(p)), pos)
+		return
+	}
 	goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+}
+
+// goweaveAtomicFnSteer lets a Load function called from user code wait its
+// turn before it reads, when the order pins atomics (a Load held after it
+// read would return a stale value); goweaveAtomicFnRec then records it
+// without steering it again.
+func goweaveAtomicFnSteer(pc uintptr) {
+	gp := getg()
+	if gp != gp.m.curg {
+		return
+	}
+	pos := goweaveLookupBy(pc, goweaveClassifyAtomicFn)
+	if pos >= goweaveFirstClass || pos == 0 {
+		return
+	}
+	goweaveSteer(gp, goweaveKAtomicLoad, pos)
+	gp.goweave.s.reread = true
 }
 
 // goweaveClassifyAtomicFn classifies the caller of a sync/atomic function:

@@ -543,9 +543,12 @@ func goweaveAttributed(gp *g, kind uint8) uint32 {
 // lock held. Schedule control (order, delays: zz_goweave_steer.go) parks gp
 // here until the operation may proceed.
 //
-// Without a schedule this costs a load and a branch.
+// Without a schedule this costs a load and a branch. A library's operation
+// on behalf of the user call at pos (gp.goweave.lib: its record gets the
+// internal flag) is neither counted nor held (FORMAT.md): a schedule cannot
+// name it, and holding it in an order whose head names gp ended the order.
 func goweaveBefore(gp *g, kind uint8, pos uint32) {
-	if goweaveSchedOn {
+	if goweaveSchedOn && !gp.goweave.lib {
 		goweaveSteer(gp, kind, pos)
 	}
 }

@@ -137,6 +137,7 @@ var (
 	goweaveSchedOps     []goweaveOpKey
 	goweaveSchedWindow  int64 // order window, ns
 	goweaveSchedHasOrd  bool
+	goweaveSchedAtomics bool // the order names an atomic operation: atomics wait their turn too
 )
 
 // goweaveSchedParser holds the parser's state; it exists only during init.
@@ -516,6 +517,9 @@ func (p *goweaveSchedParser) opLine(f []string) bool {
 	if !ok {
 		return false
 	}
+	if goweaveIsAtomicKind(op.kind) {
+		goweaveSchedAtomics = true
+	}
 	goweaveSchedOps = append(goweaveSchedOps, op)
 	return true
 }
@@ -531,8 +535,8 @@ func (p *goweaveSchedParser) op(f []string) (goweaveOpKey, bool) {
 	if kind < 0 {
 		return goweaveOpKey{}, p.fail("kind is not a <uint>")
 	}
-	if kind > 255 || !goweaveOrderable(uint8(kind)) {
-		return goweaveOpKey{}, p.fail("kind cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 70-71)")
+	if kind > 255 || !goweaveOrderable(uint8(kind)) && !goweaveIsAtomicKind(uint8(kind)) {
+		return goweaveOpKey{}, p.fail("kind cannot be scheduled (orderable kinds: 4-7, 10-15, 20, 30-32, 40-42, 50-52, 70-71)")
 	}
 	sp, ok := p.pos(f[2])
 	if !ok {
@@ -595,7 +599,8 @@ func (p *goweaveSchedParser) gid(s string) (uint32, bool) {
 	return node, true
 }
 
-// goweaveOrderable reports whether kind may be named by delay and op lines.
+// goweaveOrderable reports whether kind may be named by delay and op lines
+// and always waits its turn in an active order (atomics: goweaveHeldByOrder).
 func goweaveOrderable(kind uint8) bool {
 	switch kind {
 	case goweaveKChanSend, goweaveKChanRecv, goweaveKChanClose, goweaveKSelect,
@@ -606,6 +611,21 @@ func goweaveOrderable(kind uint8) bool {
 		return true
 	}
 	return false
+}
+
+// goweaveIsAtomicKind reports whether kind is an atomic operation: one a
+// delay or op line may name, held back by the order only when the order
+// names one (goweaveHeldByOrder).
+func goweaveIsAtomicKind(kind uint8) bool {
+	return kind == goweaveKAtomicLoad || kind == goweaveKAtomicStore || kind == goweaveKAtomicRMW
+}
+
+// goweaveHeldByOrder reports whether an operation of kind waits its turn
+// while the order is active: the orderable kinds always; atomics only when
+// the order pins atomics (it names one). An order that names none would
+// otherwise hold every atomic until it ended, diverged.
+func goweaveHeldByOrder(kind uint8) bool {
+	return goweaveOrderable(kind) || goweaveSchedAtomics && goweaveIsAtomicKind(kind)
 }
 
 // goweaveSchedPosOf returns the schedule position index of file:line, 0 if

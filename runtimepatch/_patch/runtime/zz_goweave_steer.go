@@ -61,6 +61,7 @@ type goweaveSteerG struct {
 	wsettled  int64        // settle waits: when to give up waiting (a goroutine spinning without hooks)
 	wnext     guintptr     // waiter list / ready list link
 	held      bool         // parked by the schedule since its pre hook began (zz_goweave_timing.go)
+	reread    bool         // an atomic Load was steered: its next hook records it without steering (zz_goweave_atomic.go, zz_goweave_atomicfn.go)
 
 	// Released by the schedule and its held operation has not yet taken
 	// effect (goweaveTookEffect(gp, rlast)); cleared at its next hook, when
@@ -197,19 +198,21 @@ func goweaveOccur(gp *g, pos uint32) (sp, k uint32) {
 }
 
 // goweaveCountOnly counts an operation that is never held back (ChanMake,
-// GoSpawn) so that later occurrence numbers stay right.
+// GoSpawn) so that later occurrence numbers stay right; a library's
+// (internal) one is not counted, as goweaveBefore.
 func goweaveCountOnly(gp *g, pos uint32) {
-	if goweaveSchedOn && pos != 0 {
+	if goweaveSchedOn && pos != 0 && !gp.goweave.lib {
 		goweaveOccur(gp, pos)
 	}
 }
 
 // goweaveSteer is the schedule's part of the pre hook: delay, then order,
-// then the admission that releases delays waiting for this op.
-func goweaveSteer(gp *g, kind uint8, pos uint32) {
+// then the admission that releases delays waiting for this op. It reports
+// whether gp was parked (held back) on the way.
+func goweaveSteer(gp *g, kind uint8, pos uint32) (parked bool) {
 	s := &gp.goweave.s
 	if s.inPref {
-		return
+		return false
 	}
 	s.released = false
 	goweaveMovedOn(gp)
@@ -223,15 +226,17 @@ func goweaveSteer(gp *g, kind uint8, pos uint32) {
 	if k != 0 && canPark && len(goweaveSchedDelays) > 0 {
 		goweaveDelayWait(gp, op)
 	}
-	if s.lhas && goweaveOrderOn.Load() && goweaveOrderable(kind) { // an atomic is never held back (FORMAT.md)
+	if s.lhas && goweaveOrderOn.Load() && goweaveHeldByOrder(kind) {
 		goweaveOrderWait(gp, op, canPark)
 	}
 	if canPark {
+		parked = s.held
 		goweaveHoldEnd(gp, kind, pos, t0)
 	}
 	if k != 0 && len(goweaveSchedDelays) > 0 {
 		goweaveDelayAdmit(gp, op)
 	}
+	return parked
 }
 
 // goweaveOrderWait admits op if it is the head of the order, else parks gp

@@ -11,6 +11,12 @@ import "unsafe"
 //go:noescape
 func goweaveAtomicLoad(p unsafe.Pointer)
 
+// goweaveAtomicLoadAgain records a typed value's Load after it read, or
+// reports that the schedule held it back and it must read again.
+//
+//go:noescape
+func goweaveAtomicLoadAgain(p unsafe.Pointer) bool
+
 //go:noescape
 func goweaveAtomicStore(p unsafe.Pointer)
 

@@ -1,0 +1,113 @@
+package mutate
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/schedule"
+)
+
+// maxPinnedOps bounds the order PinRun writes: a run that spins on an atomic a million
+// times is not worth replaying one admission at a time.
+const maxPinnedOps = 1 << 16
+
+// PinRun makes s, the schedule of the steered run r that found a bug, replay r: s's order
+// (if any) becomes the recorded order of every schedulable operation and every atomic of r
+// (an order that names atomics holds them: FORMAT.md; pinStamps: a channel operation that
+// blocked at its request), followed by s's ops r admitted but never completed, in s's
+// order. Delays of operations that order names are dropped (the order places them as
+// recorded); selects among them take their recorded case where s has no preference for
+// their statement.
+//
+// s alone pins what its strategy steered and leaves the rest of the run free: a bug whose
+// window lies between atomics of two goroutines (zerolog's diode writer: the reader's empty
+// Swap, the writer's Add and CompareAndSwap, then the reader's look at the cancelled context)
+// or after the steered part (emitter's waiter closing done before the caller) then happens
+// only when the goroutines interleave as they did by chance.
+//
+// It reports false, leaving s unchanged, when r's trace lost events (an order would wait for
+// operations it does not list) or the order would exceed maxPinnedOps.
+func PinRun(s *schedule.Schedule, r *Run) bool {
+	r.Prepare()
+	if incomplete(r) {
+		return false
+	}
+	var pending []int // s's ops r performed without completing them
+	window := DefaultOrderWindow
+	if s.Order != nil {
+		window = s.Order.Window
+		for _, op := range s.Order.Ops {
+			if i, ok := r.Names.Event(op); ok && r.pinRank[i] < 0 && !r.Trace.Events[i].Completed() {
+				pending = append(pending, i)
+			}
+		}
+	}
+	events := append(slices.Clone(r.linPin), pending...)
+	if len(events) > maxPinnedOps {
+		return false
+	}
+	ordered := map[schedule.OpID]bool{}
+	o := &schedule.Order{Window: window, Ops: make([]schedule.OpID, len(events))}
+	for k, e := range events {
+		o.Ops[k] = r.Names.Ops[e]
+		ordered[o.Ops[k]] = true
+	}
+	s.Order = o
+	s.Delays = slices.DeleteFunc(s.Delays, func(d schedule.Delay) bool { return ordered[d.Op] })
+	have := map[schedule.Pos]bool{}
+	for _, p := range s.Selects {
+		have[p.Pos] = true
+	}
+	for _, p := range selectPreferences(r, events, nil, DefaultSelectWindow) {
+		if !have[p.Pos] {
+			s.Selects = append(s.Selects, p)
+		}
+	}
+	slices.SortFunc(s.Selects, func(a, b schedule.SelectPreference) int {
+		return cmp.Or(cmp.Compare(a.Pos.File, b.Pos.File), cmp.Compare(a.Pos.Line, b.Pos.Line))
+	})
+	return true
+}
+
+// pinStamps returns, for each event of r, where an order that pins atomics places it: when
+// it took effect (effectStamp), except a channel send or receive that blocked until a
+// partner of another goroutine came (a receive woken by a send, a close or a timer; a send by
+// a receive): that one at its request. Ordered by its completion, a blocked receive is
+// admitted after its partner, which tells the order nothing about where its goroutine was:
+// zerolog's test goroutine had cancelled the context before it waited for the poller, and
+// the poller's look at the context came after that wait began, not after it ended. Admitted
+// at its request, it blocks as it did and its partner's admission wakes it: channels queue
+// their waiters in order, so the outcome is the recorded one.
+func pinStamps(t *trace.Trace) []uint64 {
+	byObj := map[uint64][]int{}
+	for i := range t.Events {
+		if o := object(&t.Events[i]); o != 0 {
+			byObj[o] = append(byObj[o], i)
+		}
+	}
+	stamps := make([]uint64, len(t.Events))
+	for i := range t.Events {
+		e := &t.Events[i]
+		stamps[i] = effectStamp(e)
+		if (e.Kind == trace.KindChanRecv || e.Kind == trace.KindChanSend) && e.Completed() &&
+			slices.ContainsFunc(byObj[e.Obj], func(j int) bool { return wokeBy(e, &t.Events[j]) }) {
+			stamps[i] = e.Pre
+		}
+	}
+	return stamps
+}
+
+// wokeBy reports whether o, of another goroutine (or a timer), is a partner that may have
+// ended e's wait: a send, close or timer fire for a receive, a receive for a send, begun
+// while e was pending.
+func wokeBy(e, o *trace.Event) bool {
+	if o.G == e.G || o.Pre <= e.Pre || o.Pre >= e.Post {
+		return false
+	}
+	d := chanDir(o)
+	if e.Kind == trace.KindChanRecv {
+		return d == 1 || o.Kind == trace.KindChanClose || o.Kind == trace.KindTimerFire
+	}
+	return d == -1
+}

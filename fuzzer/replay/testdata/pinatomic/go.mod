@@ -1,0 +1,3 @@
+module pinatomic
+
+go 1.26
