@@ -53,6 +53,7 @@ func runReplay(args []string) int {
 	timeout := fs.Duration("timeout", 0, "time limit of each test process (default 10s)")
 	force := fs.Bool("force", false, "replay even when the rebuilt test binary differs (the lines the schedule names must be unchanged)")
 	asJSON := fs.Bool("json", false, "print the outcome as JSON")
+	verbose := fs.Bool("v", false, "list every select preference of the schedule (default: the first 8)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -97,7 +98,7 @@ func runReplay(args []string) int {
 			return 2
 		}
 	} else {
-		printReplay(os.Stdout, rec, o)
+		printReplay(os.Stdout, rec, o, *verbose)
 	}
 	if res.Reproduced {
 		return 1
@@ -139,7 +140,10 @@ func replayBase(recipePath, outDir string, rec *fuzzer.Recipe) (string, error) {
 	return fuzzer.DefaultOutDir(rec.Module)
 }
 
-func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput) {
+// maxReplaySteering is how many select preferences goweave replay prints without -v.
+const maxReplaySteering = 8
+
+func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput, verbose bool) {
 	cwd, _ := os.Getwd()
 	f := rec.Finding
 	where := "-"
@@ -151,7 +155,14 @@ func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput) {
 	if rec.Finding.Confidence == analysis.Predicted && len(rec.Confirm) > 0 {
 		schedules = rec.Confirm // what ReplayRecipe runs
 	}
-	for _, l := range replay.SelectSteering(schedules...) {
+	// A recipe that replays a whole run prefers a case in every select the run executed:
+	// the outcome, not hundreds of preference lines, is what the user came for.
+	steering := replay.SelectSteering(schedules...)
+	if !verbose && len(steering) > maxReplaySteering {
+		steering = append(steering[:maxReplaySteering-1:maxReplaySteering-1],
+			fmt.Sprintf("and %d more select preferences (-v lists them)", len(steering)-maxReplaySteering+1))
+	}
+	for _, l := range steering {
 		fmt.Fprintln(w, l)
 	}
 	verdict := "not reproduced"

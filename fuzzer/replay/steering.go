@@ -119,5 +119,13 @@ func executions(ns []int) string {
 	if len(ns) == 1 {
 		return "execution " + parts[0]
 	}
+	// A whole-run recipe prefers a case at thousands of scattered executions: the first few
+	// ranges and the count say as much as a line of many kilobytes.
+	if len(parts) > maxExecutionRanges {
+		return fmt.Sprintf("executions %s, ... (%d in all)", strings.Join(parts[:maxExecutionRanges], ", "), len(ns))
+	}
 	return "executions " + strings.Join(parts, ", ")
 }
+
+// maxExecutionRanges bounds the ranges executions lists.
+const maxExecutionRanges = 8

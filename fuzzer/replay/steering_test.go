@@ -47,7 +47,8 @@ func TestExecutions(t *testing.T) {
 	for _, tc := range []struct {
 		ns   []int
 		want string
-	}{{[]int{2}, "execution 2"}, {[]int{1, 2, 3}, "executions 1-3"}, {[]int{1, 2, 4, 6, 7}, "executions 1-2, 4, 6-7"}} {
+	}{{[]int{2}, "execution 2"}, {[]int{1, 2, 3}, "executions 1-3"}, {[]int{1, 2, 4, 6, 7}, "executions 1-2, 4, 6-7"},
+		{[]int{1, 3, 5, 7, 9, 11, 13, 15, 17, 18, 19}, "executions 1, 3, 5, 7, 9, 11, 13, 15, ... (11 in all)"}} {
 		if got := executions(tc.ns); got != tc.want {
 			t.Errorf("executions(%v) = %q, want %q", tc.ns, got, tc.want)
 		}
