@@ -18,7 +18,9 @@ import (
 //     not own it: another ordering gives this receive the close instead of the value (or
 //     the value instead of the close).
 //   - a signal: the received value is compared with nil or its zero value (in the
-//     receiving if statement, or in the if statement right after `v := <-ch`), or the
+//     receiving if statement, or in the if statement right after `v := <-ch`), is a bool
+//     an if tests (`if <-ran {`), or is passed to a test's assertion of its zero value
+//     (assert.False(t, <-ran), So(<-ran, ShouldBeFalse)), or the
 //     channel is closed by a deferred close in the goroutine that made every send on it
 //     (conditional reports before the close: the zero value means "no report").
 //
@@ -217,6 +219,9 @@ func recvChecked(stack []ast.Node) bool {
 	if b, ok := parent.(*ast.BinaryExpr); ok {
 		return comparesZero(b, types.ExprString(recv))
 	}
+	if boolCondition(stack[:k+1]) || assertsZero(parent, recv) {
+		return true
+	}
 	as, ok := parent.(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != recv {
 		return false
@@ -264,6 +269,67 @@ func recvChecked(stack []ast.Node) bool {
 		cur = stack[j]
 	}
 	return false
+}
+
+// boolCondition: stack ends at a receive that is an if statement's whole condition, or
+// its negation (`if <-ran {`, `if !<-ok {`): a bool received and tested is compared with
+// false as surely as `v == false` is.
+func boolCondition(stack []ast.Node) bool {
+	k := len(stack) - 1
+	e := ast.Node(stack[k])
+	for k > 0 {
+		switch p := stack[k-1].(type) {
+		case *ast.ParenExpr:
+		case *ast.UnaryExpr:
+			if p.Op != token.NOT {
+				return false
+			}
+		case *ast.IfStmt:
+			return p.Cond == e
+		default:
+			return false
+		}
+		k--
+		e = stack[k]
+	}
+	return false
+}
+
+// zeroAssertions are the names of test assertions that check a value against its zero value
+// (testify's assert and require, goconvey's So matchers), either way round, as an if with
+// == nil or != nil does: the test that asserts `<-ran` is false reads the close as a signal.
+var zeroAssertions = map[string]bool{
+	"True": true, "False": true, "Nil": true, "NotNil": true, "Zero": true, "NotZero": true,
+	"Empty": true, "NotEmpty": true, "NoError": true, "Error": true,
+	"ShouldBeTrue": true, "ShouldBeFalse": true, "ShouldBeNil": true, "ShouldNotBeNil": true,
+	"ShouldBeZeroValue": true, "ShouldNotBeZeroValue": true, "ShouldBeEmpty": true, "ShouldNotBeEmpty": true,
+}
+
+// assertsZero reports whether parent is a call that passes recv to an assertion of its zero
+// value: assert.False(t, <-ch), require.Nil(t, <-errs), So(<-ch, ShouldBeFalse).
+func assertsZero(parent ast.Node, recv ast.Expr) bool {
+	call, ok := parent.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	name := func(e ast.Expr) string {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			return e.Name
+		case *ast.SelectorExpr:
+			return e.Sel.Name
+		}
+		return ""
+	}
+	isArg, matcher := false, zeroAssertions[name(call.Fun)]
+	for _, a := range call.Args {
+		if a == recv {
+			isArg = true
+		} else if zeroAssertions[name(a)] {
+			matcher = true
+		}
+	}
+	return isArg && matcher
 }
 
 // after returns the statement that follows s in list; last says s ends the list.

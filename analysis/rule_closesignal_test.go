@@ -102,6 +102,25 @@ func usedAfterBranch(ch <-chan *snapshot, wait bool) int {
 	}
 	return s.n
 }
+
+func boolTested(ran, ok chan bool, t interface{ Fatal(...any) }) {
+	if <-ran { // mark:bool-if
+		t.Fatal("ran")
+	}
+	if !(<-ok) { // mark:bool-not
+		t.Fatal("not ok")
+	}
+	x := <-ok && true // mark:bool-and
+	_ = x
+}
+
+func asserted(ran chan bool, errs chan error, n chan int, assert, require fakeAssert) {
+	assert.False(nil, <-ran) // mark:assert-false
+	require.NoError(nil, <-errs) // mark:require-noerror
+	So(<-ran, ShouldBeFalse) // mark:convey-false
+	assert.Equal(nil, 3, <-n) // mark:assert-equal
+	So(<-n, ShouldEqual, 3) // mark:convey-equal
+}
 `
 
 func TestZeroChecked(t *testing.T) {
@@ -110,6 +129,8 @@ func TestZeroChecked(t *testing.T) {
 		"if-checked": true, "next-checked": true, "compared": true,
 		"used": false, "returned": false, "report": false,
 		"branch-checked": true, "case-checked": true, "loop-end": false, "branch-used": false,
+		"bool-if": true, "bool-not": true, "bool-and": false,
+		"assert-false": true, "require-noerror": true, "convey-false": true, "assert-equal": false, "convey-equal": false,
 	} {
 		if got := zeroChecked(file, lines[mark]); got != want {
 			t.Errorf("zeroChecked(%s) = %v, want %v", mark, got, want)
