@@ -364,8 +364,7 @@ func (a *clockArena) joinNode(d, src unsafe.Pointer, s int32, excl bool) (r unsa
 		}
 	}
 	switch {
-	case same:
-		a.dropKids(&kids, sn, s)
+	case same: // (no child was changed in place or copied: each is src's)
 		return src, gt, lt
 	case !changed:
 		return d, gt, lt
@@ -394,16 +393,6 @@ func (a *clockArena) replace(slot *unsafe.Pointer, r, src unsafe.Pointer, s int3
 	}
 	a.release(*slot, s)
 	*slot = r
-}
-
-// dropKids releases the new nodes among kids (joined children of a node whose result is
-// src after all: they are not used).
-func (a *clockArena) dropKids(kids *[fanN]unsafe.Pointer, sn *inner, s int32) {
-	for i, k := range kids {
-		if k != nil && k != sn.kids[i] {
-			a.release(k, s-fanBits)
-		}
-	}
 }
 
 // compareLeaves reports whether s has an entry greater than d's, and one smaller.
