@@ -3,7 +3,9 @@ package analysis
 import (
 	"fmt"
 	"math/rand"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"testing"
 
@@ -142,4 +144,33 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
+}
+
+// BenchmarkKeptTrace analyzes the recorded trace file GOWEAVE_BENCH_TRACE names (a real
+// suite's: BENCHMARKS.md, "Huge traces"), within no budget, and reports the CPU time and
+// the peak resident memory of the analysis beside the decoded trace. Skipped without it.
+func BenchmarkKeptTrace(b *testing.B) {
+	path := os.Getenv("GOWEAVE_BENCH_TRACE")
+	if path == "" {
+		b.Skip("GOWEAVE_BENCH_TRACE names no trace")
+	}
+	tr, err := trace.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	debug.FreeOSMemory()
+	base := resetPeakRSS(b)
+	cpu0 := cpuSeconds()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := AnalyzeWith(tr, Options{MemoryBudget: -1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric((cpuSeconds()-cpu0)/float64(b.N), "cpu-s/op")
+	if peak := peakRSS(b); peak > 0 {
+		b.ReportMetric(float64(peak-base)/(1<<20), "peak-MB")
+	}
 }

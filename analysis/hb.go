@@ -114,6 +114,9 @@ type engine struct {
 	wgFactsChunk []wgFacts
 
 	userHits []int32 // scratch of unorderedUsers
+
+	chanLast  []int32    // per channel: its last completed operation in the walk (retire.go)
+	condWaits [][]uint64 // per cond: the tickets of its completed Waits, sorted (retire.go)
 }
 
 // heldLock is a lock a goroutine holds.
@@ -146,6 +149,7 @@ func (e *engine) run() {
 		return
 	}
 	ord := e.order()
+	e.retirePlan(ord)
 	for n, i := range ord {
 		if n%budgetCheckEvery == 0 && e.overBudget() {
 			return
@@ -153,30 +157,34 @@ func (e *engine) run() {
 		if n%prefetchBatch == 0 && n+prefetchAhead < len(ord) {
 			e.prefetchUsers(ord[n+prefetchAhead : min(n+prefetchAhead+prefetchBatch, len(ord))])
 		}
-		if e.done[i] {
-			continue
+		if !e.done[i] {
+			e.step(i, &t.Events[i])
 		}
-		ev := &t.Events[i]
-		g := e.r.gOf[i]
-		if g < 0 {
-			if ev.G == 0 {
-				e.timerEvent(i, ev) // a timer's fire (rules_timer.go)
-			}
-			continue
-		}
-		if rl := rules[ev.Kind]; rl != nil {
-			rl(e, i, ev)
-		} else {
-			e.tick(i) // a kind of a later format version: program order only
-		}
-		if e.rec != nil {
-			e.record(i, g)
-		}
-		if ev.Kind == trace.KindGoEnd {
-			e.endClocks(g)
-		}
+		e.retireAfter(i)
 	}
 	e.finishBlocked()
+}
+
+// step applies the rule of event i.
+func (e *engine) step(i int32, ev *trace.Event) {
+	g := e.r.gOf[i]
+	if g < 0 {
+		if ev.G == 0 {
+			e.timerEvent(i, ev) // a timer's fire (rules_timer.go)
+		}
+		return
+	}
+	if rl := rules[ev.Kind]; rl != nil {
+		rl(e, i, ev)
+	} else {
+		e.tick(i) // a kind of a later format version: program order only
+	}
+	if e.rec != nil {
+		e.record(i, g)
+	}
+	if ev.Kind == trace.KindGoEnd {
+		e.endClocks(g)
+	}
 }
 
 // prefetchAhead is how many events ahead of the analysis the channel-user slots are
@@ -354,6 +362,10 @@ func (e *engine) prepass() {
 				if ev.Post != 0 && !ev.Flags.Has(trace.FlagClosed) {
 					ch.count(ev.Kind == trace.KindChanSend, ev.A, int32(i))
 				}
+			case trace.KindCondWait:
+				if g >= 0 {
+					e.condWaitTicket(x, ev)
+				}
 			case trace.KindOnceDo:
 				if ev.Flags.Has(trace.FlagSuccess) {
 					e.onces[x].runner = int32(i)
@@ -377,6 +389,7 @@ func (e *engine) prepass() {
 			info.Parent = gr.Parent
 		}
 	}
+	e.sortCondWaits()
 	e.ng = len(r.Goroutines)
 	e.ck = newClockArena(e.ng)
 	// Goroutine clocks start when a goroutine starts and are released when it ends.

@@ -16,11 +16,13 @@ type condState struct {
 	// tickets only grow, so only a damaged trace): the wakes are searched one by one, not
 	// by bisection
 	unsorted bool
+	lastHi   uint64 // hi of the latest wake of a waiter
 }
 
 type condWake struct {
 	lo, hi  uint64 // tickets woken: [lo, hi)
 	vc, wvc vclock
+	readers int32 // completed Waits not yet joined with it (retire.go)
 }
 
 // Rule CondSignal / CondBroadcast: the signaller's clock is kept for the tickets it woke
@@ -40,10 +42,16 @@ func (e *engine) condSignal(i int32, ev *trace.Event) {
 	if ev.Kind == trace.KindCondBroadcast {
 		hi = ev.B
 	}
-	if n := len(c.wakes); n > 0 && ev.A < c.wakes[n-1].hi {
+	if c.lastHi > 0 && ev.A < c.lastHi {
 		c.unsorted = true
 	}
-	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.snapshot(&e.vc[g]), wvc: e.snapshot(&e.wvc[g])})
+	c.lastHi = hi
+	// a wake no completed Wait will join is not kept: its tickets' waiters never returned
+	n := e.wakeReaders(x, ev.A, hi)
+	if n == 0 {
+		return
+	}
+	c.wakes = append(c.wakes, condWake{lo: ev.A, hi: hi, vc: e.snapshot(&e.vc[g]), wvc: e.snapshot(&e.wvc[g]), readers: n})
 }
 
 // Rule CondWait: a Wait that returned happens after the Signal or Broadcast that woke its
@@ -61,13 +69,15 @@ func (e *engine) condWait(i int32, ev *trace.Event) {
 		if k--; k >= 0 && ev.A < c.wakes[k].hi {
 			e.ck.join(&e.vc[g], &c.wakes[k].vc)
 			e.ck.join(&e.wvc[g], &c.wakes[k].wvc)
+			e.wakeRead(&c.wakes[k])
 		}
 		return
 	}
 	for k := len(c.wakes) - 1; k >= 0; k-- {
-		if w := c.wakes[k]; w.lo <= ev.A && ev.A < w.hi {
+		if w := &c.wakes[k]; w.lo <= ev.A && ev.A < w.hi {
 			e.ck.join(&e.vc[g], &w.vc)
 			e.ck.join(&e.wvc[g], &w.wvc)
+			e.wakeRead(w)
 			return
 		}
 	}

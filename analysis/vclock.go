@@ -301,107 +301,108 @@ func (a *clockArena) join(dst, src *vclock) {
 	dst.ownEp = ownEp
 }
 
-// joinTree sets the subtree at *slot (of the level with shift s) to its join with src,
-// copying what it changes of a shared subtree. Where src holds all of a subtree, the
-// subtree becomes src's (shared): clocks that learn from each other converge to the same
-// nodes, and their later joins skip them by pointer.
+// joinTree sets the subtree at *slot (of the level with shift s) to its join with src.
 func (a *clockArena) joinTree(slot *unsafe.Pointer, src unsafe.Pointer, s int32) {
-	d := *slot
-	if d == src || src == nil {
-		return
-	}
-	if d == nil {
-		retain(src)
-		*slot = src
-		return
-	}
-	if s < leafBits {
-		dl, sl := (*leaf)(d), (*leaf)(src)
-		if a.shift == 0 { // a one-leaf tree: its goroutine changes it all the time, join in place
-			if dl.refs == 1 {
-				join(dl.v[:], sl.v[:])
-			} else {
-				join(a.ownLeaf(slot).v[:], sl.v[:])
-			}
-			return
-		}
-		gt, lt := compareLeaves(&dl.v, &sl.v)
-		switch {
-		case !gt: // src adds nothing
-		case !lt: // src holds all of d
-			retain(src)
-			a.release(d, s)
-			*slot = src
-		default:
-			join(a.ownLeaf(slot).v[:], sl.v[:])
-		}
-		return
-	}
-	dn, sn := (*inner)(d), (*inner)(src)
-	same := true // every child is src's
-	for i := range fanN {
-		sk, dk := sn.kids[i], dn.kids[i]
-		if sk == dk {
-			continue
-		}
-		same = false
-		if sk == nil {
-			continue
-		}
-		gt, lt := compareTrees(sk, dk, s-fanBits)
-		if !gt && lt { // src adds nothing
-			continue
-		}
-		dn = a.ownInner(slot)
-		if lt {
-			a.joinTree(&dn.kids[i], sk, s-fanBits)
-			continue
-		}
-		// src holds all of it (or the same: take src's, so that the two converge)
-		retain(sk)
-		a.release(dk, s-fanBits)
-		dn.kids[i] = sk
-	}
-	if !same {
-		same = true
-		for i := range fanN {
-			same = same && dn.kids[i] == sn.kids[i]
-		}
-	}
-	if same && *slot != src {
-		retain(src)
-		a.release(*slot, s)
-		*slot = src
+	if r, _, _ := a.joinNode(*slot, src, s, true); r != *slot {
+		a.replace(slot, r, src, s)
 	}
 }
 
-// compareTrees reports whether subtree p (of the level with shift s) has an entry greater
-// than the same entry of q, and one smaller (a nil subtree is zero; a node is taken to hold
-// a nonzero entry).
-func compareTrees(p, q unsafe.Pointer, s int32) (gt, lt bool) {
+// joinNode joins subtree src into subtree d (of the level with shift s) in one pass over
+// the nodes where they differ, and returns the joined subtree and whether src had an entry
+// greater than d's (gt) and d one greater than src's (lt); a node is taken to hold a
+// nonzero entry. The result is d, changed in place where excl says that d's whole path is
+// this clock's alone; or src (where it holds all of d: clocks that learn from each other
+// converge to the same nodes, and their later joins skip them by pointer); or a new node.
+// (It used to compare each differing subtree before joining it, at every level: 4 passes
+// over a leaf of a 3-level tree, 70% of the analysis of a 60,000-goroutine trace.)
+func (a *clockArena) joinNode(d, src unsafe.Pointer, s int32, excl bool) (r unsafe.Pointer, gt, lt bool) {
 	switch {
-	case p == q:
-		return false, false
-	case p == nil:
-		return false, true
-	case q == nil:
-		return true, false
-	case s < leafBits:
-		return compareLeaves(&(*leaf)(q).v, &(*leaf)(p).v)
+	case d == src:
+		return d, false, false
+	case src == nil:
+		return d, false, true
+	case d == nil:
+		return src, true, false
 	}
-	pn, qn := (*inner)(p), (*inner)(q)
+	excl = excl && *(*int32)(d) == 1
+	if s < leafBits {
+		dl, sl := (*leaf)(d), (*leaf)(src)
+		if a.shift == 0 { // a one-leaf tree: its goroutine changes it all the time, join in place
+			gt, lt = true, true
+		} else if gt, lt = compareLeaves(&dl.v, &sl.v); !gt {
+			if lt {
+				return d, false, true // src adds nothing
+			}
+			return src, false, false // the same: take src's, so that the two converge
+		} else if !lt {
+			return src, true, false // src holds all of d
+		}
+		if !excl {
+			n := a.newLeaf()
+			n.v = dl.v
+			dl = n
+		}
+		join(dl.v[:], sl.v[:])
+		return unsafe.Pointer(dl), gt, lt
+	}
+	dn, sn := (*inner)(d), (*inner)(src)
+	var kids [fanN]unsafe.Pointer // the joined children that differ from d's (nil: d's)
+	changed, same := false, true  // same: every joined child is src's
 	for i := range fanN {
-		g, l := compareTrees(pn.kids[i], qn.kids[i], s-fanBits)
+		dk, sk := dn.kids[i], sn.kids[i]
+		if dk == sk {
+			continue
+		}
+		k, g, l := a.joinNode(dk, sk, s-fanBits, excl)
 		gt, lt = gt || g, lt || l
-		if gt && lt {
-			break
+		if k != sk {
+			same = false
+		}
+		if k != dk {
+			kids[i], changed = k, true
 		}
 	}
-	return gt, lt
+	switch {
+	case same: // (no child was changed in place or copied: each is src's)
+		return src, gt, lt
+	case !changed:
+		return d, gt, lt
+	}
+	if !excl { // a copy of d that the changes go into
+		n := a.newInner()
+		n.kids = dn.kids
+		for _, k := range n.kids {
+			retain(k)
+		}
+		dn = n
+	}
+	for i, k := range kids {
+		if k != nil {
+			a.replace(&dn.kids[i], k, sn.kids[i], s-fanBits)
+		}
+	}
+	return unsafe.Pointer(dn), gt, lt
+}
+
+// replace puts joinNode's result r in *slot instead of the node there: src (of which the
+// slot takes a reference) or a node of its own (new, or the old one changed in place).
+func (a *clockArena) replace(slot *unsafe.Pointer, r, src unsafe.Pointer, s int32) {
+	if r == src {
+		retain(r)
+	}
+	a.release(*slot, s)
+	*slot = r
 }
 
 // compareLeaves reports whether s has an entry greater than d's, and one smaller.
 func compareLeaves(d, s *[leafN]uint32) (gt, lt bool) {
+	// vector instructions where the CPU has them: the comparisons were 60% of the analysis
+	// of a trace of 60,000 goroutines (each join of two wide clocks compares the leaves
+	// they do not share)
+	if gt, lt, ok := compareVector(d, s); ok {
+		return gt, lt
+	}
 	for i := range d {
 		x, y := s[i], d[i]
 		gt = gt || x > y

@@ -56,3 +56,45 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL	CX, ecx+16(FP)
 	MOVL	DX, edx+20(FP)
 	RET
+
+// func compareSSE41(d, s *[64]uint32) (gt, lt bool)
+// gt: some s[i] > d[i]; lt: some s[i] < d[i]. Each entry's max is compared with both
+// sides; the equalities are ANDed over the 16 quads and tested once at the end.
+TEXT ·compareSSE41(SB), NOSPLIT, $0-18
+	MOVQ	d+0(FP), DI
+	MOVQ	s+8(FP), SI
+	MOVQ	$8, CX
+	PCMPEQL	X6, X6
+	PCMPEQL	X7, X7
+
+cloop:
+	MOVOU	(DI), X0
+	MOVOU	(SI), X1
+	MOVOU	16(DI), X8
+	MOVOU	16(SI), X9
+	MOVO	X0, X2
+	MOVO	X8, X10
+	PMAXUD	X1, X2
+	PMAXUD	X9, X10
+	MOVO	X2, X3
+	MOVO	X10, X11
+	PCMPEQL	X0, X2
+	PCMPEQL	X1, X3
+	PCMPEQL	X8, X10
+	PCMPEQL	X9, X11
+	PAND	X2, X6
+	PAND	X3, X7
+	PAND	X10, X6
+	PAND	X11, X7
+	ADDQ	$32, DI
+	ADDQ	$32, SI
+	DECQ	CX
+	JNZ	cloop
+
+	PMOVMSKB	X6, AX
+	PMOVMSKB	X7, BX
+	CMPL	AX, $0xFFFF
+	SETNE	gt+16(FP)
+	CMPL	BX, $0xFFFF
+	SETNE	lt+17(FP)
+	RET

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 	"unsafe"
@@ -161,5 +162,40 @@ func TestExchangeLeavesMatchesGeneralPath(t *testing.T) {
 		if len(cases) != 4 {
 			t.Errorf("ng %d: only %d of the 4 cases (who knows whom) were exercised: %v", ng, len(cases), cases)
 		}
+	}
+}
+
+// The vector comparison of leaves answers what the entrywise one does, whichever entry
+// differs (each lane of each quad) and in either direction.
+func TestCompareLeavesVector(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var d, s [leafN]uint32
+	for i := range d {
+		d[i] = uint32(rng.Intn(1 << 20))
+	}
+	check := func(what string) {
+		var gt, lt bool
+		for i := range d {
+			gt, lt = gt || s[i] > d[i], lt || s[i] < d[i]
+		}
+		if g, l, ok := compareVector(&d, &s); ok && (g != gt || l != lt) {
+			t.Fatalf("%s: compareVector = %v, %v; want %v, %v", what, g, l, gt, lt)
+		}
+		if g, l := compareLeaves(&d, &s); g != gt || l != lt {
+			t.Fatalf("%s: compareLeaves = %v, %v; want %v, %v", what, g, l, gt, lt)
+		}
+	}
+	s = d
+	check("equal")
+	for k := range leafN {
+		s = d
+		s[k]++
+		check(fmt.Sprintf("entry %d greater", k))
+		s[k] -= 2
+		check(fmt.Sprintf("entry %d smaller", k))
+		s[(k+17)%leafN] += 5
+		check(fmt.Sprintf("entry %d smaller, %d greater", k, (k+17)%leafN))
+		s[k] = 1 << 31 // unsigned: above every entry
+		check(fmt.Sprintf("entry %d at 1<<31", k))
 	}
 }
