@@ -8,16 +8,24 @@ package sharedport
 
 import (
 	"net"
+	"os"
 	"sync"
 	"testing"
 	"time"
 )
 
-const addr = "127.0.0.1:47391"
+// addr is the fixed address; SHAREDPORT_ADDR overrides it (goweave's test picks one that is
+// free on the machine, so that another program's listener is not taken for the collision).
+func addr() string {
+	if a := os.Getenv("SHAREDPORT_ADDR"); a != "" {
+		return a
+	}
+	return "127.0.0.1:47391"
+}
 
 // serve holds the fixed port for a while, as a test server does while the test runs.
 func serve(t *testing.T) {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", addr())
 	if err != nil {
 		t.Fatalf("server exited: %v", err)
 	}
