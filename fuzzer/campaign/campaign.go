@@ -86,6 +86,9 @@ type testState struct {
 	unsteeredFailed bool                 // one of them ran under no schedule
 	plain           *plainCheck          // its plain go test check (plain.go)
 	order           runOrder             // its runs' outcomes in time (leftstate.go)
+	rank            int                  // its place in the start order (order.go)
+	savedFirstRun   time.Duration        // its first run's time in the latest earlier campaign (order.go)
+	firstRun        time.Duration        // its first run's time in this one (firstRunTime)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -230,8 +233,8 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 			continue
 		}
 		if !started {
-			if next == nil {
-				next = t
+			if next == nil || t.rank < next.rank {
+				next = t // slow tests first (order.go)
 			}
 			continue
 		}
@@ -527,6 +530,9 @@ func (c *campaign) finish(res jobResult) {
 	t.inflight--
 	t.last = time.Now()
 	c.settleFirst(t, res)
+	if res.index == 1 && res.err == nil && (!res.run.Canceled || t.unlent) {
+		t.firstRun = firstRunTime(res)
+	}
 	if c.endPkgRun(res) {
 		// It collided with another process of its package on a fixed resource: not a
 		// result of the test. Its request runs again, now that the package's runs are serial.

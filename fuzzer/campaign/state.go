@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -52,6 +53,10 @@ type savedTest struct {
 	// SlowestPass is the longest passing run over all campaigns, in seconds: it sets how
 	// long a run still making progress at its time limit may go on (slowLimit).
 	SlowestPass float64 `json:"slowestPass,omitempty"`
+	// FirstRun is how long the test's first run of the latest campaign held its process
+	// slot, in seconds: run and analysis (at least that, when the loans' end stopped it).
+	// The next campaign starts the slowest tests first (order.go).
+	FirstRun float64 `json:"firstRun,omitempty"`
 }
 
 // savedRequest is a queued schedule: Bases[Base-1], edited by Edits when there are any.
@@ -207,7 +212,7 @@ func (c *campaign) saveStates(rep *Report) error {
 	}
 	var errs []error
 	for _, t := range c.tests {
-		if t.runs == 0 {
+		if t.runs == 0 && t.firstRun == 0 {
 			continue
 		}
 		h := c.binaryHash(t.bin.Path)
@@ -218,7 +223,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			Version: stateVersion, Goweave: toolID(), Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
-			SlowestPass: t.slowestPass.Seconds(),
+			SlowestPass: t.slowestPass.Seconds(), FirstRun: cmp.Or(t.firstRun, t.savedFirstRun).Seconds(),
 		}
 		signatures := map[string]bool{}
 		maps.Copy(signatures, t.signatures)

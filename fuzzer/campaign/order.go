@@ -1,0 +1,94 @@
+package campaign
+
+import (
+	"cmp"
+	"encoding/json"
+	"os"
+	"slices"
+	"time"
+)
+
+// Slow tests first. A campaign starts its tests one after another as process slots free
+// up; in name order, the slowest tests of a big suite (a million tasks, seconds a run and a
+// minute of analysis) may start last, when the campaign's loans for slow tests (budget.go)
+// are spent or the caller's wall clock is near, and the whole campaign waits for their
+// first runs at the end. Each test's first run is timed and saved with its state
+// (savedTest.FirstRun); the next campaign starts the tests longest first (the longest-
+// processing-time rule), by how long each is expected to hold its process slot: its share
+// (-time), or its first run and analysis when they take longer. Tests with nothing saved
+// count as a share. Ties keep name order, so a suite of fast tests, and any suite fuzzed
+// for the first time, starts as before. The durations are a hint only: they are read from
+// any saved state of the test (another build's, a changed binary's) and under -fresh too,
+// since a start order changes no result.
+
+// firstRunTime is how long t's first run held its slot: its process and analysis, or, for
+// a first run stopped by the loans' end, how long it had gone on (at least that).
+func firstRunTime(res jobResult) time.Duration {
+	if res.run == nil {
+		return 0
+	}
+	return res.run.Elapsed + res.inspected
+}
+
+// expectedTime is how long t is expected to hold a process slot in this campaign, known
+// says whether an earlier campaign timed its first run.
+func (c *campaign) expectedTime(t *testState) (d time.Duration, known bool) {
+	d = t.savedFirstRun
+	if c.cfg.TimePerTest > 0 {
+		return max(c.cfg.TimePerTest, d), d > 0
+	}
+	return d, d > 0
+}
+
+// orderBySavedTimes sets each test's start rank: longest expected first, then name order.
+// Without a time budget (-runs) a test with nothing saved counts as the median of those
+// timed.
+func (c *campaign) orderBySavedTimes() {
+	for _, t := range c.tests {
+		t.savedFirstRun = c.readFirstRun(t)
+	}
+	var timed []time.Duration
+	for _, t := range c.tests {
+		if d, ok := c.expectedTime(t); ok {
+			timed = append(timed, d)
+		}
+	}
+	unknown := c.cfg.TimePerTest
+	if unknown <= 0 && len(timed) > 0 {
+		slices.Sort(timed)
+		unknown = timed[len(timed)/2]
+	}
+	expected := func(t *testState) time.Duration {
+		if d, ok := c.expectedTime(t); ok {
+			return d
+		}
+		return unknown
+	}
+	order := slices.Clone(c.tests)
+	slices.SortStableFunc(order, func(a, b *testState) int { return cmp.Compare(expected(b), expected(a)) })
+	for i, t := range order {
+		t.rank = i
+	}
+}
+
+// readFirstRun is the saved first-run time of t (0: none), from its state file whatever
+// build or binary saved it.
+func (c *campaign) readFirstRun(t *testState) time.Duration {
+	data, err := os.ReadFile(c.statePath(t))
+	if err != nil {
+		return 0
+	}
+	var s struct {
+		Package, Test string
+		FirstRun      float64 `json:"firstRun"`
+		SlowestPass   float64 `json:"slowestPass"`
+	}
+	if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
+		return 0
+	}
+	seconds := s.FirstRun
+	if seconds <= 0 {
+		seconds = s.SlowestPass // saved before first runs were timed: the run alone
+	}
+	return time.Duration(seconds * float64(time.Second))
+}
