@@ -138,6 +138,10 @@ func (c *campaign) failingErrors() []string {
 			continue
 		}
 		where := failureWhere(f)
+		if t.leftBefore && f.Unsteered {
+			out = append(out, leftBeforeError(name, t.name, where, f))
+			continue
+		}
 		if f.Unsteered {
 			out = append(out, fmt.Sprintf("%s%s%s", c.unsteeredFailure(name, f), where, f.Message))
 			continue

@@ -89,6 +89,7 @@ type testState struct {
 	rank            int                  // its place in the start order (order.go)
 	savedFirstRun   time.Duration        // its first run's time in the latest earlier campaign (order.go)
 	firstRun        time.Duration        // its first run's time in this one (firstRunTime)
+	leftBefore      bool                 // an earlier campaign found it failing for state left behind (leftstate.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns

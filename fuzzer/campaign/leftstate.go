@@ -19,7 +19,8 @@ import (
 // least stateUnsteered of them ran under no schedule. A schedule-dependent failure that
 // fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
 // test's failures are such a suffix, its next runs are unsteered until stateUnsteered of
-// them failed or one passed (wantsUnsteered).
+// them failed or one passed (wantsUnsteered). The verdict is saved with the test's state:
+// the next campaign, whose runs all fail on the state still there, says so too.
 
 // stateUnsteered is how many unsteered runs after the passing ones must fail: one fails now
 // and then for a flaky test on a loaded machine (brokenAfter's note), two seldom.
@@ -88,6 +89,16 @@ func leftStateError(name, test, where string, f *TestFailure, unsteered int) str
 		"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule; "+
 		"run it with go test -count=2 -run '^(%s)$' to see: %s%s",
 		name, first, passedThenFailed(f.PassedFirst, f.Runs), unsteered, regexp.QuoteMeta(test), where, f.Message)
+}
+
+// leftBeforeError is the Report.Errors entry of a test failing in every run, unsteered
+// too, that an earlier campaign found failing for state left behind: the state is still
+// there (the key, the file), so plain go test fails it as well; the user must reset it.
+func leftBeforeError(name, test, where string, f *TestFailure) string {
+	return fmt.Sprintf("%s fails in every run (%s, one unsteered; not fuzzed further), and an earlier campaign saw it pass its first run and fail in every later one: "+
+		"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule; "+
+		"reset that state, and run it with go test -count=2 -run '^(%s)$' to see: %s%s",
+		name, failedRuns(f.Runs), regexp.QuoteMeta(test), where, f.Message)
 }
 
 func passedThenFailed(passed, failed int) string {

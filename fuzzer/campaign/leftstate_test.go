@@ -128,3 +128,25 @@ func TestLeftStateRule(t *testing.T) {
 		t.Error("an unsteered pass after the failures: not fuzzed on")
 	}
 }
+
+// The next campaign, its runs all failing on the state the first one left, says what the
+// first one saw, from the saved state.
+func TestStateLeftBehindNextCampaign(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	cfg.Dir, cfg.Strategy, cfg.RunsPerTest, cfg.Run = "testdata/leftstate", "record", 12, "^TestLock$"
+	for campaign := 1; campaign <= 2; campaign++ {
+		rep, err := Fuzz(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"leftstate.TestLock fails in every run after the first"}
+		if campaign == 2 { // (8 runs, or 9 when -p 2 had one more under way)
+			want = []string{"leftstate.TestLock fails in every run (all ", " runs failed, one unsteered; not fuzzed further), and an earlier campaign saw it pass its first run and fail in every later one: the test depends on state an earlier run left behind"}
+		}
+		if len(rep.Errors) != 1 || !strings.HasPrefix(rep.Errors[0], want[0]) || !strings.Contains(rep.Errors[0], want[len(want)-1]) {
+			t.Errorf("campaign %d: errors %q, want one saying %q", campaign, rep.Errors, want)
+		}
+	}
+}

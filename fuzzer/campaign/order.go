@@ -2,8 +2,6 @@ package campaign
 
 import (
 	"cmp"
-	"encoding/json"
-	"os"
 	"slices"
 	"time"
 )
@@ -40,13 +38,11 @@ func (c *campaign) expectedTime(t *testState) (d time.Duration, known bool) {
 	return d, d > 0
 }
 
-// orderBySavedTimes sets each test's start rank: longest expected first, then name order.
+// orderBySavedTimes sets each test's start rank (after readHints): longest expected
+// first, then name order.
 // Without a time budget (-runs) a test with nothing saved counts as the median of those
 // timed.
 func (c *campaign) orderBySavedTimes() {
-	for _, t := range c.tests {
-		t.savedFirstRun = c.readFirstRun(t)
-	}
 	var timed []time.Duration
 	for _, t := range c.tests {
 		if d, ok := c.expectedTime(t); ok {
@@ -69,26 +65,4 @@ func (c *campaign) orderBySavedTimes() {
 	for i, t := range order {
 		t.rank = i
 	}
-}
-
-// readFirstRun is the saved first-run time of t (0: none), from its state file whatever
-// build or binary saved it.
-func (c *campaign) readFirstRun(t *testState) time.Duration {
-	data, err := os.ReadFile(c.statePath(t))
-	if err != nil {
-		return 0
-	}
-	var s struct {
-		Package, Test string
-		FirstRun      float64 `json:"firstRun"`
-		SlowestPass   float64 `json:"slowestPass"`
-	}
-	if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
-		return 0
-	}
-	seconds := s.FirstRun
-	if seconds <= 0 {
-		seconds = s.SlowestPass // saved before first runs were timed: the run alone
-	}
-	return time.Duration(seconds * float64(time.Second))
 }

@@ -55,12 +55,14 @@ func TestSlowTestsStartFirst(t *testing.T) {
 		}
 	}
 	c := newCampaign(Config{TimePerTest: time.Second})
+	c.readHints()
 	c.orderBySavedTimes()
 	if got := startOrder(c); !slices.Equal(got, []string{"TestA", "TestB", "TestC", "TestD", "TestE"}) {
 		t.Fatalf("nothing saved: started %v, want name order", got)
 	}
 	write(c)
 	c = newCampaign(Config{TimePerTest: time.Second})
+	c.readHints()
 	c.orderBySavedTimes()
 	if got := startOrder(c); !slices.Equal(got, []string{"TestC", "TestD", "TestA", "TestB", "TestE"}) {
 		t.Errorf("-time 1s: started %v, want TestC (30 s), TestD (10 s), then the tests of a share in name order", got)
@@ -68,6 +70,7 @@ func TestSlowTestsStartFirst(t *testing.T) {
 	// Without a time budget a test not timed counts as the median of those timed (of four,
 	// the upper one: 10 s, tied with TestD).
 	c = newCampaign(Config{RunsPerTest: 5})
+	c.readHints()
 	c.orderBySavedTimes()
 	if got := startOrder(c); !slices.Equal(got, []string{"TestC", "TestA", "TestD", "TestE", "TestB"}) {
 		t.Errorf("-runs 5: started %v, want longest first, TestA as the median", got)
@@ -95,9 +98,9 @@ func TestSavedTimesOrderTheNextCampaign(t *testing.T) {
 		t.Fatalf("first campaign started %v, want name order", got)
 	}
 	ts := &testState{bin: &build.TestBinary{Package: "slowshare"}, name: "TestSlowA"}
-	c := &campaign{cfg: cfg}
-	if d := c.readFirstRun(ts); d < 1500*time.Millisecond {
-		t.Fatalf("saved first run of TestSlowA: %s, want at least its 1.5 s", d)
+	c := &campaign{cfg: cfg, tests: []*testState{ts}}
+	if c.readHints(); ts.savedFirstRun < 1500*time.Millisecond {
+		t.Fatalf("saved first run of TestSlowA: %s, want at least its 1.5 s", ts.savedFirstRun)
 	}
 	if got := started(); !slices.Equal(got, []string{"TestSlowA", "TestFast"}) {
 		t.Errorf("second campaign started %v, want the slow test first", got)

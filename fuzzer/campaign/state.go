@@ -57,6 +57,10 @@ type savedTest struct {
 	// slot, in seconds: run and analysis (at least that, when the loans' end stopped it).
 	// The next campaign starts the slowest tests first (order.go).
 	FirstRun float64 `json:"firstRun,omitempty"`
+	// LeftState: the latest campaign found the test failing in every run after its first
+	// pass (leftstate.go), or failing in every run after an earlier campaign did: the next
+	// campaign, which then fails in every run, says what the earlier one saw.
+	LeftState bool `json:"leftState,omitempty"`
 }
 
 // savedRequest is a queued schedule: Bases[Base-1], edited by Edits when there are any.
@@ -142,6 +146,33 @@ func (c *campaign) readState(t *testState) *savedTest {
 	return &s
 }
 
+// readHints reads from each test's saved state what only guides this campaign: its first
+// run's time (order.go) and whether it failed for state left behind (leftstate.go). Unlike
+// a state's schedules and findings they hold whatever build or binary saved them, and
+// under -fresh too.
+func (c *campaign) readHints() {
+	for _, t := range c.tests {
+		data, err := os.ReadFile(c.statePath(t))
+		if err != nil {
+			continue
+		}
+		var s struct {
+			Package, Test         string
+			FirstRun, SlowestPass float64
+			LeftState             bool
+		}
+		if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
+			continue
+		}
+		seconds := s.FirstRun
+		if seconds <= 0 {
+			seconds = s.SlowestPass // saved before first runs were timed: the run alone
+		}
+		t.savedFirstRun = time.Duration(seconds * float64(time.Second))
+		t.leftBefore = s.LeftState
+	}
+}
+
 // enoughAlready ends the campaign of a test before its first run when the findings restored
 // for it already satisfy Config.Enough.
 func (c *campaign) enoughAlready() {
@@ -224,6 +255,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
 			SlowestPass: t.slowestPass.Seconds(), FirstRun: cmp.Or(t.firstRun, t.savedFirstRun).Seconds(),
+			LeftState: t.leftState() || (t.leftBefore && t.alwaysFails()),
 		}
 		signatures := map[string]bool{}
 		maps.Copy(signatures, t.signatures)
