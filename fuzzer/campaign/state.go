@@ -147,9 +147,9 @@ func (c *campaign) readState(t *testState) *savedTest {
 }
 
 // readHints reads from each test's saved state what only guides this campaign: its first
-// run's time (order.go) and whether it failed for state left behind (leftstate.go). Unlike
-// a state's schedules and findings they hold whatever build or binary saved them, and
-// under -fresh too.
+// run's time (order.go), from whatever build or binary saved it, and whether the same test
+// binary failed for state left behind (leftstate.go); under -fresh too, since neither is a
+// result.
 func (c *campaign) readHints() {
 	for _, t := range c.tests {
 		data, err := os.ReadFile(c.statePath(t))
@@ -157,7 +157,7 @@ func (c *campaign) readHints() {
 			continue
 		}
 		var s struct {
-			Package, Test         string
+			Package, Test, Binary string
 			FirstRun, SlowestPass float64
 			LeftState             bool
 		}
@@ -169,7 +169,8 @@ func (c *campaign) readHints() {
 			seconds = s.SlowestPass // saved before first runs were timed: the run alone
 		}
 		t.savedFirstRun = time.Duration(seconds * float64(time.Second))
-		t.leftBefore = s.LeftState
+		// the verdict only for the same test binary: a changed test may fail otherwise
+		t.leftBefore = s.LeftState && s.Binary != "" && s.Binary == c.binaryHash(t.bin.Path)
 	}
 }
 
