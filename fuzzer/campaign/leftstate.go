@@ -18,13 +18,15 @@ import (
 // the runs after the passing ones, at least brokenAfter of them, and at
 // least stateUnsteered of them ran under no schedule. A schedule-dependent failure that
 // fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
-// test's failures are such a suffix, its next runs are unsteered until stateUnsteered of
-// them failed or one passed (wantsUnsteered). The verdict is saved with the test's state:
+// test's failures are such a suffix, its next runs are unsteered until the verdict or a
+// pass (wantsUnsteered), so the failures counted are nearly all unsteered (a flaky test
+// failing half its unsteered runs passes that often once in 128); schedules are no use
+// to a test that fails in every run anyway. The verdict is saved with the test's state:
 // the next campaign, whose runs all fail on the state still there, says so too.
 
-// stateUnsteered is how many unsteered runs after the passing ones must fail: one fails now
-// and then for a flaky test on a loaded machine (brokenAfter's note), two seldom.
-const stateUnsteered = 2
+// stateUnsteered is how many of the failures must have run under no schedule: the others
+// may be steered runs started before the first failure was seen.
+const stateUnsteered = 3
 
 // runOrder is what the rule needs of a test's finished runs. Runs of a test may overlap
 // (-p 2): two runs that started together may pass and fail in either order, so the order
@@ -66,7 +68,7 @@ func (t *testState) leftState() bool {
 // wantsUnsteered reports whether t's next run should run under no schedule, to tell state
 // left behind from a schedule's failure.
 func (t *testState) wantsUnsteered() bool {
-	return t.failsAfterPasses() && t.order.unsteeredFailed < stateUnsteered
+	return t.failsAfterPasses()
 }
 
 // failsAfter is TestResult.FailsAfter of t: nil unless the rule holds.

@@ -57,8 +57,8 @@ func TestStateLeftBehindIsAnError(t *testing.T) {
 }
 
 // The rule's edges: after a pass and a failure the next runs are unsteered (a schedule the
-// strategy queued waits) until two unsteered runs failed; a pass that starts after a
-// failure ended makes the test flaky again, and so does a pass of an unsteered run.
+// strategy queued waits) until the verdict; a pass that starts after a failure ended makes
+// the test flaky again, and so does a pass of an unsteered run.
 func TestLeftStateRule(t *testing.T) {
 	at := time.Unix(1000, 0)
 	newTest := func() (*campaign, *testState) {
@@ -89,17 +89,17 @@ func TestLeftStateRule(t *testing.T) {
 	}
 	ts.inflight--
 	for i := 3; ts.runs < brokenAfter+1; i++ {
-		req := &RunRequest{Strategy: "flow"}
-		if i < 5 {
-			req = nil
-		}
 		if !c.canStart(ts, at) {
 			t.Fatalf("stopped after %d runs", ts.runs)
 		}
-		finished(ts, run.StatusFail, req, i, i+1)
+		if j, _ := c.nextJob(at); j.request != nil {
+			t.Fatalf("after %d failures: a steered run", ts.failRuns)
+		}
+		ts.inflight--
+		finished(ts, run.StatusFail, nil, i, i+1)
 	}
 	if !ts.leftState() || c.canStart(ts, at) || ts.failsAfter() == nil {
-		t.Fatalf("1 pass, %d failures, 2 unsteered: leftState %v, want it and no more runs", ts.failRuns, ts.leftState())
+		t.Fatalf("1 pass, %d failures, %d unsteered: leftState %v, want it and no more runs", ts.failRuns, ts.order.unsteeredFailed, ts.leftState())
 	}
 	if c.worthReporting(Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX"}}) {
 		t.Error("its flaky-failure is reported")
@@ -123,7 +123,12 @@ func TestLeftStateRule(t *testing.T) {
 	if ts.leftState() || !ts.wantsUnsteered() {
 		t.Errorf("steered failures only: leftState %v, wantsUnsteered %v, want false, true", ts.leftState(), ts.wantsUnsteered())
 	}
-	finished(ts, run.StatusPass, nil, 20, 21)
+	finished(ts, run.StatusFail, nil, 20, 21)
+	finished(ts, run.StatusFail, nil, 21, 22)
+	if ts.leftState() {
+		t.Errorf("%d failures, only %d unsteered: called state left behind", ts.failRuns, ts.order.unsteeredFailed)
+	}
+	finished(ts, run.StatusPass, nil, 22, 23)
 	if ts.leftState() || ts.wantsUnsteered() || !c.canStart(ts, at) {
 		t.Error("an unsteered pass after the failures: not fuzzed on")
 	}
