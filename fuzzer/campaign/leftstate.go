@@ -15,13 +15,13 @@ import (
 // failures are not flaky (worthReporting leaves its flaky-failure out) and it is not
 // fuzzed further: an error of the campaign says what go test -count=2 would show, as
 // broken.go does for a test that fails in every run. The rule: the failing runs are exactly
-// the runs after the passing ones, at least brokenAfter of them, and at
-// least stateUnsteered of them ran under no schedule. A schedule-dependent failure that
+// the runs after the passing ones, at least brokenAfter of them, and at least
+// stateUnsteered of them ran under no schedule. A schedule-dependent failure that
 // fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
 // test's failures are such a suffix, its next runs are unsteered until the verdict or a
 // pass (wantsUnsteered), so the failures counted are nearly all unsteered (a flaky test
-// failing half its unsteered runs passes that often once in 128); schedules are no use
-// to a test that fails in every run anyway. The verdict is saved with the test's state:
+// failing half its unsteered runs fails 7 in a row once in 128); schedules are no use to
+// a test that fails in every run anyway. The verdict is saved with the test's state:
 // the next campaign, whose runs all fail on the state still there, says so too.
 
 // stateUnsteered is how many of the failures must have run under no schedule: the others

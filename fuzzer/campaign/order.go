@@ -39,9 +39,8 @@ func (c *campaign) expectedTime(t *testState) (d time.Duration, known bool) {
 }
 
 // orderBySavedTimes sets each test's start rank (after readHints): longest expected
-// first, then name order.
-// Without a time budget (-runs) a test with nothing saved counts as the median of those
-// timed.
+// first, then name order. Without a time budget (-runs) a test with nothing saved counts
+// as the median of those timed.
 func (c *campaign) orderBySavedTimes() {
 	var timed []time.Duration
 	for _, t := range c.tests {
