@@ -89,6 +89,8 @@ type testState struct {
 	rank            int                  // its place in the start order (order.go)
 	savedFirstRun   time.Duration        // its first run's time in the latest earlier campaign (order.go)
 	firstRun        time.Duration        // its first run's time in this one (firstRunTime)
+	savedFirstExit  time.Duration        // the process of that earlier first run alone: what the loans paid (order.go)
+	firstExit       time.Duration        // the process of its first run in this one
 	leftBefore      bool                 // an earlier campaign found it failing for state left behind (leftstate.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
@@ -532,7 +534,7 @@ func (c *campaign) finish(res jobResult) {
 	t.last = time.Now()
 	c.settleFirst(t, res)
 	if res.index == 1 && res.err == nil && (!res.run.Canceled || t.unlent) {
-		t.firstRun = firstRunTime(res)
+		t.firstRun, t.firstExit = firstRunTime(res), res.run.Elapsed
 	}
 	if c.endPkgRun(res) {
 		// It collided with another process of its package on a fixed resource: not a

@@ -77,6 +77,37 @@ func TestSlowTestsStartFirst(t *testing.T) {
 	}
 }
 
+// The loans cannot pay every slow test: the tests they can pay, least need first, start
+// first (longest first among them), the one left over after them. Longest first alone
+// started TestC, whose 29 s past its share would drain the 5 s of loans, before the three
+// others that need 2 s or nothing.
+func TestLoansChooseWhoStartsFirst(t *testing.T) {
+	out := t.TempDir()
+	bin := &build.TestBinary{Package: "p"}
+	c := &campaign{cfg: Config{OutDir: out, Strategy: "record", TimePerTest: time.Second, Parallel: 1}} // 5 s to lend
+	for _, name := range []string{"TestA", "TestB", "TestC", "TestD", "TestE"} {
+		c.tests = append(c.tests, &testState{bin: bin, name: name, statuses: map[string]int{}, strategy: recordStrategy{}})
+	}
+	saved := map[string][2]float64{"TestB": {0.5, 0.5}, "TestC": {30, 30}, "TestD": {4, 3}, "TestE": {3, 3}} // firstRun, firstExit
+	for _, ts := range c.tests {
+		if s, ok := saved[ts.name]; ok {
+			data, _ := json.Marshal(map[string]any{"package": "p", "test": ts.name, "firstRun": s[0], "firstExit": s[1]})
+			path := c.statePath(ts)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	c.readHints()
+	c.orderBySavedTimes()
+	if got := startOrder(c); !slices.Equal(got, []string{"TestD", "TestE", "TestA", "TestB", "TestC"}) {
+		t.Errorf("started %v, want TestD and TestE (2 s of loans each), the tests of a share, then TestC", got)
+	}
+}
+
 // A campaign saves each test's first-run time and the next one starts the slow test first,
 // under -fresh too: in name order TestFast would start first.
 func TestSavedTimesOrderTheNextCampaign(t *testing.T) {

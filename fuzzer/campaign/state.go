@@ -57,6 +57,9 @@ type savedTest struct {
 	// slot, in seconds: run and analysis (at least that, when the loans' end stopped it).
 	// The next campaign starts the slowest tests first (order.go).
 	FirstRun float64 `json:"firstRun,omitempty"`
+	// FirstExit is that first run's process alone, in seconds: what the loans pay for it
+	// (budget.go; its analysis is not charged).
+	FirstExit float64 `json:"firstExit,omitempty"`
 	// LeftState: the latest campaign found the test failing in every run after its first
 	// pass (leftstate.go), or failing in every run after an earlier campaign did: the next
 	// campaign, which then fails in every run, says what the earlier one saw.
@@ -158,17 +161,18 @@ func (c *campaign) readHints() {
 		}
 		var s struct {
 			Package, Test, Binary string
-			FirstRun, SlowestPass float64
+			FirstRun, FirstExit   float64
+			SlowestPass           float64
 			LeftState             bool
 		}
 		if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
 			continue
 		}
-		seconds := s.FirstRun
-		if seconds <= 0 {
-			seconds = s.SlowestPass // saved before first runs were timed: the run alone
+		if s.FirstRun <= 0 { // saved before first runs were timed: the run alone
+			s.FirstRun, s.FirstExit = s.SlowestPass, s.SlowestPass
 		}
-		t.savedFirstRun = time.Duration(seconds * float64(time.Second))
+		t.savedFirstRun = time.Duration(s.FirstRun * float64(time.Second))
+		t.savedFirstExit = time.Duration(s.FirstExit * float64(time.Second))
 		// the verdict only for the same test binary: a changed test may fail otherwise
 		t.leftBefore = s.LeftState && s.Binary != "" && s.Binary == c.binaryHash(t.bin.Path)
 	}
@@ -256,6 +260,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
 			SlowestPass: t.slowestPass.Seconds(), FirstRun: cmp.Or(t.firstRun, t.savedFirstRun).Seconds(),
+			FirstExit: cmp.Or(t.firstExit, t.savedFirstExit).Seconds(),
 			LeftState: t.leftState() || (t.leftBefore && t.alwaysFails()),
 		}
 		signatures := map[string]bool{}
