@@ -86,11 +86,6 @@ type testState struct {
 	unsteeredFailed bool                 // one of them ran under no schedule
 	plain           *plainCheck          // its plain go test check (plain.go)
 	order           runOrder             // its runs' outcomes in time (leftstate.go)
-	rank            int                  // its place in the start order (order.go)
-	savedFirstRun   time.Duration        // its first run's time in the latest earlier campaign (order.go)
-	firstRun        time.Duration        // its first run's time in this one (firstRunTime)
-	savedFirstExit  time.Duration        // the process of that earlier first run alone: what the loans paid (order.go)
-	firstExit       time.Duration        // the process of its first run in this one
 	leftBefore      bool                 // an earlier campaign found it failing for state left behind (leftstate.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
@@ -236,8 +231,8 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 			continue
 		}
 		if !started {
-			if next == nil || t.rank < next.rank {
-				next = t // slow tests first (order.go)
+			if next == nil {
+				next = t
 			}
 			continue
 		}
@@ -533,9 +528,6 @@ func (c *campaign) finish(res jobResult) {
 	t.inflight--
 	t.last = time.Now()
 	c.settleFirst(t, res)
-	if res.index == 1 && res.err == nil && (!res.run.Canceled || t.unlent) {
-		t.firstRun, t.firstExit = firstRunTime(res), res.run.Elapsed
-	}
 	if c.endPkgRun(res) {
 		// It collided with another process of its package on a fixed resource: not a
 		// result of the test. Its request runs again, now that the package's runs are serial.

@@ -1,7 +1,6 @@
 package campaign
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -53,13 +52,6 @@ type savedTest struct {
 	// SlowestPass is the longest passing run over all campaigns, in seconds: it sets how
 	// long a run still making progress at its time limit may go on (slowLimit).
 	SlowestPass float64 `json:"slowestPass,omitempty"`
-	// FirstRun is how long the test's first run of the latest campaign held its process
-	// slot, in seconds: run and analysis (at least that, when the loans' end stopped it).
-	// The next campaign starts the slowest tests first (order.go).
-	FirstRun float64 `json:"firstRun,omitempty"`
-	// FirstExit is that first run's process alone, in seconds: what the loans pay for it
-	// (budget.go; its analysis is not charged).
-	FirstExit float64 `json:"firstExit,omitempty"`
 	// LeftState: the latest campaign found the test failing in every run after its first
 	// pass (leftstate.go), or failing in every run after an earlier campaign did: the next
 	// campaign, which then fails in every run, says what the earlier one saw.
@@ -149,11 +141,10 @@ func (c *campaign) readState(t *testState) *savedTest {
 	return &s
 }
 
-// readHints reads from each test's saved state what only guides this campaign: its first
-// run's time (order.go), from whatever build or binary saved it, and whether the same test
-// binary failed for state left behind (leftstate.go); under -fresh too, since neither is a
-// result.
-func (c *campaign) readHints() {
+// readLeftBefore reads from each test's saved state, under -fresh too, whether the same test
+// binary failed for state left behind (leftstate.go): not a result, only how this
+// campaign words the failure if the state is still there.
+func (c *campaign) readLeftBefore() {
 	for _, t := range c.tests {
 		data, err := os.ReadFile(c.statePath(t))
 		if err != nil {
@@ -161,18 +152,11 @@ func (c *campaign) readHints() {
 		}
 		var s struct {
 			Package, Test, Binary string
-			FirstRun, FirstExit   float64
-			SlowestPass           float64
 			LeftState             bool
 		}
 		if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
 			continue
 		}
-		if s.FirstRun <= 0 { // saved before first runs were timed: the run alone
-			s.FirstRun, s.FirstExit = s.SlowestPass, s.SlowestPass
-		}
-		t.savedFirstRun = time.Duration(s.FirstRun * float64(time.Second))
-		t.savedFirstExit = time.Duration(s.FirstExit * float64(time.Second))
 		// the verdict only for the same test binary: a changed test may fail otherwise
 		t.leftBefore = s.LeftState && s.Binary != "" && s.Binary == c.binaryHash(t.bin.Path)
 	}
@@ -248,7 +232,7 @@ func (c *campaign) saveStates(rep *Report) error {
 	}
 	var errs []error
 	for _, t := range c.tests {
-		if t.runs == 0 && t.firstRun == 0 {
+		if t.runs == 0 {
 			continue
 		}
 		h := c.binaryHash(t.bin.Path)
@@ -259,9 +243,8 @@ func (c *campaign) saveStates(rep *Report) error {
 			Version: stateVersion, Goweave: toolID(), Package: t.bin.Package, Test: t.name, Strategy: c.cfg.Strategy, Race: c.cfg.Race,
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
-			SlowestPass: t.slowestPass.Seconds(), FirstRun: cmp.Or(t.firstRun, t.savedFirstRun).Seconds(),
-			FirstExit: cmp.Or(t.firstExit, t.savedFirstExit).Seconds(),
-			LeftState: t.leftState() || (t.leftBefore && t.alwaysFails()),
+			SlowestPass: t.slowestPass.Seconds(),
+			LeftState:   t.leftState() || (t.leftBefore && t.alwaysFails()),
 		}
 		signatures := map[string]bool{}
 		maps.Copy(signatures, t.signatures)
