@@ -147,6 +147,8 @@ func runCount(finished, cut int) string {
 // then "0 bugs" would claim what nobody checked.
 func bugCount(e fuzzer.TestEnded) string {
 	switch {
+	case e.FailsAfter != nil:
+		return "failed in every run after its first pass, for state it left (see the errors)"
 	case e.Failing != nil && e.Failing.Unsteered:
 		return "failed in every run, unsteered too (see the errors)"
 	case e.Failing != nil:

@@ -97,6 +97,7 @@ func TestBugCountFailingAndHints(t *testing.T) {
 	}{
 		{fuzzer.TestEnded{Runs: 3, Analyzed: 3, Failing: &fuzzer.TestFailure{Runs: 3, Unsteered: true}}, "failed in every run, unsteered too (see the errors)"},
 		{fuzzer.TestEnded{Runs: 5, Analyzed: 5, Failing: &fuzzer.TestFailure{Runs: 5}}, "failed in every run (see the errors)"},
+		{fuzzer.TestEnded{Runs: 9, Analyzed: 9, FailsAfter: &fuzzer.TestFailure{Runs: 8, PassedFirst: 1, Unsteered: true}}, "failed in every run after its first pass, for state it left (see the errors)"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9, Findings: 1, Hints: 2}, "1 bug, 2 refuted predictions"},
 		{fuzzer.TestEnded{Runs: 9, Analyzed: 9}, "0 bugs"},
 		{fuzzer.TestEnded{Runs: 2, Analyzed: 2, Statuses: map[string]int{"timeout": 2}}, "0 bugs, every run stopped at the time limit (see the warnings)"},

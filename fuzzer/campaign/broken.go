@@ -47,6 +47,9 @@ type TestFailure struct {
 	Plain        string `json:"plain,omitempty"`
 	PlainCommand string `json:"plainCommand,omitempty"`
 	PlainNote    string `json:"plainNote,omitempty"`
+	// PassedFirst, for TestResult.FailsAfter, is how many runs passed before the first
+	// failing one (leftstate.go).
+	PassedFirst int `json:"passedFirst,omitempty"`
 }
 
 // failingRun reports whether ar failed as a test (a test failure or a panic) for reasons
@@ -120,22 +123,25 @@ func (t *testState) failing() *TestFailure {
 	return &f
 }
 
-// failingErrors are the Report.Errors of the tests that failed in every run: once per test.
+// failingErrors are the Report.Errors of the tests that failed in every run, or in every
+// run after their passing ones (leftstate.go): once per test.
 func (c *campaign) failingErrors() []string {
 	var out []string
 	for _, t := range c.tests {
+		name := t.bin.Package + "." + t.name
+		if f := t.failsAfter(); f != nil {
+			out = append(out, leftStateError(name, t.name, failureWhere(f), f, t.order.unsteeredFailed))
+			continue
+		}
 		f := t.failing()
 		if f == nil {
 			continue
 		}
-		where := ""
-		if f.Position != nil {
-			where = fmt.Sprintf("%s:%d: ", filepath.Base(f.Position.File), f.Position.Line)
-			if strings.Contains(f.Message, " at "+where[:len(where)-2]+":") {
-				where = "" // a panic's message names its line already
-			}
+		where := failureWhere(f)
+		if t.leftBefore && f.Unsteered {
+			out = append(out, leftBeforeError(name, t.name, where, f))
+			continue
 		}
-		name := t.bin.Package + "." + t.name
 		if f.Unsteered {
 			out = append(out, fmt.Sprintf("%s%s%s", c.unsteeredFailure(name, f), where, f.Message))
 			continue
@@ -143,6 +149,18 @@ func (c *campaign) failingErrors() []string {
 		out = append(out, fmt.Sprintf("%s failed in every run (%s, each under a schedule of goweave's; a plain go test run may pass): %s%s", name, failedRuns(f.Runs), where, f.Message))
 	}
 	return out
+}
+
+// failureWhere is "file.go:N: " of f's position, or "" when its message names the line.
+func failureWhere(f *TestFailure) string {
+	if f.Position == nil {
+		return ""
+	}
+	where := fmt.Sprintf("%s:%d: ", filepath.Base(f.Position.File), f.Position.Line)
+	if strings.Contains(f.Message, " at "+where[:len(where)-2]+":") {
+		return "" // a panic's message names its line already
+	}
+	return where
 }
 
 func failedRuns(n int) string {

@@ -85,6 +85,8 @@ type testState struct {
 	failure         *TestFailure         // the first of them
 	unsteeredFailed bool                 // one of them ran under no schedule
 	plain           *plainCheck          // its plain go test check (plain.go)
+	order           runOrder             // its runs' outcomes in time (leftstate.go)
+	leftBefore      bool                 // an earlier campaign found it failing for state left behind (leftstate.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -111,6 +113,7 @@ type job struct {
 	shareEnd     time.Time
 	loan         *firstRun
 	campaignDone <-chan struct{} // with loan: the campaign's context's Done
+	began        time.Time       // when it was started (leftstate.go)
 }
 
 type jobResult struct {
@@ -136,6 +139,8 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return false // confirmations too: the time budget holds for all a test's work
 	case t.broken():
 		return false // it fails without goweave's scheduling: more runs fail the same (broken.go)
+	case t.leftState():
+		return false // it fails for what its first runs left behind: so will the next (leftstate.go)
 	case len(t.confirm) > 0:
 		return true // bounded (confirmAttempts per finding), and worth it whatever the run budget
 	case t.enough:
@@ -250,10 +255,10 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	}
 	pick.started++
 	pick.inflight++
-	j := job{test: pick, index: pick.started, slowLimit: c.slowLimit(pick), perEvent: pick.notes.perEvent()}
+	j := job{test: pick, index: pick.started, slowLimit: c.slowLimit(pick), perEvent: pick.notes.perEvent(), began: now}
 	if len(pick.confirm) > 0 {
 		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
-	} else if len(pick.queue) > 0 {
+	} else if len(pick.queue) > 0 && !pick.wantsUnsteered() {
 		j.request = pick.takeRequest()
 	}
 	c.startPkgRun(&j)
@@ -561,6 +566,7 @@ func (c *campaign) finish(res jobResult) {
 	}
 	t.statuses[string(ar.Status)]++
 	t.noteFailure(ar)
+	t.noteOrder(res)
 	c.checkPlain(t, false)
 	t.noteSeen(ar.Findings, ar.Index)
 	t.noteChoices(ar)
@@ -771,7 +777,7 @@ func (c *campaign) report(p Progress) {
 		if !t.announced && !t.first.IsZero() {
 			t.announced = true
 			e := TestEnded{Package: t.bin.Package, Test: t.name, Runs: t.runs, CutShort: t.cutShort, Analyzed: t.notes.analyzed,
-				Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first), Failing: t.failing()}
+				Statuses: maps.Clone(t.statuses), Elapsed: t.last.Sub(t.first), Failing: t.failing(), FailsAfter: t.failsAfter()}
 			g := c.grouped(derefAll(t.found))
 			e.Findings, e.Hints = gatingCount(g)
 			e.Timing = timingCount(g)
@@ -811,7 +817,7 @@ func (c *campaign) result() *Report {
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
-			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing()}
+			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter()}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

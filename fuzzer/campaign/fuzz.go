@@ -37,6 +37,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		c.loadStates()
 		c.enoughAlready()
 	}
+	c.readLeftBefore()
 	c.plain = &plainChecks{ctx: ctx, sem: make(chan struct{}, c.cfg.Parallel)}
 	c.loop(ctx)
 	c.waitPlain()

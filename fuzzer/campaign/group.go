@@ -214,7 +214,8 @@ func (c *campaign) noteJoins() {
 
 // worthReporting says whether a bug whose cause is only a symptom of how runs ended is
 // reported: a flaky panic or failure when its test passed in some run too (one that fails
-// in every run fails under go test: not the schedule's doing), a hang when its test timed
+// in every run fails under go test: not the schedule's doing; nor does one failing in
+// every run after its passes, leftstate.go), a hang when its test timed
 // out in at least two runs and in at least half of them (now and then may be a loaded
 // machine; a test slower than the time limit on this machine times out in its only run).
 // A hang the time limit's check explained (a proven leak or deadlock) is not a symptom
@@ -227,7 +228,8 @@ func (c *campaign) worthReporting(f Finding) bool {
 	}
 	switch f.Kind {
 	case "flaky-panic", "flaky-failure":
-		return t.statuses[string(run.StatusPass)] > 0
+		// (failing after its passes: the state they left, an error of the campaign)
+		return t.statuses[string(run.StatusPass)] > 0 && !t.leftState()
 	case "hang":
 		timeouts := t.stuckTimeouts()
 		return timeouts >= 2 && 2*timeouts >= t.runs

@@ -42,6 +42,7 @@ type TestEnded struct {
 	Statuses      map[string]int // runs by how they ended
 	Elapsed       time.Duration  // from its first run's start to its last run's end
 	Failing       *TestFailure   // every run failed: how (broken.go)
+	FailsAfter    *TestFailure   // every run after its passing ones failed: how (leftstate.go)
 }
 
 // TestResult summarizes the campaign of one test.
@@ -79,6 +80,10 @@ type TestResult struct {
 	// Failing: every run failed (a test failure or a panic), how the first did; see
 	// Report.Errors.
 	Failing *TestFailure `json:"failing,omitempty"`
+	// FailsAfter: its first run(s) passed and every later run failed, unsteered ones too:
+	// it fails for state an earlier run left behind, not for a schedule (leftstate.go); how
+	// the first failing run did. See Report.Errors.
+	FailsAfter *TestFailure `json:"failsAfter,omitempty"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it
@@ -128,7 +133,8 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 	// Errors are tests the campaign could not fuzz: a test that failed in every run, named
 	// with its failure, and when it failed unsteered too, whether plain go test fails it
-	// (broken.go, plain.go).
+	// (broken.go, plain.go); a test that failed in every run after its first pass, for
+	// the state it left (leftstate.go).
 	Errors []string `json:"errors,omitempty"`
 	// Budget says how much of the campaign's time went to tests past their -time (nil
 	// without a time budget).

@@ -52,6 +52,10 @@ type savedTest struct {
 	// SlowestPass is the longest passing run over all campaigns, in seconds: it sets how
 	// long a run still making progress at its time limit may go on (slowLimit).
 	SlowestPass float64 `json:"slowestPass,omitempty"`
+	// LeftState: the latest campaign found the test failing in every run after its first
+	// pass (leftstate.go), or failing in every run after an earlier campaign did: the next
+	// campaign, which then fails in every run, says what the earlier one saw.
+	LeftState bool `json:"leftState,omitempty"`
 }
 
 // savedRequest is a queued schedule: Bases[Base-1], edited by Edits when there are any.
@@ -137,6 +141,27 @@ func (c *campaign) readState(t *testState) *savedTest {
 	return &s
 }
 
+// readLeftBefore reads from each test's saved state, under -fresh too, whether the same test
+// binary failed for state left behind (leftstate.go): not a result, only how this
+// campaign words the failure if the state is still there.
+func (c *campaign) readLeftBefore() {
+	for _, t := range c.tests {
+		data, err := os.ReadFile(c.statePath(t))
+		if err != nil {
+			continue
+		}
+		var s struct {
+			Package, Test, Binary string
+			LeftState             bool
+		}
+		if json.Unmarshal(data, &s) != nil || s.Package != t.bin.Package || s.Test != t.name {
+			continue
+		}
+		// the verdict only for the same test binary: a changed test may fail otherwise
+		t.leftBefore = s.LeftState && s.Binary != "" && s.Binary == c.binaryHash(t.bin.Path)
+	}
+}
+
 // enoughAlready ends the campaign of a test before its first run when the findings restored
 // for it already satisfy Config.Enough.
 func (c *campaign) enoughAlready() {
@@ -219,6 +244,7 @@ func (c *campaign) saveStates(rep *Report) error {
 			Binary: h, Runs: t.earlierRuns + t.runs, Campaigns: t.earlierCampaigns + 1,
 			Proposed: []string{}, Queue: []savedRequest{}, Findings: []Finding{},
 			SlowestPass: t.slowestPass.Seconds(),
+			LeftState:   t.leftState() || (t.leftBefore && t.alwaysFails()),
 		}
 		signatures := map[string]bool{}
 		maps.Copy(signatures, t.signatures)

@@ -1,0 +1,111 @@
+package campaign
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// A test that cannot be rerun against external state passes its first run and fails in
+// every later one: an Example that increments a key of the one redis-server and prints 1,
+// a test that creates a file with O_EXCL, a listener on a fixed port a leaked process
+// keeps. The first run left the state behind; the schedule has nothing to do with it. Its
+// failures are not flaky (worthReporting leaves its flaky-failure out) and it is not
+// fuzzed further: an error of the campaign says what go test -count=2 would show, as
+// broken.go does for a test that fails in every run. The rule: the failing runs are exactly
+// the runs after the passing ones, at least brokenAfter of them, and at least
+// stateUnsteered of them ran under no schedule. A schedule-dependent failure that
+// fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
+// test's failures are such a suffix, its next runs are unsteered until the verdict or a
+// pass (wantsUnsteered), so the failures counted are nearly all unsteered (a flaky test
+// failing half its unsteered runs fails 7 in a row once in 128); schedules are no use to
+// a test that fails in every run anyway. The verdict is saved with the test's state:
+// the next campaign, whose runs all fail on the state still there, says so too.
+
+// stateUnsteered is how many of the failures must have run under no schedule: the others
+// may be steered runs started before the first failure was seen.
+const stateUnsteered = 3
+
+// runOrder is what the rule needs of a test's finished runs. Runs of a test may overlap
+// (-p 2): two runs that started together may pass and fail in either order, so the order
+// is of time, not of run index: no passing run started after a failing one had ended.
+type runOrder struct {
+	lastPassStart   time.Time // start of the latest-starting passing run
+	firstFailEnd    time.Time // end of the earliest-ending failing run (failingRun)
+	unsteeredFailed int       // failing runs under no schedule
+}
+
+// noteOrder records finished run res of t for the rule (after noteFailure, which counts
+// failRuns).
+func (t *testState) noteOrder(res jobResult) {
+	ar := res.run
+	switch {
+	case ar.Status == run.StatusPass:
+		t.order.lastPassStart = later(t.order.lastPassStart, res.began)
+	case failingRun(ar):
+		if t.order.firstFailEnd.IsZero() || res.exited.Before(t.order.firstFailEnd) {
+			t.order.firstFailEnd = res.exited
+		}
+		if ar.Request == nil {
+			t.order.unsteeredFailed++
+		}
+	}
+}
+
+// failsAfterPasses reports whether t's finished runs are passes followed by failures only.
+func (t *testState) failsAfterPasses() bool {
+	passes := t.statuses["pass"]
+	return passes > 0 && t.failRuns > 0 && passes+t.failRuns == t.runs && t.order.lastPassStart.Before(t.order.firstFailEnd)
+}
+
+// leftState reports whether t fails for the state its passing runs left behind (the rule).
+func (t *testState) leftState() bool {
+	return t.failsAfterPasses() && t.failRuns >= brokenAfter && t.order.unsteeredFailed >= stateUnsteered
+}
+
+// wantsUnsteered reports whether t's next run should run under no schedule, to tell state
+// left behind from a schedule's failure.
+func (t *testState) wantsUnsteered() bool {
+	return t.failsAfterPasses()
+}
+
+// failsAfter is TestResult.FailsAfter of t: nil unless the rule holds.
+func (t *testState) failsAfter() *TestFailure {
+	if !t.leftState() || t.failure == nil {
+		return nil
+	}
+	f := *t.failure
+	f.Runs, f.Unsteered, f.PassedFirst = t.failRuns, true, t.statuses["pass"]
+	return &f
+}
+
+// leftStateError is the Report.Errors entry of a test whose failures follow its passes.
+func leftStateError(name, test, where string, f *TestFailure, unsteered int) string {
+	first := "the first"
+	if f.PassedFirst > 1 {
+		first = fmt.Sprintf("the first %d", f.PassedFirst)
+	}
+	return fmt.Sprintf("%s fails in every run after %s (%s; %d of them under no schedule; not fuzzed further): "+
+		"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule; "+
+		"run it with go test -count=2 -run '^(%s)$' to see: %s%s",
+		name, first, passedThenFailed(f.PassedFirst, f.Runs), unsteered, regexp.QuoteMeta(test), where, f.Message)
+}
+
+// leftBeforeError is the Report.Errors entry of a test failing in every run, unsteered
+// too, that an earlier campaign found failing for state left behind: the state is still
+// there (the key, the file), so plain go test fails it as well; the user must reset it.
+func leftBeforeError(name, test, where string, f *TestFailure) string {
+	return fmt.Sprintf("%s fails in every run (%s, one unsteered; not fuzzed further), and an earlier campaign saw it pass its first run and fail in every later one: "+
+		"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule; "+
+		"reset that state, and run it with go test -count=2 -run '^(%s)$' to see: %s%s",
+		name, failedRuns(f.Runs), regexp.QuoteMeta(test), where, f.Message)
+}
+
+func passedThenFailed(passed, failed int) string {
+	if passed == 1 {
+		return fmt.Sprintf("1 run passed, then %d failed", failed)
+	}
+	return fmt.Sprintf("%d runs passed, then %d failed", passed, failed)
+}

@@ -1,0 +1,157 @@
+package campaign
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// Tests that pass their first run and fail every later one for the state it left (a lock
+// file made with O_EXCL, an Example printing a counter it increments) are an error of the
+// campaign naming the state, not flaky failures, and are not run on to their budget; a
+// test that passes every run is fuzzed as before.
+func TestStateLeftBehindIsAnError(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	t.Setenv("TMPDIR", t.TempDir()) // the tests' lock and counter files, fresh
+	cfg.Dir, cfg.Strategy, cfg.RunsPerTest = "testdata/leftstate", "record", 20
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"TestLock", "Example_counter"} {
+		tr := testResult(rep, name)
+		if f := tr.FailsAfter; f == nil || f.PassedFirst != 1 || f.Runs < brokenAfter || !f.Unsteered || tr.Statuses["pass"] != 1 || tr.Runs >= cfg.RunsPerTest || tr.Failing != nil {
+			t.Errorf("%s %+v (failsAfter %+v): want it stopped after its first pass and %d failures, failsAfter set", name, tr, tr.FailsAfter, brokenAfter)
+		}
+		i := slices.IndexFunc(rep.Errors, func(e string) bool { return strings.HasPrefix(e, "leftstate."+name+" ") })
+		if i < 0 {
+			t.Errorf("errors %q: none names %s", rep.Errors, name)
+			continue
+		}
+		for _, want := range []string{" fails in every run after the first (1 run passed, then ", "not fuzzed further",
+			"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule",
+			"run it with go test -count=2 -run '^(" + name + ")$' to see"} {
+			if !strings.Contains(rep.Errors[i], want) {
+				t.Errorf("error %q, want %q in it", rep.Errors[i], want)
+			}
+		}
+	}
+	if e := strings.Join(rep.Errors, "\n"); !strings.Contains(e, "leftstate_test.go:22: TestLock failed: lock: open ") || !strings.Contains(e, `Example_counter's output differs`) {
+		t.Errorf("errors %q: want each failure named", rep.Errors)
+	}
+	for _, f := range rep.Findings {
+		if f.Kind == "flaky-failure" {
+			t.Errorf("finding %s %s: %s, want no flaky failure", f.Kind, f.Test, f.Message)
+		}
+	}
+	if fine := testResult(rep, "TestFine"); fine.Runs != cfg.RunsPerTest || fine.FailsAfter != nil {
+		t.Errorf("TestFine %+v, want all %d runs", fine, cfg.RunsPerTest)
+	}
+}
+
+// The rule's edges: after a pass and a failure the next runs are unsteered (a schedule the
+// strategy queued waits) until the verdict; a pass that starts after a failure ended makes
+// the test flaky again, and so does a pass of an unsteered run.
+func TestLeftStateRule(t *testing.T) {
+	at := time.Unix(1000, 0)
+	newTest := func() (*campaign, *testState) {
+		ts := &testState{bin: &build.TestBinary{Package: "p"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{},
+			first: at, queue: []*RunRequest{{Strategy: "flow", Key: "a"}, {Strategy: "flow", Key: "b"}}}
+		return &campaign{cfg: Config{Parallel: 1}, tests: []*testState{ts}}, ts
+	}
+	// a run of ts started at second start, ended at second end
+	finished := func(ts *testState, status run.Status, req *RunRequest, start, end int) {
+		ts.runs++
+		ts.statuses[string(status)]++
+		ar := &AnalyzedRun{Run: &run.Run{Status: status}, Request: req, Index: ts.runs}
+		if status == run.StatusFail {
+			ar.Findings = []Finding{{Finding: analysis.Finding{Kind: "flaky-failure", Message: "TestX failed: exists", Positions: []analysis.Position{{File: "/m/x_test.go", Line: 3}}}}}
+		}
+		ts.noteFailure(ar)
+		ts.noteOrder(jobResult{job: job{began: at.Add(time.Duration(start) * time.Second)}, run: ar, exited: at.Add(time.Duration(end) * time.Second)})
+	}
+	c, ts := newTest()
+	finished(ts, run.StatusPass, nil, 0, 1)
+	if j, ok := c.nextJob(at); !ok || j.request == nil {
+		t.Fatalf("after a pass: job %+v, want the queued schedule", j)
+	}
+	ts.inflight--
+	finished(ts, run.StatusFail, &RunRequest{Strategy: "flow"}, 1, 2)
+	if j, ok := c.nextJob(at); !ok || j.request != nil || len(ts.queue) != 1 {
+		t.Fatalf("after a pass and a failure: job %+v, queue %d, want an unsteered run, the schedule kept", j, len(ts.queue))
+	}
+	ts.inflight--
+	for i := 3; ts.runs < brokenAfter+1; i++ {
+		if !c.canStart(ts, at) {
+			t.Fatalf("stopped after %d runs", ts.runs)
+		}
+		if j, _ := c.nextJob(at); j.request != nil {
+			t.Fatalf("after %d failures: a steered run", ts.failRuns)
+		}
+		ts.inflight--
+		finished(ts, run.StatusFail, nil, i, i+1)
+	}
+	if !ts.leftState() || c.canStart(ts, at) || ts.failsAfter() == nil {
+		t.Fatalf("1 pass, %d failures, %d unsteered: leftState %v, want it and no more runs", ts.failRuns, ts.order.unsteeredFailed, ts.leftState())
+	}
+	if c.worthReporting(Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX"}}) {
+		t.Error("its flaky-failure is reported")
+	}
+	// An overlapping run that started before the first failure ended and passed: the same.
+	finished(ts, run.StatusPass, nil, 1, 30)
+	if !ts.leftState() {
+		t.Error("a pass that started before the first failure ended broke the rule")
+	}
+	// A pass that started after a failure had ended: flaky.
+	finished(ts, run.StatusPass, nil, 31, 32)
+	if ts.leftState() || !c.worthReporting(Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX"}}) {
+		t.Error("a pass after the failures: still called state left behind")
+	}
+	// Steered failures only after the pass, the unsteered run passes: flaky, fuzzed on.
+	c, ts = newTest()
+	finished(ts, run.StatusPass, nil, 0, 1)
+	for i := 1; i < brokenAfter+2; i++ {
+		finished(ts, run.StatusFail, &RunRequest{Strategy: "flow"}, i, i+1)
+	}
+	if ts.leftState() || !ts.wantsUnsteered() {
+		t.Errorf("steered failures only: leftState %v, wantsUnsteered %v, want false, true", ts.leftState(), ts.wantsUnsteered())
+	}
+	finished(ts, run.StatusFail, nil, 20, 21)
+	finished(ts, run.StatusFail, nil, 21, 22)
+	if ts.leftState() {
+		t.Errorf("%d failures, only %d unsteered: called state left behind", ts.failRuns, ts.order.unsteeredFailed)
+	}
+	finished(ts, run.StatusPass, nil, 22, 23)
+	if ts.leftState() || ts.wantsUnsteered() || !c.canStart(ts, at) {
+		t.Error("an unsteered pass after the failures: not fuzzed on")
+	}
+}
+
+// The next campaign, its runs all failing on the state the first one left, says what the
+// first one saw, from the saved state.
+func TestStateLeftBehindNextCampaign(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := fakeConfig(t)
+	t.Setenv("TMPDIR", t.TempDir())
+	cfg.Dir, cfg.Strategy, cfg.RunsPerTest, cfg.Run = "testdata/leftstate", "record", 12, "^TestLock$"
+	for campaign := 1; campaign <= 2; campaign++ {
+		rep, err := Fuzz(context.Background(), cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"leftstate.TestLock fails in every run after the first"}
+		if campaign == 2 { // (8 runs, or 9 when -p 2 had one more under way)
+			want = []string{"leftstate.TestLock fails in every run (all ", " runs failed, one unsteered; not fuzzed further), and an earlier campaign saw it pass its first run and fail in every later one: the test depends on state an earlier run left behind"}
+		}
+		if len(rep.Errors) != 1 || !strings.HasPrefix(rep.Errors[0], want[0]) || !strings.Contains(rep.Errors[0], want[len(want)-1]) {
+			t.Errorf("campaign %d: errors %q, want one saying %q", campaign, rep.Errors, want)
+		}
+	}
+}

@@ -1,0 +1,3 @@
+module leftstate
+
+go 1.26
