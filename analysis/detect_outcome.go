@@ -41,7 +41,10 @@ An Example whose output differs between runs is one too, reported at the Example
 declaration with its // Output: line as a related position and the first line that
 differed. A test that fails in every run is not a flaky failure: goweave fuzz reports it as
 an error naming the failure (exit status 2), and stops fuzzing it after a few runs when it
-fails without goweave's scheduling as well, saying whether plain go test fails it too.
+fails without goweave's scheduling as well, saying whether plain go test fails it too. Nor is
+a test that passes and then fails in every later run: it depends on state an earlier run left
+behind (a database, a file), not on the schedule, and goweave fuzz reports that as an error
+(go test -count=2 shows it).
 
 Timing-dependent: a test that waits for a goroutine by the clock (a time.Sleep, a timer, a
 context's deadline) fails when that goroutine is slower than the wait, as goweave's schedule
