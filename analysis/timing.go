@@ -62,6 +62,11 @@ type Timing struct {
 	// ExpiredAtLook: a timer that had expired when the select waiting on it first looked,
 	// while another of its cases was ready too (timing_look.go); HeldAt is the select.
 	ExpiredAtLook bool `json:"expiredAtLook,omitempty"`
+	// Partner: a select (HeldAt) that goweave's schedule kept from this pending operation
+	// of goroutine PartnerID, ready before the wait expired, until its clock's case came
+	// (timing_passed.go).
+	Partner   *Position `json:"partner,omitempty"`
+	PartnerID uint64    `json:"partnerGoroutine,omitempty"`
 }
 
 // Summary says what Timing shows, in one sentence.
@@ -71,6 +76,8 @@ func (t *Timing) Summary() string {
 		return t.measuredSummary()
 	case t.ExpiredAtLook:
 		return t.lookSummary()
+	case t.Partner != nil:
+		return t.passedSummary()
 	}
 	if t.WaitKind == "ticker" {
 		return fmt.Sprintf("%s was held by goweave's schedule %s before %s:%d, which waits on %s at %s:%d, while it ticked",
@@ -288,6 +295,9 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	}
 	if best == nil && !barrier {
 		best = expiredAtLookOf(tr, waits) // timing_look.go
+	}
+	if best == nil && !barrier {
+		best = passedOverOf(tr, rel, waits) // timing_passed.go
 	}
 	if best == nil {
 		best = lateStartOf(tr, rel, waits, last, barrier) // timing_late.go
