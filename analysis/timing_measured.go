@@ -24,7 +24,7 @@ import (
 
 // durationToken matches a Go duration as time.Duration's String writes it (and people
 // write bounds): "207.86257ms", "-348.7ms", "1.5s", "2m0.5s", "100µs".
-var durationToken = regexp.MustCompile(`-?(?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))`)
+var durationToken = regexp.MustCompile(`-?(?:\d+h)?(?:\d+m)?(?:\d+(?:\.\d+)?(?:ns|us|µs|μs|ms|s|m|h))\b`)
 
 // measurement is the measured duration and the bound a failure's message reports.
 type measurement struct {
