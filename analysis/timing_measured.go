@@ -18,9 +18,10 @@ import (
 // message: a measured duration (written with more digits than anyone writes a bound) above a
 // bound it states (a round duration), and a delay in the run that covers the overrun:
 // goweave's schedule held one goroutine for at least the overrun within a span as long as
-// the measurement, or, with no such hold, the test slept for the bound with time.Sleep in
-// its Test function and did not wait for another goroutine afterwards, so the extra time
-// was the machine's.
+// the measurement, or, with no such hold, the test slept with time.Sleep in its Test
+// function (for at least half the bound, at most the measurement: the sleep the assertion
+// is about) and did not wait for another goroutine afterwards, so the time it measured
+// beyond its sleep was the machine's.
 
 // durationToken matches a Go duration as time.Duration's String writes it (and people
 // write bounds): "207.86257ms", "-348.7ms", "1.5s", "2m0.5s", "100µs".
@@ -103,7 +104,7 @@ func measuredTimingOf(tr *trace.Trace, msg string, at Position) *Timing {
 	// No hold covers it: a sleep of the test that the measurement spans, and nothing the
 	// test waited for after it.
 	for _, w := range tr.Timed {
-		if w.Kind != trace.KindTimedWait || w.Aux != trace.WaitSleep || w.Dur > m.bound || w.Dur < m.bound/2 {
+		if w.Kind != trace.KindTimedWait || w.Aux != trace.WaitSleep || w.Dur > m.measured || w.Dur < m.bound/2 {
 			continue
 		}
 		p := tr.Position(w.Pos)

@@ -120,3 +120,29 @@ func TestTimingForWallClockAssertionLate(t *testing.T) {
 		t.Errorf("the test waited for goroutine 12 after its sleep: timing %+v, want none", *tm)
 	}
 }
+
+// A bound stated below the sleep ("around 100 (±50ms ...)": 50ms is the largest round
+// duration the message gives) still has the sleep the measurement spans; a sleep shorter
+// than half the bound is not the one the assertion is about.
+func TestTimingForWallClockAssertionSleepAboveBound(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "used_test.go")
+	src := "package m\n\nimport \"testing\"\n\nfunc TestUsedAt(t *testing.T) {\n" + strings.Repeat("\t_ = t\n", 50) + "}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(sleep time.Duration) *trace.Trace {
+		tr := measuredTrace(nil, trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 3, G: 7, Stamp: 10, Dur: sleep})
+		tr.Positions[2].File = file
+		tr.Events = nil
+		return tr
+	}
+	failed := &Finding{Kind: "flaky-failure", Confidence: Actual,
+		Message:   "TestUsedAt failed: Expected usedAt difference to be around 100 (±50ms for cache) (+-5ms for sleep precision), got 165.582461ms",
+		Positions: []Position{{Role: "failure", File: file, Line: 51}}}
+	if tm := TimingFor(run(100*time.Millisecond), failed); tm == nil || !tm.Late || tm.SleptMs != 100 || tm.WaitMs != 50 {
+		t.Errorf("a 100 ms sleep measured as 166 ms: timing %+v", tm)
+	}
+	if tm := TimingFor(run(20*time.Millisecond), failed); tm != nil {
+		t.Errorf("a 20 ms sleep against a 50 ms bound: timing %+v, want none", *tm)
+	}
+}
