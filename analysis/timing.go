@@ -349,6 +349,23 @@ type timingRelation struct {
 	objs map[uint64]map[uint64]bool // objects each goroutine's events use
 	// stopped: of each function timer, the goroutines its fire's closes stop (stoppedBy)
 	stopped map[uint64]map[uint64]bool
+	fired   map[uint64]uint64 // of each function timer that fired, its goroutine's GoSpawn stamp
+}
+
+// firedAt is the stamp at which function timer obj fired (its function's goroutine was
+// started), 0 when it did not.
+func (r *timingRelation) firedAt(obj uint64) uint64 {
+	if r.fired == nil {
+		r.fired = map[uint64]uint64{}
+		for i := range r.tr.Events {
+			if e := &r.tr.Events[i]; e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0 {
+				if _, ok := r.fired[e.Obj]; !ok {
+					r.fired[e.Obj] = e.Pre
+				}
+			}
+		}
+	}
+	return r.fired[obj]
 }
 
 // shareObject reports whether the operation h held and goroutine g's operations have an

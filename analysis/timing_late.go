@@ -125,12 +125,7 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 func overAt(tr *trace.Trace, rel *timingRelation, w trace.Timed) uint64 {
 	var over uint64
 	if w.Aux == trace.WaitTimerFunc {
-		for i := range tr.Events {
-			if e := &tr.Events[i]; e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj == w.Obj {
-				return e.Pre // it fired: its function's goroutine started
-			}
-		}
-		return 0
+		return rel.firedAt(w.Obj) // its function's goroutine started
 	}
 	for _, i := range rel.byG[w.G] {
 		e := &tr.Events[i]

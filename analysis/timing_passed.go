@@ -27,27 +27,34 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 		at   uint64
 		wait trace.Timed
 	}
+	fires := map[uint64]uint64{}  // a channel timer's channel -> its first fire's stamp
+	spawns := map[uint64]uint64{} // a function timer -> the goroutine its fire started
+	for i := range tr.Events {
+		switch e := &tr.Events[i]; {
+		case e.Kind == trace.KindTimerFire:
+			if _, ok := fires[e.Obj]; !ok {
+				fires[e.Obj] = e.Pre
+			}
+		case e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0:
+			spawns[e.Obj] = e.A
+		}
+	}
 	clocks := map[uint64]clock{}
 	for _, w := range waits {
 		switch w.Aux {
 		case trace.WaitTimerChan:
-			for i := range tr.Events {
-				if e := &tr.Events[i]; e.Kind == trace.KindTimerFire && e.Obj == w.Obj {
-					clocks[w.Obj] = clock{e.Pre, w}
-					break
-				}
+			if at, ok := fires[w.Obj]; ok {
+				clocks[w.Obj] = clock{at, w}
 			}
 		case trace.WaitTimerFunc:
-			for i := range tr.Events {
-				sp := &tr.Events[i]
-				if sp.Kind != trace.KindGoSpawn || sp.G != 0 || sp.Obj != w.Obj {
-					continue
-				}
-				for _, j := range rel.byG[sp.A] {
-					if c := &tr.Events[j]; c.Kind == trace.KindChanClose {
-						if old, ok := clocks[c.Obj]; !ok || c.Pre < old.at {
-							clocks[c.Obj] = clock{c.Pre, w}
-						}
+			g, ok := spawns[w.Obj]
+			if !ok {
+				continue
+			}
+			for _, j := range rel.byG[g] {
+				if c := &tr.Events[j]; c.Kind == trace.KindChanClose {
+					if old, ok := clocks[c.Obj]; !ok || c.Pre < old.at {
+						clocks[c.Obj] = clock{c.Pre, w}
 					}
 				}
 			}
@@ -57,6 +64,7 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 		return nil
 	}
 	var best *Timing
+	var byObj map[uint64][]int // the channel operations (and selects) on each channel, once needed
 	for i := range tr.Events {
 		e := &tr.Events[i]
 		if e.Kind != trace.KindSelect || !e.Completed() || e.A == trace.SelectDefault {
@@ -72,7 +80,10 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 		if !found || e.Pre >= cl.at || best != nil && ms(cl.wait.Dur) <= best.WaitMs {
 			continue
 		}
-		p := pendingPartner(tr, e, cl.at)
+		if byObj == nil {
+			byObj = channelOps(tr)
+		}
+		p := pendingPartner(tr, byObj, e, cl.at)
 		if p == nil {
 			continue
 		}
@@ -102,12 +113,12 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 // other than the one it took (a send for a receive case, a receive for a send case, as an
 // operation or a select's case), requested before stamp clock and not completed before e
 // was; nil when there is none.
-func pendingPartner(tr *trace.Trace, e *trace.Event, clock uint64) *trace.Event {
+func pendingPartner(tr *trace.Trace, byObj map[uint64][]int, e *trace.Event, clock uint64) *trace.Event {
 	for _, c := range e.Cases {
 		if c.Index == int(e.A) || c.Obj == 0 {
 			continue
 		}
-		for i := range tr.Events {
+		for _, i := range byObj[c.Obj] {
 			p := &tr.Events[i]
 			if p.G == e.G || p.Pre >= clock || p.Completed() && p.Post < e.Post {
 				continue
@@ -131,6 +142,24 @@ func pendingPartner(tr *trace.Trace, e *trace.Event, clock uint64) *trace.Event 
 		}
 	}
 	return nil
+}
+
+// channelOps indexes the sends, receives and selects of tr by the channels they use.
+func channelOps(tr *trace.Trace) map[uint64][]int {
+	out := map[uint64][]int{}
+	for i := range tr.Events {
+		switch e := &tr.Events[i]; e.Kind {
+		case trace.KindChanSend, trace.KindChanRecv:
+			out[e.Obj] = append(out[e.Obj], i)
+		case trace.KindSelect:
+			for _, c := range e.Cases {
+				if c.Obj != 0 && (len(out[c.Obj]) == 0 || out[c.Obj][len(out[c.Obj])-1] != i) {
+					out[c.Obj] = append(out[c.Obj], i)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // passedSummary is Summary for a select that passed over a ready partner (Partner).
