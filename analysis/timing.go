@@ -53,6 +53,10 @@ type Timing struct {
 	// NeverRan: a Late goroutine that had performed no operation when the run ended;
 	// HeldAt is then its go statement.
 	NeverRan bool `json:"neverRan,omitempty"`
+	// HeldToEnd: the Delayed goroutine, the waiter's own, was parked by goweave's schedule
+	// after its operation at HeldAt, before the wait expired, until the run ended (a hold
+	// that never ended, so no hold was recorded: timing_late.go).
+	HeldToEnd bool `json:"heldToEnd,omitempty"`
 	// MeasuredMs: a wall-clock assertion (WaitKind "clock", timing_measured.go): the
 	// duration the failure's message reports the test measured; WaitMs is the bound it
 	// states, At the failure's line. With Late, SleptMs is the test's sleep the measurement
@@ -86,6 +90,10 @@ func (t *Timing) Summary() string {
 	who := "the test"
 	if t.Waiter.Spawn != "" {
 		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
+	}
+	if t.HeldToEnd {
+		return fmt.Sprintf("%s waits with %s at %s:%d; %s was held by goweave's schedule after %s:%d from before the wait expired until the run ended",
+			who, t.Wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
 	}
 	if t.Late && t.NeverRan {
 		return fmt.Sprintf("%s waits with %s at %s:%d; %s, started before it, had not run at all when the wait expired (nor when the run ended)",

@@ -65,18 +65,25 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 		for _, k := range spawns {
 			sp := &tr.Events[k]
 			f, ran := first[sp.A]
+			last, held := -1, false
+			if ran && sp.G == w.G && rel.sharesFrom(sp.A, 0, used) {
+				last, held = heldToEnd(tr, rel, sp.A, over)
+			}
 			switch {
 			case sp.A == w.G:
 				continue
 			case sp.Pre < w.Stamp:
-			case w.Aux != trace.WaitSleep && !ran && sp.G == w.G && sp.Pre < over:
+			case w.Aux != trace.WaitSleep && (!ran || held) && sp.G == w.G && sp.Pre < over:
 				// A timer's setter goes on after setting it: a goroutine it started
-				// before the timer fired and that never ran at all was due before it.
+				// before the timer fired and that never ran at all (or stopped before
+				// it fired, held to the end) was due before it.
 			default:
 				continue
 			}
 			var heldAt trace.Position
 			switch {
+			case held:
+				heldAt = tr.Position(tr.Events[last].Pos)
 			case ran && tr.Events[f].Pre < over:
 				continue // it ran during the wait
 			case ran && !rel.sharesFrom(sp.A, tr.Events[f].Pre, used):
@@ -109,7 +116,7 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 				At:     Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
 				Waiter: timingGoroutine(tr, w.G), Delayed: timingGoroutine(tr, sp.A), DelayedMs: ms(d),
 				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
-				Late:   true, NeverRan: !ran,
+				Late:   !held, NeverRan: !ran, HeldToEnd: held,
 			}
 			bestDur = w.Dur
 			break
@@ -159,4 +166,37 @@ func tookFrom(e *trace.Event, ch uint64) bool {
 		}
 	}
 	return false
+}
+
+// heldToEnd reports whether goroutine g, the sleeper's own, was parked by goweave's schedule
+// from before stamp over until the run ended, and its last operation (before the hold): it
+// was alive at the end waiting with reason "sleep", which is how the schedule parks a
+// goroutine it holds (runtimepatch's zz_goweave_steer.go), its last operation was
+// requested before over, and it had begun no time.Sleep of its own after it. A hold that
+// never ended is never recorded (a Hold is written when it ends).
+func heldToEnd(tr *trace.Trace, rel *timingRelation, g uint64, over uint64) (last int, ok bool) {
+	alive := false
+	for _, gs := range tr.Goroutines {
+		if gs.ID == g && gs.WaitReason == "sleep" {
+			alive = true
+		}
+	}
+	if !alive {
+		return -1, false
+	}
+	last = -1
+	for _, i := range rel.byG[g] {
+		if last < 0 || tr.Events[i].Pre > tr.Events[last].Pre {
+			last = i
+		}
+	}
+	if last < 0 || tr.Events[last].Pre >= over {
+		return -1, false
+	}
+	for _, t := range tr.Timed {
+		if t.Kind == trace.KindTimedWait && t.Aux == trace.WaitSleep && t.G == g && t.Stamp > tr.Events[last].Pre {
+			return -1, false // asleep in its own time.Sleep
+		}
+	}
+	return last, true
 }

@@ -95,3 +95,45 @@ func TestTimingOfSelectPassedOverPartner(t *testing.T) {
 		}
 	}
 }
+
+// A goroutine the deadline's setter started, that worked on what the setter uses and was
+// then parked by goweave's schedule (waiting with reason "sleep", the schedule's park)
+// from before the deadline fired until the run ended, was held past it, though no hold was
+// recorded (a hold is written when it ends). Not when it waits in anything else at the
+// end, nor when it is in a time.Sleep of its own.
+func TestTimingOfHeldToTheEnd(t *testing.T) {
+	run := func(reason string, ownSleep bool) *trace.Trace {
+		tr := &trace.Trace{
+			Meta:      map[string]string{"module": "/m"},
+			Positions: []trace.Position{{File: "/m/w.go", Line: 3}, {File: "/m/w.go", Line: 4}, {File: "/m/w_test.go", Line: 10}},
+			Events: []trace.Event{
+				{Kind: trace.KindLock, G: 7, Obj: 50, Pos: 3, Pre: 3, Post: 3},
+				{Kind: trace.KindGoSpawn, G: 7, Pos: 1, A: 9, Pre: 6, Post: 6},
+				{Kind: trace.KindLock, G: 9, Obj: 50, Pos: 2, Pre: 8, Post: 9},
+				{Kind: trace.KindGoSpawn, G: 0, Obj: 6, Pos: 3, A: 11, Pre: 20, Post: 20}, // the deadline fired
+				{Kind: trace.KindChanRecv, G: 7, Obj: 12, Pos: 3, Pre: 10, Post: 30},
+			},
+			Goroutines: []trace.Goroutine{{ID: 9, Status: 4, WaitReason: reason, LastEvent: 2}},
+			Timed:      []trace.Timed{{Kind: trace.KindTimedWait, Aux: trace.WaitTimerFunc, Pos: 3, G: 7, Obj: 6, Stamp: 4, Dur: 20 * time.Millisecond}},
+		}
+		if ownSleep {
+			tr.Timed = append(tr.Timed, trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, Pos: 2, G: 9, Stamp: 10, Dur: time.Second})
+		}
+		return tr
+	}
+	tm := TimingOf(run("sleep", false))
+	if tm == nil || !tm.HeldToEnd || tm.Late || tm.Delayed.ID != 9 || tm.HeldAt.Line != 4 {
+		t.Fatalf("held by the schedule from before the deadline to the end: timing %+v", tm)
+	}
+	if s := tm.Summary(); !strings.Contains(s, "goroutine 9 (started at w.go:3) was held by goweave's schedule after w.go:4 from before the wait expired until the run ended") {
+		t.Errorf("summary %q", s)
+	}
+	for name, tr := range map[string]*trace.Trace{
+		"waiting in a receive at the end": run("chan receive", false),
+		"in a time.Sleep of its own":      run("sleep", true),
+	} {
+		if tm := TimingOf(tr); tm != nil {
+			t.Errorf("%s: timing %+v, want none", name, *tm)
+		}
+	}
+}
