@@ -2,7 +2,12 @@ package analysis
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"path/filepath"
+	"strconv"
+	"sync"
 	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -27,7 +32,16 @@ const minLookTimer = 50 * time.Microsecond
 func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
 	timers := map[uint64]trace.Timed{} // a channel timer's channel -> its wait
 	for _, w := range waits {
-		if w.Aux == trace.WaitTimerChan && w.Dur >= minLookTimer {
+		if w.Aux != trace.WaitTimerChan {
+			continue
+		}
+		if w.Dur <= 1 {
+			// Already due when its goroutine set it: late by the whole duration the
+			// source asks for, when it says (a time.After(0) is due at once).
+			p := tr.Position(w.Pos)
+			w.Dur = requestedTimer(p.File, p.Line)
+		}
+		if w.Dur >= minLookTimer {
 			timers[w.Obj] = w
 		}
 	}
@@ -101,4 +115,82 @@ func setJustBefore(rel *timingRelation, w trace.Timed, e *trace.Event) bool {
 		}
 	}
 	return true
+}
+
+// requestedTimers caches requestedTimer by file:line.
+var requestedTimers struct {
+	sync.Mutex
+	at map[string]time.Duration
+}
+
+// requestedTimer is the duration the time.After or time.NewTimer call at line of file asks
+// for, when it is a constant the source spells out (time.Millisecond, 5 * time.Second,
+// time.Duration(3)); 0 otherwise. The runtime records a timer already due when set as 1 ns,
+// which does not tell a late time.After(time.Millisecond) from a time.After(0).
+func requestedTimer(file string, line int) time.Duration {
+	key := fmt.Sprintf("%s:%d", file, line)
+	requestedTimers.Lock()
+	defer requestedTimers.Unlock()
+	if d, ok := requestedTimers.at[key]; ok {
+		return d
+	}
+	if requestedTimers.at == nil {
+		requestedTimers.at = map[string]time.Duration{}
+	}
+	var d time.Duration
+	fset := token.NewFileSet()
+	if f, err := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution); err == nil {
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || d != 0 || fset.Position(call.Pos()).Line != line || len(call.Args) != 1 {
+				return d == 0
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "time") && (sel.Sel.Name == "After" || sel.Sel.Name == "NewTimer") {
+				if v, ok := constDuration(call.Args[0]); ok && v > 0 {
+					d = time.Duration(v)
+				}
+			}
+			return true
+		})
+	}
+	requestedTimers.at[key] = d
+	return d
+}
+
+func isIdent(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+// constDuration evaluates e when it is a product of integer or float literals and time's
+// unit constants (time.Millisecond), or time.Duration of one.
+func constDuration(e ast.Expr) (float64, bool) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return constDuration(e.X)
+	case *ast.BasicLit:
+		if e.Kind == token.INT || e.Kind == token.FLOAT {
+			v, err := strconv.ParseFloat(e.Value, 64)
+			return v, err == nil
+		}
+	case *ast.SelectorExpr:
+		if isIdent(e.X, "time") {
+			units := map[string]time.Duration{"Nanosecond": time.Nanosecond, "Microsecond": time.Microsecond,
+				"Millisecond": time.Millisecond, "Second": time.Second, "Minute": time.Minute, "Hour": time.Hour}
+			if u, ok := units[e.Sel.Name]; ok {
+				return float64(u), true
+			}
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.MUL {
+			x, okx := constDuration(e.X)
+			y, oky := constDuration(e.Y)
+			return x * y, okx && oky
+		}
+	case *ast.CallExpr:
+		if sel, ok := e.Fun.(*ast.SelectorExpr); ok && isIdent(sel.X, "time") && sel.Sel.Name == "Duration" && len(e.Args) == 1 {
+			return constDuration(e.Args[0])
+		}
+	}
+	return 0, false
 }

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,5 +93,26 @@ func TestTimingOfDeadlineStopsConsumer(t *testing.T) {
 	}
 	if tm := TimingOf(run(31)); tm != nil {
 		t.Errorf("the stopped goroutine consumes another channel: timing %+v, want none", *tm)
+	}
+}
+
+// A time.After recorded as already due when it was set (1 ns) is late by the duration its
+// source asks for, when the source spells it out; a time.After(0) is due at once.
+func TestTimingOfTimerDueWhenSet(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "w_test.go")
+	src := "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\nfunc TestX(t *testing.T) {\n\t_ = time.After(2 * time.Millisecond)\n\t_ = time.After(0)\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(line int) *trace.Trace {
+		tr := lookTrace(1, 1, [2]bool{true, true})
+		tr.Positions[2] = trace.Position{File: file, Line: line}
+		return tr
+	}
+	if tm := TimingOf(at(9)); tm == nil || !tm.ExpiredAtLook || tm.WaitMs != 2 {
+		t.Errorf("time.After(2 * time.Millisecond) due when set: timing %+v", tm)
+	}
+	if tm := TimingOf(at(10)); tm != nil {
+		t.Errorf("time.After(0): timing %+v, want none", *tm)
 	}
 }
