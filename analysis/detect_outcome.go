@@ -54,7 +54,14 @@ sets no exit status 1 ("timing" in the JSON and the SARIF): the test, not the mo
 synchronisation, is at fault. Fix it by waiting for the goroutine (a channel, a WaitGroup)
 instead of the clock. The same holds for flaky-panic. A select that goweave held for its
 clock's case (a timer, a ticker, a context's Done) while another case was ready counts too:
-a goroutine that slow finds both ready. A deadlock is timing-dependent only when every
+a goroutine that slow finds both ready; so does a time.After already expired when its select
+first looked while another case was ready (the machine delayed the goroutine), and a
+context's deadline that expired while goweave held a goroutine feeding one the deadline
+stopped. A wall-clock assertion (the failure's message reports a measured duration over the
+bound it states: testify's WithinDuration, a time.Since check) is timing-dependent when
+goweave held one goroutine for at least the overrun within the measured span, or when the
+measurement spans the test's own time.Sleep after which it waited for nothing (the
+machine's delay). A deadlock is timing-dependent only when every
 operation it names, and the time.Sleep the test waited with, are written in the Test function
 itself (a timeout path of the code under test that deadlocks when a goroutine is late is a
 bug), and never because a timer fired; a send or close on a closed channel never is.

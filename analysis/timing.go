@@ -53,10 +53,36 @@ type Timing struct {
 	// NeverRan: a Late goroutine that had performed no operation when the run ended;
 	// HeldAt is then its go statement.
 	NeverRan bool `json:"neverRan,omitempty"`
+	// HeldToEnd: the Delayed goroutine, the waiter's own, was parked by goweave's schedule
+	// after its operation at HeldAt, before the wait expired, until the run ended (a hold
+	// that never ended, so no hold was recorded: timing_late.go).
+	HeldToEnd bool `json:"heldToEnd,omitempty"`
+	// MeasuredMs: a wall-clock assertion (WaitKind "clock", timing_measured.go): the
+	// duration the failure's message reports the test measured; WaitMs is the bound it
+	// states, At the failure's line. With Late, SleptMs is the test's sleep the measurement
+	// spans.
+	MeasuredMs float64 `json:"measuredMs,omitempty"`
+	SleptMs    float64 `json:"sleptMs,omitempty"`
+	// ExpiredAtLook: a timer that had expired when the select waiting on it first looked,
+	// while another of its cases was ready too (timing_look.go); HeldAt is the select.
+	ExpiredAtLook bool `json:"expiredAtLook,omitempty"`
+	// Partner: a select (HeldAt) that goweave's schedule kept from this pending operation
+	// of goroutine PartnerID, ready before the wait expired, until its clock's case came
+	// (timing_passed.go).
+	Partner   *Position `json:"partner,omitempty"`
+	PartnerID uint64    `json:"partnerGoroutine,omitempty"`
 }
 
 // Summary says what Timing shows, in one sentence.
 func (t *Timing) Summary() string {
+	switch {
+	case t.WaitKind == "clock":
+		return t.measuredSummary()
+	case t.ExpiredAtLook:
+		return t.lookSummary()
+	case t.Partner != nil:
+		return t.passedSummary()
+	}
 	if t.WaitKind == "ticker" {
 		return fmt.Sprintf("%s was held by goweave's schedule %s before %s:%d, which waits on %s at %s:%d, while it ticked",
 			t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.Wait, filepath.Base(t.At.File), t.At.Line)
@@ -64,6 +90,10 @@ func (t *Timing) Summary() string {
 	who := "the test"
 	if t.Waiter.Spawn != "" {
 		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
+	}
+	if t.HeldToEnd {
+		return fmt.Sprintf("%s waits with %s at %s:%d; %s was held by goweave's schedule after %s:%d from before the wait expired until the run ended",
+			who, t.Wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
 	}
 	if t.Late && t.NeverRan {
 		return fmt.Sprintf("%s waits with %s at %s:%d; %s, started before it, had not run at all when the wait expired (nor when the run ended)",
@@ -136,6 +166,13 @@ func TimingFor(tr *trace.Trace, f *Finding) *Timing {
 	case f.Confidence == Predicted:
 		return nil // it did not happen in tr
 	case outcomeKind(f.Kind):
+		// The failure's own message, when it reports a measurement over its bound, names
+		// what failed more closely than any wait of the run.
+		if len(f.Positions) > 0 {
+			if t := measuredTimingOf(tr, f.Message, f.Positions[0]); t != nil {
+				return t
+			}
+		}
 		return TimingOf(tr)
 	case !clockOrderedKind(f.Kind) || len(f.Positions) == 0:
 		return nil
@@ -235,7 +272,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 				if !rel.shareLater(h, w.G) {
 					continue // the held goroutine never again works on what the sleeper uses
 				}
-			case !rel.shareObject(h, w.G):
+			case !rel.shareObject(h, w.G) && !rel.stoppedShares(h, w):
 				continue // the waiter never touches what the held operation works on
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
@@ -263,6 +300,12 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	}
 	if best == nil && !barrier {
 		best = tickOf(tr, holds, waits)
+	}
+	if best == nil && !barrier {
+		best = expiredAtLookOf(tr, waits) // timing_look.go
+	}
+	if best == nil && !barrier {
+		best = passedOverOf(tr, rel, waits) // timing_passed.go
 	}
 	if best == nil {
 		best = lateStartOf(tr, rel, waits, last, barrier) // timing_late.go
@@ -312,6 +355,25 @@ type timingRelation struct {
 	tr   *trace.Trace
 	byG  map[uint64][]int           // event indices of each goroutine
 	objs map[uint64]map[uint64]bool // objects each goroutine's events use
+	// stopped: of each function timer, the goroutines its fire's closes stop (stoppedBy)
+	stopped map[uint64]map[uint64]bool
+	fired   map[uint64]uint64 // of each function timer that fired, its goroutine's GoSpawn stamp
+}
+
+// firedAt is the stamp at which function timer obj fired (its function's goroutine was
+// started), 0 when it did not.
+func (r *timingRelation) firedAt(obj uint64) uint64 {
+	if r.fired == nil {
+		r.fired = map[uint64]uint64{}
+		for i := range r.tr.Events {
+			if e := &r.tr.Events[i]; e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0 {
+				if _, ok := r.fired[e.Obj]; !ok {
+					r.fired[e.Obj] = e.Pre
+				}
+			}
+		}
+	}
+	return r.fired[obj]
 }
 
 // shareObject reports whether the operation h held and goroutine g's operations have an
@@ -352,6 +414,70 @@ func (r *timingRelation) sharesFrom(g uint64, from uint64, used map[uint64]bool)
 		}
 	}
 	return false
+}
+
+// stoppedShares reports whether wait w is a function timer (a context's deadline) whose
+// fire closed a channel that a goroutine waits on (a receive or a select case: it stops
+// on the deadline) whose operations share an object with the operation h held: the
+// deadline stopped a goroutine that was due to take what the held one was about to hand
+// over (a consumer of a held producer), not only the goroutine that set it.
+func (r *timingRelation) stoppedShares(h trace.Timed, w trace.Timed) bool {
+	if w.Aux != trace.WaitTimerFunc {
+		return false
+	}
+	r.index()
+	if r.stopped == nil {
+		r.stopped = map[uint64]map[uint64]bool{}
+	}
+	stopped, ok := r.stopped[w.Obj]
+	if !ok {
+		stopped = r.stoppedBy(w)
+		r.stopped[w.Obj] = stopped
+	}
+	for g := range stopped {
+		if g != h.G && r.shareObject(h, g) {
+			return true
+		}
+	}
+	return false
+}
+
+// stoppedBy are the goroutines other than w's own that receive from a channel the fire of
+// function timer w closed.
+func (r *timingRelation) stoppedBy(w trace.Timed) map[uint64]bool {
+	closed := map[uint64]bool{}
+	for i := range r.tr.Events {
+		e := &r.tr.Events[i]
+		if e.Kind != trace.KindGoSpawn || e.G != 0 || e.Obj != w.Obj {
+			continue
+		}
+		for _, j := range r.byG[e.A] {
+			if c := &r.tr.Events[j]; c.Kind == trace.KindChanClose {
+				closed[c.Obj] = true
+			}
+		}
+	}
+	stopped := map[uint64]bool{}
+	if len(closed) == 0 {
+		return stopped
+	}
+	for i := range r.tr.Events {
+		e := &r.tr.Events[i]
+		if e.G == w.G || stopped[e.G] {
+			continue
+		}
+		switch e.Kind {
+		case trace.KindChanRecv:
+			if closed[e.Obj] {
+				stopped[e.G] = true
+			}
+		case trace.KindSelect:
+			if slices.ContainsFunc(e.Cases, func(c trace.Case) bool { return !c.Send && closed[c.Obj] }) {
+				stopped[e.G] = true
+			}
+		}
+	}
+	return stopped
 }
 
 // clockOf reports whether wait w, a timer, is the clock of channel ch: the timer's own

@@ -14,8 +14,11 @@ import (
 // and without evidence of its own it would make the campaign call the failure a bug (every
 // failing run must show timing evidence). The evidence: a goroutine spawned before a sleep
 // began performed no operation until after the sleeper's next one (the sleep was over), and
-// then worked on an object the sleeper uses. Only sleeps: a timer's wait ends in the select
-// that waits on it, whose own event does not mark when the clock ran out.
+// then worked on an object the sleeper uses. A timer likewise, with the receive or select
+// that took its value (time.After), or the start of its function's goroutine (a context's
+// deadline), as the point by which it was over; and as a timer's setter goes on after
+// setting it, a goroutine it started later but before the timer fired counts when it never
+// ran at all.
 
 // lateStartOf returns the evidence of a goroutine spawned before a sleep of tr and not yet
 // run when it ended, nil when there is none; the longest such sleep is named. barrier
@@ -42,33 +45,47 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 	var best *Timing
 	var bestDur time.Duration
 	for i, w := range waits {
-		if w.Aux != trace.WaitSleep || last[sleepKey{w.G, w.Pos}] != i || best != nil && w.Dur <= bestDur {
+		switch {
+		case best != nil && w.Dur <= bestDur:
+			continue
+		case w.Aux == trace.WaitSleep && last[sleepKey{w.G, w.Pos}] == i:
+		case (w.Aux == trace.WaitTimerChan || w.Aux == trace.WaitTimerFunc) && !barrier && w.Dur >= minLookTimer:
+		default:
 			continue
 		}
 		at := tr.Position(w.Pos)
 		if at.File == "" || barrier && !inTestFunc(at.File, at.Line) {
 			continue
 		}
-		resumed := -1 // the sleeper's first operation after the sleep began: the sleep was over
-		for _, i := range rel.byG[w.G] {
-			if e := &tr.Events[i]; e.Pre > w.Stamp && (resumed < 0 || e.Pre < tr.Events[resumed].Pre) {
-				resumed = i
-			}
-		}
-		if resumed < 0 {
+		over := overAt(tr, rel, w) // a stamp by which the wait was over
+		if over == 0 {
 			continue
 		}
 		used := rel.objectsOf(w.G)
 		for _, k := range spawns {
 			sp := &tr.Events[k]
-			if sp.Pre >= w.Stamp || sp.A == w.G {
+			f, ran := first[sp.A]
+			last, held := -1, false
+			if ran && sp.G == w.G && rel.sharesFrom(sp.A, 0, used) {
+				last, held = heldToEnd(tr, rel, sp.A, over)
+			}
+			switch {
+			case sp.A == w.G:
+				continue
+			case sp.Pre < w.Stamp:
+			case w.Aux != trace.WaitSleep && (!ran || held) && sp.G == w.G && sp.Pre < over:
+				// A timer's setter goes on after setting it: a goroutine it started
+				// before the timer fired and that never ran at all (or stopped before
+				// it fired, held to the end) was due before it.
+			default:
 				continue
 			}
-			f, ran := first[sp.A]
 			var heldAt trace.Position
 			switch {
-			case ran && tr.Events[f].Pre < tr.Events[resumed].Pre:
-				continue // it ran during the sleep
+			case held:
+				heldAt = tr.Position(tr.Events[last].Pos)
+			case ran && tr.Events[f].Pre < over:
+				continue // it ran during the wait
 			case ran && !rel.sharesFrom(sp.A, tr.Events[f].Pre, used):
 				continue // the sleeper never waited for anything it does
 			case ran:
@@ -85,16 +102,101 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 			if heldAt.File == "" {
 				continue
 			}
+			wait, kind, d := fmt.Sprintf("time.Sleep(%v)", w.Dur), "sleep", w.Dur
+			switch w.Aux {
+			case trace.WaitTimerChan:
+				d = roundUp2(w.Dur)
+				wait, kind = fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", d), "timer"
+			case trace.WaitTimerFunc:
+				d = roundUp2(w.Dur)
+				wait, kind = fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", d), "func-timer"
+			}
 			best = &Timing{
-				Wait: fmt.Sprintf("time.Sleep(%v)", w.Dur), WaitKind: "sleep", WaitMs: ms(w.Dur),
+				Wait: wait, WaitKind: kind, WaitMs: ms(d),
 				At:     Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
-				Waiter: timingGoroutine(tr, w.G), Delayed: timingGoroutine(tr, sp.A), DelayedMs: ms(w.Dur),
+				Waiter: timingGoroutine(tr, w.G), Delayed: timingGoroutine(tr, sp.A), DelayedMs: ms(d),
 				HeldAt: Position{Role: "held", File: heldAt.File, Line: heldAt.Line, Column: LineColumn(heldAt.File, heldAt.Line)},
-				Late:   true, NeverRan: !ran,
+				Late:   !held, NeverRan: !ran, HeldToEnd: held,
 			}
 			bestDur = w.Dur
 			break
 		}
 	}
 	return best
+}
+
+// overAt is a stamp by which wait w was over, 0 when the trace does not show one: for a
+// sleep, its goroutine's first operation after it began; for a channel timer, the completion
+// of its goroutine's receive or select that took the timer's value (it had fired); for a
+// function timer (a context's deadline), the start of its function's goroutine.
+func overAt(tr *trace.Trace, rel *timingRelation, w trace.Timed) uint64 {
+	var over uint64
+	if w.Aux == trace.WaitTimerFunc {
+		return rel.firedAt(w.Obj) // its function's goroutine started
+	}
+	for _, i := range rel.byG[w.G] {
+		e := &tr.Events[i]
+		if e.Pre <= w.Stamp {
+			continue
+		}
+		if w.Aux == trace.WaitSleep {
+			if over == 0 || e.Pre < over {
+				over = e.Pre
+			}
+			continue
+		}
+		if e.Completed() && tookFrom(e, w.Obj) && (over == 0 || e.Post < over) {
+			over = e.Post
+		}
+	}
+	return over
+}
+
+// tookFrom reports whether e, completed, received a value from channel ch (a receive, or a
+// select that took ch's receive case).
+func tookFrom(e *trace.Event, ch uint64) bool {
+	switch e.Kind {
+	case trace.KindChanRecv:
+		return e.Obj == ch && !e.Flags.Has(trace.FlagClosed)
+	case trace.KindSelect:
+		for _, c := range e.Cases {
+			if c.Index == int(e.A) && !c.Send && c.Obj == ch {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// heldToEnd reports whether goroutine g, the sleeper's own, was parked by goweave's schedule
+// from before stamp over until the run ended, and its last operation (before the hold): it
+// was alive at the end waiting with reason "sleep", which is how the schedule parks a
+// goroutine it holds (runtimepatch's zz_goweave_steer.go), its last operation was
+// requested before over, and it had begun no time.Sleep of its own after it. A hold that
+// never ended is never recorded (a Hold is written when it ends).
+func heldToEnd(tr *trace.Trace, rel *timingRelation, g uint64, over uint64) (last int, ok bool) {
+	alive := false
+	for _, gs := range tr.Goroutines {
+		if gs.ID == g && gs.WaitReason == "sleep" {
+			alive = true
+		}
+	}
+	if !alive {
+		return -1, false
+	}
+	last = -1
+	for _, i := range rel.byG[g] {
+		if last < 0 || tr.Events[i].Pre > tr.Events[last].Pre {
+			last = i
+		}
+	}
+	if last < 0 || tr.Events[last].Pre >= over {
+		return -1, false
+	}
+	for _, t := range tr.Timed {
+		if t.Kind == trace.KindTimedWait && t.Aux == trace.WaitSleep && t.G == g && t.Stamp > tr.Events[last].Pre {
+			return -1, false // asleep in its own time.Sleep
+		}
+	}
+	return last, true
 }

@@ -299,7 +299,7 @@ func printFindings(w io.Writer, findings []fuzzer.Finding, o textOptions) {
 			fmt.Fprintf(w, "\thint: predicted; confirmation refuted it: %s\n", f.Refuted)
 		}
 		if f.Timing != nil {
-			fmt.Fprintf(w, "\ttiming-dependent (warning, no exit status 1): in every failing run %s expired while goweave held the goroutine it waited for; wait for the goroutine, not the clock\n", f.Timing.Wait)
+			fmt.Fprintf(w, "\ttiming-dependent (warning, no exit status 1): every failing run shows the clock's part (%s; the message says how); wait for the goroutine, not the clock\n", f.Timing.Wait)
 		}
 		if len(f.Related) > 0 {
 			fmt.Fprintf(w, "\talso reported as %s\n", relatedSummary(f.Related))

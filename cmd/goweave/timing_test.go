@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer"
 )
 
@@ -105,5 +107,63 @@ func TestFuzzCommandTimingOfDeadlocks(t *testing.T) {
 		if f.Kind == "deadlock" && (f.Timing != nil || f.Severity != "error") {
 			t.Errorf("TestPingsStartedWorker: deadlock severity %s, timing %+v; want an error without timing", f.Severity, f.Timing)
 		}
+	}
+}
+
+// One test per shape of a timing-dependent failure whose evidence is not a wait expiring
+// inside a recorded hold: a wall-clock assertion (the failure's message reports the
+// measured duration over its bound), a time.After already expired when its select looked
+// while the other case was ready, and a context's deadline that stops a consumer while
+// its producer is held. Each is reported as timing-dependent (a warning, exit status 0)
+// with the shape's evidence. A run may fail without any evidence (a machine slower than
+// the bound, with nothing recorded), which rightly keeps the finding a bug; the campaign is
+// then retried, up to three times in all.
+func TestFuzzCommandTimingShapes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes three tests")
+	}
+	dir, _ := filepath.Abs("testdata/timing")
+	for test, want := range map[string]func(*analysis.Timing) bool{
+		"TestMeasuresHandoff": func(tm *analysis.Timing) bool {
+			return tm.WaitKind == "clock" && tm.WaitMs == 20 && tm.MeasuredMs > 20 && filepath.Base(tm.At.File) == "measured_test.go" && tm.At.Line == 23
+		},
+		"TestChecksClosedInTime": func(tm *analysis.Timing) bool {
+			return tm.WaitKind == "timer" && filepath.Base(tm.At.File) == "look_test.go" && tm.At.Line == 14
+		},
+		"TestForwardsBeforeDeadline": func(tm *analysis.Timing) bool {
+			return tm.WaitKind == "func-timer" && filepath.Base(tm.At.File) == "deadline_test.go" && tm.At.Line == 12
+		},
+	} {
+		t.Run(test, func(t *testing.T) {
+			var problem string
+			for attempt := 1; attempt <= 3; attempt++ {
+				stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-v", "-o", t.TempDir(), "-runs", "30", "-run", "^"+test+"$", ".")
+				var rep fuzzer.Report
+				if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+					t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+				}
+				problem = ""
+				switch {
+				case len(rep.Findings) == 0:
+					problem = "no finding (the test never failed)"
+				case code != 0:
+					problem = fmt.Sprintf("exit %d", code)
+				}
+				for _, f := range rep.Findings {
+					if f.Kind != "flaky-failure" || f.Timing == nil || f.Severity != "warning" || !want(f.Timing) {
+						problem += fmt.Sprintf("; %s %s, timing %+v", f.Kind, f.Severity, f.Timing)
+					}
+				}
+				if problem == "" {
+					return
+				}
+				noEvidence := strings.Contains(stderr, "no timing evidence")
+				t.Logf("attempt %d: %s (a failing run without evidence: %v)", attempt, problem, noEvidence)
+				if len(rep.Findings) > 0 && !noEvidence {
+					break // every failing run had evidence, yet the finding is not as wanted
+				}
+			}
+			t.Errorf("%s: %s", test, problem)
+		})
 	}
 }

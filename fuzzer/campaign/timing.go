@@ -78,10 +78,24 @@ func (c *campaign) timingOf(f Finding) *analysis.Timing {
 func markTiming(f *Finding, tm *analysis.Timing, at map[string]bool) {
 	f.Timing = tm
 	f.Message += "; timing-dependent: " + tm.Summary()
-	for _, p := range []analysis.Position{
-		{Role: "timing: " + tm.Wait + " expired", File: tm.At.File, Line: tm.At.Line},
-		{Role: fmt.Sprintf("timing: held %.0f ms by the schedule", tm.DelayedMs), File: tm.HeldAt.File, Line: tm.HeldAt.Line},
-	} {
+	wait, held := "timing: "+tm.Wait+" expired", fmt.Sprintf("timing: held %.0f ms by the schedule", tm.DelayedMs)
+	switch {
+	case tm.WaitKind == "clock":
+		wait = "timing: " + tm.Wait
+	case tm.Partner != nil:
+		held = "timing: kept by the schedule from a ready partner"
+	}
+	if tm.Late {
+		held = fmt.Sprintf("timing: late %.0f ms or more (not held by the schedule)", tm.DelayedMs)
+	}
+	positions := []analysis.Position{
+		{Role: wait, File: tm.At.File, Line: tm.At.Line},
+		{Role: held, File: tm.HeldAt.File, Line: tm.HeldAt.Line},
+	}
+	if tm.Partner != nil {
+		positions = append(positions, analysis.Position{Role: "timing: the ready partner", File: tm.Partner.File, Line: tm.Partner.Line})
+	}
+	for _, p := range positions {
 		key := fmt.Sprintf("%s:%d", p.File, p.Line)
 		if at[key] {
 			continue

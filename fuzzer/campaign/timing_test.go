@@ -61,3 +61,34 @@ func TestTimingNeedsEveryFailingRun(t *testing.T) {
 		t.Error("an earlier campaign's timing-dependent failure became a bug")
 	}
 }
+
+// The related positions a timing verdict adds say what the evidence is: a hold of the
+// schedule, a goroutine late by the machine (never "held by the schedule"), or a select
+// kept from a ready partner, with that partner's operation as a position too.
+func TestMarkTimingPositionsSayWhatDelayed(t *testing.T) {
+	at := func(file string, line int) analysis.Position {
+		return analysis.Position{File: "/m/" + file, Line: line}
+	}
+	roles := func(tm *analysis.Timing) []string {
+		f := &Finding{Finding: analysis.Finding{Kind: "flaky-failure", Positions: []analysis.Position{at("w_test.go", 30)}}}
+		markTiming(f, tm, map[string]bool{"/m/w_test.go:30": true})
+		var out []string
+		for _, p := range f.Positions[1:] {
+			out = append(out, p.Role)
+		}
+		return out
+	}
+	late := &analysis.Timing{Wait: "time.Sleep(20ms)", WaitKind: "sleep", At: at("w_test.go", 12), DelayedMs: 20, HeldAt: at("w.go", 17), Late: true}
+	if got := roles(late); len(got) != 2 || got[1] != "timing: late 20 ms or more (not held by the schedule)" {
+		t.Errorf("late: roles %q", got)
+	}
+	passed := &analysis.Timing{Wait: "a timer of 20ms (time.AfterFunc or a context's deadline)", WaitKind: "func-timer", At: at("w_test.go", 12),
+		HeldAt: at("w.go", 27), Partner: &analysis.Position{File: "/m/w.go", Line: 17}, PartnerID: 9}
+	if got := roles(passed); len(got) != 3 || got[1] != "timing: kept by the schedule from a ready partner" || got[2] != "timing: the ready partner" {
+		t.Errorf("passed over: roles %q", got)
+	}
+	clock := &analysis.Timing{Wait: "a wall-clock measurement of 30.6ms where the test allows 20ms", WaitKind: "clock", At: at("w_test.go", 30), DelayedMs: 31, HeldAt: at("w.go", 15)}
+	if got := roles(clock); len(got) != 1 || got[0] != "timing: held 31 ms by the schedule" {
+		t.Errorf("clock (the failure's own line is not repeated): roles %q", got)
+	}
+}
