@@ -87,10 +87,7 @@ func (t *Timing) Summary() string {
 		return fmt.Sprintf("%s was held by goweave's schedule %s before %s:%d, which waits on %s at %s:%d, while it ticked",
 			t.goroutine(t.Delayed), formatMs(t.DelayedMs), filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.Wait, filepath.Base(t.At.File), t.At.Line)
 	}
-	who := "the test"
-	if t.Waiter.Spawn != "" {
-		who = fmt.Sprintf("goroutine %d (started at %s)", t.Waiter.ID, t.Waiter.Spawn)
-	}
+	who := t.waiterName()
 	if t.HeldToEnd {
 		return fmt.Sprintf("%s waits with %s at %s:%d; %s was held by goweave's schedule after %s:%d from before the wait expired until the run ended",
 			who, t.Wait, filepath.Base(t.At.File), t.At.Line, t.goroutine(t.Delayed), filepath.Base(t.HeldAt.File), t.HeldAt.Line)
@@ -112,6 +109,15 @@ func (t *Timing) Summary() string {
 }
 
 // goroutine names g: its id and where it was started.
+// waiterName names the goroutine that waits by the clock: the test's own, or a goroutine
+// with where it started.
+func (t *Timing) waiterName() string {
+	if t.Waiter.Spawn == "" {
+		return "the test"
+	}
+	return t.goroutine(t.Waiter)
+}
+
 func (t *Timing) goroutine(g Goroutine) string {
 	if g.Spawn == "" {
 		return fmt.Sprintf("goroutine %d", g.ID)

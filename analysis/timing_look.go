@@ -92,10 +92,7 @@ func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
 
 // lookSummary is Summary for ExpiredAtLook.
 func (t *Timing) lookSummary() string {
-	who := "the test"
-	if t.Waiter.Spawn != "" {
-		who = t.goroutine(t.Waiter)
-	}
+	who := t.waiterName()
 	return fmt.Sprintf("%s waits with %s at %s:%d; it had expired when the select at %s:%d first looked, with another case ready too: %s was delayed at least %s between setting it and the select (not by goweave's schedule: by the machine or its own work), and Go picks among ready cases at random",
 		who, t.Wait, filepath.Base(t.At.File), t.At.Line, filepath.Base(t.HeldAt.File), t.HeldAt.Line, who, formatMs(t.DelayedMs))
 }

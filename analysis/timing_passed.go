@@ -164,10 +164,7 @@ func channelOps(tr *trace.Trace) map[uint64][]int {
 
 // passedSummary is Summary for a select that passed over a ready partner (Partner).
 func (t *Timing) passedSummary() string {
-	who := "the test"
-	if t.Waiter.Spawn != "" {
-		who = t.goroutine(t.Waiter)
-	}
+	who := t.waiterName()
 	return fmt.Sprintf("%s waits with %s at %s:%d; goweave's schedule kept the select at %s:%d of %s from goroutine %d's operation at %s:%d, ready before the wait expired, until its clock's case came",
 		who, t.Wait, filepath.Base(t.At.File), t.At.Line, filepath.Base(t.HeldAt.File), t.HeldAt.Line, t.goroutine(t.Delayed), t.PartnerID, filepath.Base(t.Partner.File), t.Partner.Line)
 }
