@@ -86,13 +86,26 @@ func pinStamps(t *trace.Trace) []uint64 {
 			byObj[o] = append(byObj[o], i)
 		}
 	}
+	// Each object's events by request stamp: a partner's request lies inside the wait, so a
+	// binary search finds the first candidate and the scan ends at the wait's end (scanning
+	// every event of the object for each operation took minutes on a channel of 100k).
+	for _, evs := range byObj {
+		slices.SortFunc(evs, func(a, b int) int { return cmp.Compare(t.Events[a].Pre, t.Events[b].Pre) })
+	}
 	stamps := make([]uint64, len(t.Events))
 	for i := range t.Events {
 		e := &t.Events[i]
 		stamps[i] = effectStamp(e)
-		if (e.Kind == trace.KindChanRecv || e.Kind == trace.KindChanSend) && e.Completed() &&
-			slices.ContainsFunc(byObj[e.Obj], func(j int) bool { return wokeBy(e, &t.Events[j]) }) {
-			stamps[i] = e.Pre
+		if (e.Kind != trace.KindChanRecv && e.Kind != trace.KindChanSend) || !e.Completed() {
+			continue
+		}
+		evs := byObj[e.Obj]
+		k, _ := slices.BinarySearchFunc(evs, e.Pre+1, func(j int, pre uint64) int { return cmp.Compare(t.Events[j].Pre, pre) })
+		for ; k < len(evs) && t.Events[evs[k]].Pre < e.Post; k++ {
+			if wokeBy(e, &t.Events[evs[k]]) {
+				stamps[i] = e.Pre
+				break
+			}
 		}
 	}
 	return stamps
