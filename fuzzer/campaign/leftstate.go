@@ -15,18 +15,24 @@ import (
 // failures are not flaky (worthReporting leaves its flaky-failure out) and it is not
 // fuzzed further: an error of the campaign says what go test -count=2 would show, as
 // broken.go does for a test that fails in every run. The rule: the failing runs are exactly
-// the runs after the passing ones, at least brokenAfter of them, and at least
+// the runs after the passing ones, at least stateFailures of them, and at least
 // stateUnsteered of them ran under no schedule. A schedule-dependent failure that
 // fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
 // test's failures are such a suffix, its next runs are unsteered until the verdict or a
-// pass (wantsUnsteered), so the failures counted are nearly all unsteered (a flaky test
-// failing half its unsteered runs fails 7 in a row once in 128); schedules are no use to
+// pass (wantsUnsteered), so the failures counted are nearly all unsteered; schedules are no use to
 // a test that fails in every run anyway. The verdict is saved with the test's state:
 // the next campaign, whose runs all fail on the state still there, says so too.
 
-// stateUnsteered is how many of the failures must have run under no schedule: the others
-// may be steered runs started before the first failure was seen.
-const stateUnsteered = 3
+// stateFailures is how many failures after the passes the verdict needs, and stateUnsteered
+// how many of them must have run under no schedule (the others may be steered runs started
+// before the first failure was seen). A flaky test that fails half its unsteered runs gives
+// 16 in a row once in 65,536 campaigns; with brokenAfter's 8 and 3 unsteered, a select
+// between two ready cases (testdata's TestCanceledGet, 105 of 200 plain runs fail) was
+// taken for state left behind in CI, and its bug went unreported.
+const (
+	stateFailures  = 16
+	stateUnsteered = 14
+)
 
 // runOrder is what the rule needs of a test's finished runs. Runs of a test may overlap
 // (-p 2): two runs that started together may pass and fail in either order, so the order
@@ -62,7 +68,7 @@ func (t *testState) failsAfterPasses() bool {
 
 // leftState reports whether t fails for the state its passing runs left behind (the rule).
 func (t *testState) leftState() bool {
-	return t.failsAfterPasses() && t.failRuns >= brokenAfter && t.order.unsteeredFailed >= stateUnsteered
+	return t.failsAfterPasses() && t.failRuns >= stateFailures && t.order.unsteeredFailed >= stateUnsteered
 }
 
 // wantsUnsteered reports whether t's next run should run under no schedule, to tell state

@@ -20,15 +20,15 @@ func TestStateLeftBehindIsAnError(t *testing.T) {
 	fakeAnalysis(t)
 	cfg := fakeConfig(t)
 	t.Setenv("TMPDIR", t.TempDir()) // the tests' lock and counter files, fresh
-	cfg.Dir, cfg.Strategy, cfg.RunsPerTest = "testdata/leftstate", "record", 20
+	cfg.Dir, cfg.Strategy, cfg.RunsPerTest = "testdata/leftstate", "record", 30
 	rep, err := Fuzz(context.Background(), cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"TestLock", "Example_counter"} {
 		tr := testResult(rep, name)
-		if f := tr.FailsAfter; f == nil || f.PassedFirst != 1 || f.Runs < brokenAfter || !f.Unsteered || tr.Statuses["pass"] != 1 || tr.Runs >= cfg.RunsPerTest || tr.Failing != nil {
-			t.Errorf("%s %+v (failsAfter %+v): want it stopped after its first pass and %d failures, failsAfter set", name, tr, tr.FailsAfter, brokenAfter)
+		if f := tr.FailsAfter; f == nil || f.PassedFirst != 1 || f.Runs < stateFailures || !f.Unsteered || tr.Statuses["pass"] != 1 || tr.Runs >= cfg.RunsPerTest || tr.Failing != nil {
+			t.Errorf("%s %+v (failsAfter %+v): want it stopped after its first pass and %d failures, failsAfter set", name, tr, tr.FailsAfter, stateFailures)
 		}
 		i := slices.IndexFunc(rep.Errors, func(e string) bool { return strings.HasPrefix(e, "leftstate."+name+" ") })
 		if i < 0 {
@@ -88,7 +88,7 @@ func TestLeftStateRule(t *testing.T) {
 		t.Fatalf("after a pass and a failure: job %+v, queue %d, want an unsteered run, the schedule kept", j, len(ts.queue))
 	}
 	ts.inflight--
-	for i := 3; ts.runs < brokenAfter+1; i++ {
+	for i := 3; ts.runs < stateFailures+1; i++ {
 		if !c.canStart(ts, at) {
 			t.Fatalf("stopped after %d runs", ts.runs)
 		}
@@ -140,7 +140,7 @@ func TestStateLeftBehindNextCampaign(t *testing.T) {
 	fakeAnalysis(t)
 	cfg := fakeConfig(t)
 	t.Setenv("TMPDIR", t.TempDir())
-	cfg.Dir, cfg.Strategy, cfg.RunsPerTest, cfg.Run = "testdata/leftstate", "record", 12, "^TestLock$"
+	cfg.Dir, cfg.Strategy, cfg.RunsPerTest, cfg.Run = "testdata/leftstate", "record", 24, "^TestLock$"
 	for campaign := 1; campaign <= 2; campaign++ {
 		rep, err := Fuzz(context.Background(), cfg, nil)
 		if err != nil {
