@@ -158,9 +158,8 @@ func printReplay(w io.Writer, rec *fuzzer.Recipe, o replayOutput, verbose bool) 
 	// A recipe that replays a whole run prefers a case in every select the run executed:
 	// the outcome, not hundreds of preference lines, is what the user came for.
 	steering := replay.SelectSteering(schedules...)
-	if !verbose && len(steering) > maxReplaySteering {
-		steering = append(steering[:maxReplaySteering-1:maxReplaySteering-1],
-			fmt.Sprintf("and %d more select preferences (-v lists them)", len(steering)-maxReplaySteering+1))
+	if !verbose {
+		steering = replay.AtMost(steering, maxReplaySteering, "-v lists them")
 	}
 	for _, l := range steering {
 		fmt.Fprintln(w, l)

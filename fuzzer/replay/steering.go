@@ -47,7 +47,7 @@ func Steering(f campaign.Finding) []string {
 		return nil
 	}
 	if s := recipeSchedule(f); s != nil {
-		return atMost(SelectSteering(string(s)), maxSteeringLines)
+		return AtMost(SelectSteering(string(s)), maxSteeringLines, "goweave replay lists them")
 	}
 	if f.Replay == "" {
 		return nil
@@ -63,12 +63,13 @@ func Steering(f campaign.Finding) []string {
 // a preference for every select the run executed, too many for one editor message.
 const maxSteeringLines = 4
 
-// atMost is lines cut to n, the last saying how many were left out.
-func atMost(lines []string, n int) []string {
+// AtMost is SelectSteering's lines cut to n, the last saying how many were left out and,
+// in parentheses, how to see them all.
+func AtMost(lines []string, n int, seeAll string) []string {
 	if len(lines) <= n {
 		return lines
 	}
-	return append(lines[:n-1:n-1], fmt.Sprintf("and %d more select preferences (goweave replay lists them)", len(lines)-n+1))
+	return append(lines[:n-1:n-1], fmt.Sprintf("and %d more select preferences (%s)", len(lines)-n+1, seeAll))
 }
 
 // preferenceLines describes one select's preference list, one line per preferred case.

@@ -82,10 +82,10 @@ func TestSteeringOfFinding(t *testing.T) {
 
 func TestAtMost(t *testing.T) {
 	lines := []string{"a", "b", "c", "d", "e", "f"}
-	if got := atMost(lines, 4); !slices.Equal(got, []string{"a", "b", "c", "and 3 more select preferences (goweave replay lists them)"}) {
-		t.Errorf("atMost(6 lines, 4) = %q", got)
+	if got := AtMost(lines, 4, "goweave replay lists them"); !slices.Equal(got, []string{"a", "b", "c", "and 3 more select preferences (goweave replay lists them)"}) {
+		t.Errorf("AtMost(6 lines, 4) = %q", got)
 	}
-	if got := atMost(lines[:4], 4); !slices.Equal(got, lines[:4]) {
-		t.Errorf("atMost(4 lines, 4) = %q", got)
+	if got := AtMost(lines[:4], 4, "goweave replay lists them"); !slices.Equal(got, lines[:4]) {
+		t.Errorf("AtMost(4 lines, 4) = %q", got)
 	}
 }
