@@ -108,7 +108,45 @@ func pinStamps(t *trace.Trace) []uint64 {
 			}
 		}
 	}
+	keepChannelOrder(t, byObj, stamps)
 	return stamps
+}
+
+// keepChannelOrder delays a blocked operation moved to its request behind every operation of
+// the same direction on its channel that took effect before it. A request stamp is taken
+// before the channel's lock: a worker's send can stamp its request first, lose the lock to
+// another worker's send that pairs with the waiting receiver, and block until a later
+// receive. Left at its request, the replay admits it first and the receiver takes its value
+// instead, in every replay (correct_worker_pool's result channel).
+func keepChannelOrder(t *trace.Trace, byObj map[uint64][]int, stamps []uint64) {
+	var sends, recvs []int
+	for _, evs := range byObj {
+		sends, recvs = sends[:0], recvs[:0]
+		for _, i := range evs {
+			e := &t.Events[i]
+			if !e.Completed() {
+				continue
+			}
+			switch chanDir(e) {
+			case 1:
+				sends = append(sends, i)
+			case -1:
+				recvs = append(recvs, i)
+			}
+		}
+		for _, same := range [][]int{sends, recvs} {
+			slices.SortFunc(same, func(a, b int) int {
+				return cmp.Compare(effectStamp(&t.Events[a]), effectStamp(&t.Events[b]))
+			})
+			var last uint64
+			for k, i := range same {
+				if k > 0 && stamps[i] <= last {
+					stamps[i] = last + 1
+				}
+				last = stamps[i]
+			}
+		}
+	}
 }
 
 // wokeBy reports whether o, of another goroutine (or a timer), is a partner that may have

@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -92,5 +93,30 @@ func TestPinStampsBlockedReceive(t *testing.T) {
 	}
 	if r.rank[recv] < r.rank[closed] {
 		t.Errorf("the strategies' order (lin) moved too: the receive ranks %d, the close %d", r.rank[recv], r.rank[closed])
+	}
+}
+
+// Two workers send on one channel to a waiting receiver; the first to stamp its request lost
+// the channel's lock to the second, which paired, and blocked until the next receive. The
+// loser stays behind the winner in the order, or every replay hands the receiver its value.
+func TestPinStampsKeepChannelOrder(t *testing.T) {
+	b := newBuilder()
+	b.spawn(2, 3, 40)
+	b.spawn(2, 4, 41)
+	recv := b.add(trace.Event{Kind: trace.KindChanRecv, G: 2, Obj: 9, Pos: 42, Pre: 10, Post: 30})
+	loser := b.add(trace.Event{Kind: trace.KindChanSend, G: 3, Obj: 9, Pos: 25, Pre: 15, Post: 50})
+	winner := b.add(trace.Event{Kind: trace.KindChanSend, G: 4, Obj: 9, Pos: 25, Pre: 20, Post: 29})
+	next := b.add(trace.Event{Kind: trace.KindChanRecv, G: 2, Obj: 9, Pos: 42, Pre: 45, Post: 50})
+	r := b.run()
+	r.Prepare()
+	pos := func(e int) int { return slices.Index(r.linPin, e) }
+	if pos(recv) > pos(winner) {
+		t.Errorf("linPin %v: the blocked receive (%d) after its partner (%d)", r.linPin, recv, winner)
+	}
+	if pos(loser) < pos(winner) {
+		t.Errorf("linPin %v: the send that paired later (%d) is admitted before the one that paired first (%d)", r.linPin, loser, winner)
+	}
+	if pos(loser) > pos(next) {
+		t.Errorf("linPin %v: the later send (%d) after the receive it woke from (%d): it would not block there", r.linPin, loser, next)
 	}
 }
