@@ -21,7 +21,7 @@ or wg.Go).`,
 		for _, p := range r.facts.negativeWG {
 			actual[p.a] = true
 			msg := fmt.Sprintf("%s at %s took the WaitGroup counter below zero", wgCall(r, p.a), r.at(p.a))
-			out = append(out, r.newFinding("negative-waitgroup", Actual, msg, op{"done", p.a}, op{"previous add or done", p.b}))
+			out = append(out, r.withUncountedSends(r.newFinding("negative-waitgroup", Actual, msg, op{"done", p.a}, op{"previous add or done", p.b}), p.a)) // wg_uncounted.go
 		}
 		for _, wf := range r.facts.wgs {
 			for _, j := range unmatchedDones(r, wf) {

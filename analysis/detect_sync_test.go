@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/goweave/goweave/analysis/trace/tracetest"
@@ -184,4 +185,35 @@ func TestWaitGroupAddWithoutGoroutine(t *testing.T) {
 	tr.Events[lost.Index].G = 0
 	r := Analyze(tr)
 	want(t, r, "negative-waitgroup", Predicted, "n.go:12")
+}
+
+// pond's purger (existing tests of pond-purger-send-after-close at its parent): Submit adds
+// and sends a task; the purger sends a nil task to stop an idle worker, adding nothing;
+// stop's drain (`for range tasks { wg.Done() }`) counts both, and the real task's own Done
+// then takes the counter below zero. The negative-waitgroup names the purger's send.
+func TestNegativeWaitGroupUncountedSend(t *testing.T) {
+	b := tracetest.New().Meta("exit", "panic")
+	m := b.Main()
+	wg := b.WaitGroup()
+	tasks := m.MakeChan(8, "pool.go:10")
+	purger := m.Go("pool.go:12")
+	drain := m.Go("pool.go:13")
+	worker := m.Go("pool.go:14")
+	m.Add(wg, 1, "pool.go:20")          // Submit's Add
+	m.Send(tasks, "pool.go:21")         // ... and its task
+	worker.Recv(tasks, "worker.go:30")  // a worker takes the task
+	purger.Send(tasks, "pool.go:40")    // the purger's nil task: no Add
+	drain.RecvOK(tasks, "worker.go:49") // the drain takes it
+	drain.Done(wg, "worker.go:50")      // and counts it
+	worker.Done(wg, "worker.go:32")     // the task's own Done: below zero
+	r := analyze(t, b)
+	f := want(t, r, "negative-waitgroup", Actual, "worker.go:32", "sent a value no Add counted=pool.go:40")
+	if !strings.Contains(f.Message, "sent at pool.go:40") {
+		t.Errorf("message %q, want it to name the send at pool.go:40", f.Message)
+	}
+	for _, p := range f.Positions {
+		if p.Line == 21 {
+			t.Errorf("Submit's send (after its Add) named: %+v", f.Positions)
+		}
+	}
 }

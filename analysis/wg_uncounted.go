@@ -1,0 +1,162 @@
+package analysis
+
+import (
+	"fmt"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// Where a negative WaitGroup counter's extra Done came from, when Dones count the values a
+// goroutine receives from a channel (a drain loop: `for range tasks { wg.Done() }`) and the
+// channel also carries values no Add counted (a stop signal, a nil task): the Done is only
+// where the counter went below zero; the send of the uncounted value is the bug's other
+// half, often in another part of the package (issue 21: pond's purger sends nil tasks that
+// stop's drain counts; reported at worker.go's Done alone, the purger's send in no
+// position). The finding gets the sends as related positions; its fingerprint stays that
+// of the Done (the sends are found in some runs only).
+
+// maxUncountedSends bounds the sends one finding names.
+const maxUncountedSends = 2
+
+// uncountedSend is a Done of the WaitGroup that counted a value received from a channel
+// whose sender made no Add on that WaitGroup since its previous send on the channel.
+type uncountedSend struct {
+	send, recv, done int32
+}
+
+// withUncountedSends adds to f, the finding of the Done at event neg that took its
+// WaitGroup below zero, the sends whose values Dones of that WaitGroup up to neg counted
+// although their senders added nothing (see above).
+func (r *Result) withUncountedSends(f Finding, neg int32) Finding {
+	if f.Kind == "" {
+		return f
+	}
+	us := r.uncountedSends(neg)
+	seen := map[uint32]bool{}
+	var named []uncountedSend
+	for _, u := range us {
+		pos := r.Trace.Events[u.send].Pos
+		if seen[pos] || r.Trace.Position(pos).File == "" {
+			continue
+		}
+		seen[pos] = true
+		named = append(named, u)
+		if len(named) == maxUncountedSends {
+			break
+		}
+	}
+	for i, u := range named {
+		p := r.Trace.Position(r.Trace.Events[u.send].Pos)
+		if p.Column == 0 {
+			p.Column = column(r.Trace.Events[u.send].Kind, p.File, p.Line)
+		}
+		f.Positions = append(f.Positions, Position{Role: "sent a value no Add counted", File: p.File, Line: p.Line, Column: p.Column})
+		if i == 0 {
+			f.Message += fmt.Sprintf("; the Done at %s counted a value received at %s that was sent at %s by a goroutine that made no Add on the WaitGroup before sending it",
+				r.at(u.done), r.at(u.recv), r.at(u.send))
+		}
+	}
+	return f
+}
+
+// chanSeq names one value of a channel: its k-th completed send.
+type chanSeq struct {
+	ch  uint64
+	seq uint64
+}
+
+// uncountedSends scans the trace up to event neg (a Done on WaitGroup w) for Dones of w
+// each preceded in its goroutine, since that goroutine's previous Add or Done on w, by a
+// value receive, whose value's sender made no Add on w since its previous send on that
+// channel. The sends are looked up by the receive's sequence number.
+func (r *Result) uncountedSends(neg int32) []uncountedSend {
+	evs := r.Trace.Events
+	w := evs[neg].Obj
+	type gch struct {
+		g  uint64
+		ch uint64
+	}
+	lastRecv := map[uint64]int32{} // goroutine -> its last value receive since its last Add/Done on w
+	lastAdd := map[uint64]int32{}  // goroutine -> its last Add on w
+	prevSend := map[gch]int32{}    // goroutine and channel -> its previous send on it
+	counted := map[int32]bool{}    // send -> an Add on w came before it (since its goroutine's previous send on the channel)
+	sends := map[chanSeq]int32{}   // value -> its send
+	var pending []uncountedSend    // send not known yet: resolved below
+	var pendingSeq []chanSeq
+	noteSend := func(i int32, ch, seq uint64) {
+		g := evs[i].G
+		k := gch{g, ch}
+		a, added := lastAdd[g]
+		p, sent := prevSend[k]
+		counted[i] = added && (!sent || a > p)
+		prevSend[k] = i
+		sends[chanSeq{ch, seq}] = i
+	}
+	for i := int32(0); i <= neg && int(i) < len(evs); i++ {
+		ev := &evs[i]
+		switch ev.Kind {
+		case trace.KindChanSend:
+			if ev.Completed() && ev.A > 0 && ev.Flags&trace.FlagClosed == 0 {
+				noteSend(i, ev.Obj, ev.A)
+			}
+		case trace.KindChanRecv:
+			if ev.Completed() && ev.A > 0 && ev.Flags&trace.FlagClosed == 0 {
+				lastRecv[ev.G] = i
+			}
+		case trace.KindSelect:
+			if ev.A == trace.SelectDefault || ev.Flags&trace.FlagSuccess == 0 || ev.Flags&trace.FlagClosed != 0 || ev.B == 0 {
+				break
+			}
+			for _, c := range ev.Cases {
+				if uint64(c.Index) != ev.A {
+					continue
+				}
+				if c.Send {
+					noteSend(i, c.Obj, ev.B)
+				} else {
+					lastRecv[ev.G] = i
+				}
+			}
+		case trace.KindWgAdd, trace.KindWgDone:
+			if ev.Obj != w {
+				break
+			}
+			if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 {
+				lastAdd[ev.G] = i
+				delete(lastRecv, ev.G)
+				break
+			}
+			rv, ok := lastRecv[ev.G]
+			delete(lastRecv, ev.G)
+			if !ok {
+				break
+			}
+			ch, seq := evs[rv].Obj, evs[rv].A
+			if evs[rv].Kind == trace.KindSelect {
+				ch, seq = selectedObj(&evs[rv]), evs[rv].B
+			}
+			pending = append(pending, uncountedSend{send: -1, recv: rv, done: i})
+			pendingSeq = append(pendingSeq, chanSeq{ch, seq})
+		}
+	}
+	var out []uncountedSend
+	for k, u := range pending {
+		s, ok := sends[pendingSeq[k]]
+		if !ok || counted[s] || evs[s].G == evs[u.done].G {
+			continue
+		}
+		u.send = s
+		out = append(out, u)
+	}
+	return out
+}
+
+// selectedObj is the channel of a select's chosen case.
+func selectedObj(ev *trace.Event) uint64 {
+	for _, c := range ev.Cases {
+		if uint64(c.Index) == ev.A {
+			return c.Obj
+		}
+	}
+	return 0
+}
