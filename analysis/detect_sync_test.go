@@ -187,33 +187,39 @@ func TestWaitGroupAddWithoutGoroutine(t *testing.T) {
 	want(t, r, "negative-waitgroup", Predicted, "n.go:12")
 }
 
-// pond's purger (existing tests of pond-purger-send-after-close at its parent): Submit adds
-// and sends a task; the purger sends a nil task to stop an idle worker, adding nothing;
-// stop's drain (`for range tasks { wg.Done() }`) counts both, and the real task's own Done
-// then takes the counter below zero. The negative-waitgroup names the purger's send.
+// pond's TestPurgeDuringSubmit at pond-purger-send-after-close's parent: Submit adds and
+// hands its task to a worker it starts; the test then stops an idle worker by sending it a
+// nil task (maybeStopIdleWorker), adding nothing; a second Submit adds and sends its task
+// from a goroutine it starts; the worker and stop's drain (`for range tasks { wg.Done() }`)
+// count every value they receive, the worker the nil task, so the drain's Done takes the
+// counter below zero. The negative-waitgroup names the nil task's
+// send, not the second Submit's (its go statement follows the Add), nor the Add of the
+// first (the worker it started counts it).
 func TestNegativeWaitGroupUncountedSend(t *testing.T) {
 	b := tracetest.New().Meta("exit", "panic")
 	m := b.Main()
 	wg := b.WaitGroup()
 	tasks := m.MakeChan(8, "pool.go:10")
-	purger := m.Go("pool.go:12")
+	m.Add(wg, 1, "pool.go:20")
+	first := m.Go("pool.go:29")
+	m.Send(tasks, "pool.go:40")
+	m.Add(wg, 1, "pool.go:20")
+	helper := m.Go("pool.go:23")
+	helper.Send(tasks, "pool.go:24")
 	drain := m.Go("pool.go:13")
-	worker := m.Go("pool.go:14")
-	m.Add(wg, 1, "pool.go:20")          // Submit's Add
-	m.Send(tasks, "pool.go:21")         // ... and its task
-	worker.Recv(tasks, "worker.go:30")  // a worker takes the task
-	purger.Send(tasks, "pool.go:40")    // the purger's nil task: no Add
-	drain.RecvOK(tasks, "worker.go:49") // the drain takes it
-	drain.Done(wg, "worker.go:50")      // and counts it
-	worker.Done(wg, "worker.go:32")     // the task's own Done: below zero
+	first.Done(wg, "pool.go:30")
+	first.Recv(tasks, "worker.go:30")
+	first.Done(wg, "worker.go:32")
+	drain.RecvOK(tasks, "worker.go:49")
+	drain.Done(wg, "worker.go:50")
 	r := analyze(t, b)
-	f := want(t, r, "negative-waitgroup", Actual, "worker.go:32", "sent a value no Add counted=pool.go:40")
-	if !strings.Contains(f.Message, "sent at pool.go:40") {
+	f := want(t, r, "negative-waitgroup", Actual, "worker.go:50", "sent a value no Add counted=pool.go:40")
+	if !strings.Contains(f.Message, "sent at pool.go:40 with no Add") {
 		t.Errorf("message %q, want it to name the send at pool.go:40", f.Message)
 	}
 	for _, p := range f.Positions {
-		if p.Line == 21 {
-			t.Errorf("Submit's send (after its Add) named: %+v", f.Positions)
+		if p.Line == 24 {
+			t.Errorf("the second Submit's send (its goroutine started after the Add) named: %+v", f.Positions)
 		}
 	}
 }

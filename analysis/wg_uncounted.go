@@ -19,14 +19,14 @@ import (
 const maxUncountedSends = 2
 
 // uncountedSend is a Done of the WaitGroup that counted a value received from a channel
-// whose sender made no Add on that WaitGroup since its previous send on the channel.
+// whose sender made no Add on that WaitGroup for it.
 type uncountedSend struct {
 	send, recv, done int32
 }
 
 // withUncountedSends adds to f, the finding of the Done at event neg that took its
 // WaitGroup below zero, the sends whose values Dones of that WaitGroup up to neg counted
-// although their senders added nothing (see above).
+// although their senders added nothing for them (see above).
 func (r *Result) withUncountedSends(f Finding, neg int32) Finding {
 	if f.Kind == "" {
 		return f
@@ -52,7 +52,7 @@ func (r *Result) withUncountedSends(f Finding, neg int32) Finding {
 		}
 		f.Positions = append(f.Positions, Position{Role: "sent a value no Add counted", File: p.File, Line: p.Line, Column: p.Column})
 		if i == 0 {
-			f.Message += fmt.Sprintf("; the Done at %s counted a value received at %s that was sent at %s by a goroutine that made no Add on the WaitGroup before sending it",
+			f.Message += fmt.Sprintf("; the Done at %s counted a value received at %s, sent at %s with no Add on the WaitGroup for it",
 				r.at(u.done), r.at(u.recv), r.at(u.send))
 		}
 	}
@@ -67,34 +67,40 @@ type chanSeq struct {
 
 // uncountedSends scans the trace up to event neg (a Done on WaitGroup w) for Dones of w
 // each preceded in its goroutine, since that goroutine's previous Add or Done on w, by a
-// value receive, whose value's sender made no Add on w since its previous send on that
-// channel. The sends are looked up by the receive's sequence number.
+// value receive, whose value's sender sent it without an Add on w just before (below). The
+// sends are looked up by the receive's sequence number.
 func (r *Result) uncountedSends(neg int32) []uncountedSend {
 	evs := r.Trace.Events
 	w := evs[neg].Obj
-	type gch struct {
-		g  uint64
-		ch uint64
-	}
+	// Per goroutine, the last of its Adds on w, go statements and sends: a send counted by
+	// an Add follows it with neither a send nor a go statement between (the go statement
+	// hands the added unit to the new goroutine: a task run by a worker it starts).
+	const (
+		markAdd = iota + 1
+		markOther
+	)
+	mark := map[uint64]int{}
+	inherited := map[uint64]bool{} // goroutine -> started right after its parent's Add on w
 	lastRecv := map[uint64]int32{} // goroutine -> its last value receive since its last Add/Done on w
-	lastAdd := map[uint64]int32{}  // goroutine -> its last Add on w
-	prevSend := map[gch]int32{}    // goroutine and channel -> its previous send on it
-	counted := map[int32]bool{}    // send -> an Add on w came before it (since its goroutine's previous send on the channel)
+	counted := map[int32]bool{}    // send -> counted by an Add (above)
 	sends := map[chanSeq]int32{}   // value -> its send
-	var pending []uncountedSend    // send not known yet: resolved below
+	var pending []uncountedSend    // Dones that counted a received value: sends resolved below
 	var pendingSeq []chanSeq
 	noteSend := func(i int32, ch, seq uint64) {
 		g := evs[i].G
-		k := gch{g, ch}
-		a, added := lastAdd[g]
-		p, sent := prevSend[k]
-		counted[i] = added && (!sent || a > p)
-		prevSend[k] = i
+		m, ok := mark[g]
+		counted[i] = m == markAdd || !ok && inherited[g]
+		mark[g] = markOther
 		sends[chanSeq{ch, seq}] = i
 	}
 	for i := int32(0); i <= neg && int(i) < len(evs); i++ {
 		ev := &evs[i]
 		switch ev.Kind {
+		case trace.KindGoSpawn:
+			if ev.G != 0 {
+				inherited[ev.A] = mark[ev.G] == markAdd
+				mark[ev.G] = markOther
+			}
 		case trace.KindChanSend:
 			if ev.Completed() && ev.A > 0 && ev.Flags&trace.FlagClosed == 0 {
 				noteSend(i, ev.Obj, ev.A)
@@ -122,7 +128,7 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 				break
 			}
 			if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 {
-				lastAdd[ev.G] = i
+				mark[ev.G] = markAdd
 				delete(lastRecv, ev.G)
 				break
 			}

@@ -55,3 +55,36 @@ func TestFuzzCommandAnchorsPanics(t *testing.T) {
 		}
 	}
 }
+
+// A negative WaitGroup counter whose Done counted a value that no Add counted names that
+// value's send (analysis/wg_uncounted.go), on testdata/panicanchor/drain: Stop's drain
+// counts a Done per queued value, StopIdle's nil task included, in the runs whose worker
+// takes the closed done channel first: a negative-waitgroup at the drain's Done with
+// StopIdle's send among its positions (before: the Dones only).
+func TestFuzzCommandNamesUncountedSend(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fuzzes a test")
+	}
+	dir, _ := filepath.Abs("testdata/panicanchor")
+	pool := filepath.Join(dir, "drain", "pool.go")
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-race=false", "-o", t.TempDir(), "-runs", "20", "-run", "^TestStopWithQueuedTasks$", "./...")
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if code != 1 || len(rep.Findings) != 1 {
+		t.Fatalf("exit %d, findings %+v; want 1 and one negative-waitgroup\n%s", code, rep.Findings, stderr)
+	}
+	f := rep.Findings[0]
+	done, send := lineOf(t, dir, pool, "// the drain's Done"), lineOf(t, dir, pool, "// the uncounted send")
+	if at := rel(dir, f.Positions[0].File, f.Positions[0].Line); f.Kind != "negative-waitgroup" || at != done {
+		t.Errorf("%s at %s, want negative-waitgroup at %s", f.Kind, at, done)
+	}
+	found := false
+	for _, p := range f.Positions {
+		found = found || rel(dir, p.File, p.Line) == send && p.Role == "sent a value no Add counted"
+	}
+	if !found {
+		t.Errorf("positions %+v, want StopIdle's send at %s", f.Positions, send)
+	}
+}
