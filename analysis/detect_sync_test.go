@@ -1,9 +1,11 @@
 package analysis
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/analysis/trace/tracetest"
 )
 
@@ -220,6 +222,42 @@ func TestNegativeWaitGroupUncountedSend(t *testing.T) {
 	for _, p := range f.Positions {
 		if p.Line == 24 {
 			t.Errorf("the second Submit's send (its goroutine started after the Add) named: %+v", f.Positions)
+		}
+	}
+}
+
+// A Done after a task that received from a channel of its own counts the task, not that
+// value: the pool's Done (another function than the task's receive) names no send; the
+// same receive and Done in one function (a drain loop) name it.
+func TestNegativeWaitGroupUncountedSendOtherFunction(t *testing.T) {
+	for _, sameFunc := range []bool{false, true} {
+		b := tracetest.New().Meta("exit", "panic")
+		m := b.Main()
+		wg := b.WaitGroup()
+		unblock := m.MakeChan(1, "pool_test.go:5")
+		m.Add(wg, 1, "pool.go:20")
+		w := m.Go("pool.go:29")
+		m.Send(unblock, "pool_test.go:9") // the test unblocks the task
+		w.Recv(unblock, "pool_test.go:7") // the task's own receive
+		w.Done(wg, "pool.go:30")          // the pool's Done after the task
+		m.Done(wg, "pool.go:50")          // a second Done: below zero
+		tr, err := trace.Read(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tr.Positions {
+			if tr.Positions[i].Line == 7 && !sameFunc {
+				tr.Positions[i].Func = "m.TestX.func1"
+			}
+		}
+		r := Analyze(tr)
+		f := want(t, r, "negative-waitgroup", Actual, "pool.go:50")
+		named := false
+		for _, p := range f.Positions {
+			named = named || p.Role == "sent a value no Add counted"
+		}
+		if named != sameFunc {
+			t.Errorf("receive and Done in one function: %v; positions %+v", sameFunc, f.Positions)
 		}
 	}
 }

@@ -66,8 +66,8 @@ type chanSeq struct {
 }
 
 // uncountedSends scans the trace up to event neg (a Done on WaitGroup w) for Dones of w
-// each preceded in its goroutine, since that goroutine's previous Add or Done on w, by a
-// value receive, whose value's sender sent it without an Add on w just before (below). The
+// each preceded in its goroutine and function, since that goroutine's previous Add or Done
+// on w there, by a value receive, whose value's sender sent it without an Add on w just before (below). The
 // sends are looked up by the receive's sequence number.
 func (r *Result) uncountedSends(neg int32) []uncountedSend {
 	evs := r.Trace.Events
@@ -81,10 +81,19 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 	)
 	mark := map[uint64]int{}
 	inherited := map[uint64]bool{} // goroutine -> started right after its parent's Add on w
-	lastRecv := map[uint64]int32{} // goroutine -> its last value receive since its last Add/Done on w
-	counted := map[int32]bool{}    // send -> counted by an Add (above)
-	sends := map[chanSeq]int32{}   // value -> its send
-	var pending []uncountedSend    // Dones that counted a received value: sends resolved below
+	// A Done counts the value its function received last (a drain loop's body): a Done
+	// after a task that received from a channel of its own counts the task, not that value
+	// (seen in pond's suite: a task's receive from the test's channel, then the pool's
+	// Done in another function).
+	type gfn struct {
+		g  uint64
+		fn string
+	}
+	fnOf := func(i int32) string { return r.Trace.Position(evs[i].Pos).Func }
+	lastRecv := map[gfn]int32{}  // goroutine and function -> its last value receive since its last Add/Done on w
+	counted := map[int32]bool{}  // send -> counted by an Add (above)
+	sends := map[chanSeq]int32{} // value -> its send
+	var pending []uncountedSend  // Dones that counted a received value: sends resolved below
 	var pendingSeq []chanSeq
 	noteSend := func(i int32, ch, seq uint64) {
 		g := evs[i].G
@@ -107,7 +116,7 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 			}
 		case trace.KindChanRecv:
 			if ev.Completed() && ev.A > 0 && ev.Flags&trace.FlagClosed == 0 {
-				lastRecv[ev.G] = i
+				lastRecv[gfn{ev.G, fnOf(i)}] = i
 			}
 		case trace.KindSelect:
 			if ev.A == trace.SelectDefault || ev.Flags&trace.FlagSuccess == 0 || ev.Flags&trace.FlagClosed != 0 || ev.B == 0 {
@@ -120,7 +129,7 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 				if c.Send {
 					noteSend(i, c.Obj, ev.B)
 				} else {
-					lastRecv[ev.G] = i
+					lastRecv[gfn{ev.G, fnOf(i)}] = i
 				}
 			}
 		case trace.KindWgAdd, trace.KindWgDone:
@@ -129,11 +138,12 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 			}
 			if ev.Kind == trace.KindWgAdd && int64(ev.A) > 0 {
 				mark[ev.G] = markAdd
-				delete(lastRecv, ev.G)
+				delete(lastRecv, gfn{ev.G, fnOf(i)})
 				break
 			}
-			rv, ok := lastRecv[ev.G]
-			delete(lastRecv, ev.G)
+			k := gfn{ev.G, fnOf(i)}
+			rv, ok := lastRecv[k]
+			delete(lastRecv, k)
 			if !ok {
 				break
 			}
