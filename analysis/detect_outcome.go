@@ -10,12 +10,15 @@ var FlakyPanic = &Detector{
 	Doc: `A test that panics in some runs and passes in others: the panic depends on the schedule.
 
 Reported at the panicking line (the innermost frame of the panicking goroutine in your
-module), with its callers as related positions, the panic message, how many runs panicked,
+module; below a deferred function that recovered the panic and raised it again, the frame
+where it was first raised), with its callers as related positions, the panic message, how many runs panicked,
 and, where the traces show it, the operations that ran in another order than in a passing
 run (a Lock that overtook another, or one that had not run yet when it panicked). Typical causes: an order violation (a goroutine uses a field before another
 initialises it, a nil dereference), an index out of range on a slice another goroutine
 shrinks, a send on a channel closed early. When a detector names the cause (send-on-closed,
-negative-waitgroup, ...), the panic is reported as part of that finding instead. The
+negative-waitgroup, ...), the panic is reported as part of that finding instead. A test that recovers a panic and
+fails with its stack (t.Fatalf with debug.Stack(), testify's NotPanics) reports one too, at
+the line of your module the stack names, the test's failure line related. The
 replay recipe reruns the schedule of a run that panicked. Fix the ordering: initialise
 before starting the goroutine, or make the user wait for the initialisation (a channel,
 sync.Once, a WaitGroup).`,

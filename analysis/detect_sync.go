@@ -12,7 +12,9 @@ A negative counter panics ("sync: negative WaitGroup counter"). It is predicted 
 Done cannot be matched to an Add that happens before it (a maximum bipartite matching of
 Dones to HB-earlier Add units leaves it out): the classic cause is calling wg.Add inside
 the spawned goroutine or after the go statement, so a fast worker's Done can come first;
-another is a Done on two paths (an error branch and a defer). Fix it by calling Add before
+another is a Done on two paths (an error branch and a defer), or a Done per value received
+from a channel that also carries values no Add counted (a drain loop counting stop
+signals): the send of such a value is then a related position. Fix it by calling Add before
 the go statement and Done exactly once per Add (defer wg.Done() at the top of the goroutine,
 or wg.Go).`,
 	Run: func(r *Result) []Finding {
@@ -21,7 +23,7 @@ or wg.Go).`,
 		for _, p := range r.facts.negativeWG {
 			actual[p.a] = true
 			msg := fmt.Sprintf("%s at %s took the WaitGroup counter below zero", wgCall(r, p.a), r.at(p.a))
-			out = append(out, r.newFinding("negative-waitgroup", Actual, msg, op{"done", p.a}, op{"previous add or done", p.b}))
+			out = append(out, r.withUncountedSends(r.newFinding("negative-waitgroup", Actual, msg, op{"done", p.a}, op{"previous add or done", p.b}), p.a)) // wg_uncounted.go
 		}
 		for _, wf := range r.facts.wgs {
 			for _, j := range unmatchedDones(r, wf) {

@@ -1,8 +1,11 @@
 package analysis
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/analysis/trace/tracetest"
 )
 
@@ -184,4 +187,77 @@ func TestWaitGroupAddWithoutGoroutine(t *testing.T) {
 	tr.Events[lost.Index].G = 0
 	r := Analyze(tr)
 	want(t, r, "negative-waitgroup", Predicted, "n.go:12")
+}
+
+// pond's TestPurgeDuringSubmit at pond-purger-send-after-close's parent: Submit adds and
+// hands its task to a worker it starts; the test then stops an idle worker by sending it a
+// nil task (maybeStopIdleWorker), adding nothing; a second Submit adds and sends its task
+// from a goroutine it starts; the worker and stop's drain (`for range tasks { wg.Done() }`)
+// count every value they receive, the worker the nil task, so the drain's Done takes the
+// counter below zero. The negative-waitgroup names the nil task's
+// send, not the second Submit's (its go statement follows the Add), nor the Add of the
+// first (the worker it started counts it).
+func TestNegativeWaitGroupUncountedSend(t *testing.T) {
+	b := tracetest.New().Meta("exit", "panic")
+	m := b.Main()
+	wg := b.WaitGroup()
+	tasks := m.MakeChan(8, "pool.go:10")
+	m.Add(wg, 1, "pool.go:20")
+	first := m.Go("pool.go:29")
+	m.Send(tasks, "pool.go:40")
+	m.Add(wg, 1, "pool.go:20")
+	helper := m.Go("pool.go:23")
+	helper.Send(tasks, "pool.go:24")
+	drain := m.Go("pool.go:13")
+	first.Done(wg, "pool.go:30")
+	first.Recv(tasks, "worker.go:30")
+	first.Done(wg, "worker.go:32")
+	drain.RecvOK(tasks, "worker.go:49")
+	drain.Done(wg, "worker.go:50")
+	r := analyze(t, b)
+	f := want(t, r, "negative-waitgroup", Actual, "worker.go:50", "sent a value no Add counted=pool.go:40")
+	if !strings.Contains(f.Message, "sent at pool.go:40 with no Add") {
+		t.Errorf("message %q, want it to name the send at pool.go:40", f.Message)
+	}
+	for _, p := range f.Positions {
+		if p.Line == 24 {
+			t.Errorf("the second Submit's send (its goroutine started after the Add) named: %+v", f.Positions)
+		}
+	}
+}
+
+// A Done after a task that received from a channel of its own counts the task, not that
+// value: the pool's Done (another function than the task's receive) names no send; the
+// same receive and Done in one function (a drain loop) name it.
+func TestNegativeWaitGroupUncountedSendOtherFunction(t *testing.T) {
+	for _, sameFunc := range []bool{false, true} {
+		b := tracetest.New().Meta("exit", "panic")
+		m := b.Main()
+		wg := b.WaitGroup()
+		unblock := m.MakeChan(1, "pool_test.go:5")
+		m.Add(wg, 1, "pool.go:20")
+		w := m.Go("pool.go:29")
+		m.Send(unblock, "pool_test.go:9") // the test unblocks the task
+		w.Recv(unblock, "pool_test.go:7") // the task's own receive
+		w.Done(wg, "pool.go:30")          // the pool's Done after the task
+		m.Done(wg, "pool.go:50")          // a second Done: below zero
+		tr, err := trace.Read(bytes.NewReader(b.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range tr.Positions {
+			if tr.Positions[i].Line == 7 && !sameFunc {
+				tr.Positions[i].Func = "m.TestX.func1"
+			}
+		}
+		r := Analyze(tr)
+		f := want(t, r, "negative-waitgroup", Actual, "pool.go:50")
+		named := false
+		for _, p := range f.Positions {
+			named = named || p.Role == "sent a value no Add counted"
+		}
+		if named != sameFunc {
+			t.Errorf("receive and Done in one function: %v; positions %+v", sameFunc, f.Positions)
+		}
+	}
 }

@@ -103,7 +103,7 @@ func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.
 	case run.StatusPanic:
 		f = panicFinding(bin, test, r)
 	case run.StatusFail:
-		f = failureFinding(bin, test, r)
+		f = recoveredPanic(bin, test, r, failureFinding(bin, test, r)) // panicsite.go
 	case run.StatusTimeout:
 		f = hangFinding(bin, test, r)
 	}
@@ -142,7 +142,7 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	if len(stacks) == 0 {
 		return analysis.Finding{}
 	}
-	frames := userFrames(stacks[0], bin.Module)
+	frames := panicSiteFrames(stacks[0], bin.Module) // panicsite.go
 	if len(frames) == 0 {
 		return analysis.Finding{}
 	}

@@ -1,0 +1,3 @@
+module goweave.test/panicanchor
+
+go 1.25
