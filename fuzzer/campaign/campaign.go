@@ -48,6 +48,7 @@ type campaign struct {
 	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
 	plain      *plainChecks            // plain go test checks of tests failing unsteered (plain.go); nil: none
 	pkgs       map[string]*pkgRuns     // by package: runs in flight, serialised (collide.go)
+	lone       bool                    // failures of overlapped runs wait for a lone one (overlap.go): Fuzz only
 	loans      *loans                  // the time slow tests may borrow (budget.go); nil: no time budget
 }
 

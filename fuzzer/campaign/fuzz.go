@@ -32,6 +32,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	}
 	defer os.RemoveAll(filepath.Join(c.dir, "bin"))
 	c.analyze = true
+	c.lone = true // Record keeps what ran; Rerun (replay) reruns a recipe as asked
 	c.progress = progress
 	if !cfg.Fresh {
 		c.loadStates()

@@ -43,7 +43,7 @@ type rerun struct {
 // overlapFailed handles run res of its package p that overlapped another process of p and
 // reports whether the run is discarded (not evidence).
 func (c *campaign) overlapFailed(p *pkgRuns, res jobResult) bool {
-	if p.loneFailed || !failingRun(res.run) {
+	if !c.lone || p.loneFailed || !failingRun(res.run) {
 		return false
 	}
 	t := res.test

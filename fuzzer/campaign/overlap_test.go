@@ -16,7 +16,7 @@ const fileFailure = "=== RUN   TestB\n    x_test.go:31: stat state.db: no such f
 // alone, and the package's runs go one at a time until a lone run fails; then they overlap
 // again and count. A campaign that ends serial says so.
 func TestOverlappedFailureWaitsForLoneFailure(t *testing.T) {
-	c := &campaign{cfg: Config{Parallel: 2, RunsPerTest: 20}}
+	c := &campaign{cfg: Config{Parallel: 2, RunsPerTest: 20}, lone: true}
 	for _, tc := range []struct{ pkg, name string }{{"p", "A"}, {"p", "B"}, {"q", "C"}} {
 		c.tests = append(c.tests, &testState{bin: &build.TestBinary{Package: tc.pkg}, name: tc.name, strategy: recordStrategy{}, statuses: map[string]int{}})
 	}
@@ -106,7 +106,7 @@ func TestOverlappedBugsCount(t *testing.T) {
 		{Run: &run.Run{Status: run.StatusFail, Races: [][]string{{"x"}}}},
 		{Run: &run.Run{Status: run.StatusPass}},
 	} {
-		c := &campaign{}
+		c := &campaign{lone: true}
 		ts := &testState{bin: &build.TestBinary{Package: "p"}, name: "A"}
 		if c.overlapFailed(c.pkg(ts), jobResult{job: job{test: ts, index: 1}, run: r}) {
 			t.Errorf("%s run (races %d) discarded", r.Status, len(r.Races))
