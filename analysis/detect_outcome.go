@@ -49,6 +49,14 @@ a test that passes and then fails in every later run: it depends on state an ear
 behind (a database, a file), not on the schedule, and goweave fuzz reports that as an error
 (go test -count=2 shows it).
 
+goweave fuzz runs up to -p processes of a package's test binary at once; go test runs one.
+Tests that share a file in the package directory, or another resource, between processes then
+fail for no schedule of the program. So a failure of a run that overlapped another process of
+its package counts only once some run of the package has failed alone: until then the run is
+set aside ("discarded" in the JSON), its schedule runs again alone first, and the package's
+runs go one at a time. The first lone failure makes the package's failures count and its runs
+overlap again; a campaign that ends with the package one at a time says so in a warning.
+
 Timing-dependent: a test that waits for a goroutine by the clock (a time.Sleep, a timer, a
 context's deadline) fails when that goroutine is slower than the wait, as goweave's schedule
 makes it. When every failing run shows a wait expiring while the schedule held another

@@ -48,6 +48,7 @@ type campaign struct {
 	oneEnded   bool                    // a test has ended: the tests started since did not wait for the build
 	plain      *plainChecks            // plain go test checks of tests failing unsteered (plain.go); nil: none
 	pkgs       map[string]*pkgRuns     // by package: runs in flight, serialised (collide.go)
+	lone       bool                    // failures of overlapped runs wait for a lone one (overlap.go): Fuzz only
 	loans      *loans                  // the time slow tests may borrow (budget.go); nil: no time budget
 }
 
@@ -87,6 +88,7 @@ type testState struct {
 	plain           *plainCheck          // its plain go test check (plain.go)
 	order           runOrder             // its runs' outcomes in time (leftstate.go)
 	leftBefore      bool                 // an earlier campaign found it failing for state left behind (leftstate.go)
+	discarded       int                  // failing runs not counted: they overlapped another process of the package (overlap.go)
 	// From the saved state of earlier campaigns (state.go).
 	earlierRuns, earlierCampaigns int
 	seenBefore                    map[string]bool // interleavings seen by earlier campaigns
@@ -108,6 +110,7 @@ type job struct {
 	// package's runs started by then, itself included (collide.go).
 	overlapped bool
 	pkgStarted int
+	rerunOf    int // a lone rerun of this discarded run of the test (overlap.go); 0: none
 	// shareEnd is when its test's share of the campaign's time ends (zero: no time
 	// budget); loan, for a test's first run, what it borrows past it (budget.go).
 	shareEnd     time.Time
@@ -223,7 +226,7 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 			}
 			continue
 		}
-		if c.serialBlocked(t) {
+		if c.serialBlocked(t, now) {
 			// its package's runs go one at a time (collide.go): it waits, it has not ended
 			if started {
 				active++
@@ -256,7 +259,9 @@ func (c *campaign) nextJob(now time.Time) (job, bool) {
 	pick.started++
 	pick.inflight++
 	j := job{test: pick, index: pick.started, slowLimit: c.slowLimit(pick), perEvent: pick.notes.perEvent(), began: now}
-	if len(pick.confirm) > 0 {
+	if r := c.takeRerun(pick); r != nil {
+		j.request, j.rerunOf = r.req, r.of
+	} else if len(pick.confirm) > 0 {
 		j.request, pick.confirm = pick.confirm[0], pick.confirm[1:]
 	} else if len(pick.queue) > 0 && !pick.wantsUnsteered() {
 		j.request = pick.takeRequest()
@@ -529,9 +534,10 @@ func (c *campaign) finish(res jobResult) {
 	t.last = time.Now()
 	c.settleFirst(t, res)
 	if c.endPkgRun(res) {
-		// It collided with another process of its package on a fixed resource: not a
-		// result of the test. Its request runs again, now that the package's runs are serial.
-		c.requeue(t, res)
+		// It failed while another process of its package ran, before any run of the
+		// package failed alone, or on a fixed resource: not a result of the test. It runs
+		// again, now that the package's runs are serial.
+		c.discard(t, res)
 		return
 	}
 	if res.err != nil {
@@ -817,7 +823,8 @@ func (c *campaign) result() *Report {
 	slices.SortFunc(rep.Findings, compareFindings)
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
-			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter()}
+			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter(),
+			Discarded: t.discarded}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

@@ -61,6 +61,14 @@ type pkgRuns struct {
 	inflight int
 	started  int    // runs started so far: a later count says another started during a run
 	serial   string // why its runs go one at a time; "": they may overlap
+	// What overlap.go's rule knows: whether a run failed alone, why the runs go one at a
+	// time until one does (""), the lone reruns of the runs it discarded, and counts for
+	// the warning.
+	loneFailed                        bool
+	suspect                           string
+	reruns                            []rerun
+	discarded, notRerun, rerunsPassed int
+	warned                            bool
 }
 
 func (c *campaign) pkg(t *testState) *pkgRuns {
@@ -79,10 +87,15 @@ func (c *campaign) pkg(t *testState) *pkgRuns {
 	return p
 }
 
-// serialBlocked reports whether t must wait: its package's runs are serial and one is under way.
-func (c *campaign) serialBlocked(t *testState) bool {
+// serialBlocked reports whether t must wait: its package's runs are serial and one is under
+// way, or another test of the package has a lone rerun to go first (overlap.go).
+func (c *campaign) serialBlocked(t *testState, now time.Time) bool {
 	p := c.pkg(t)
-	return p.serial != "" && p.inflight > 0
+	if (p.serial != "" || p.suspect != "") && p.inflight > 0 {
+		return true
+	}
+	r := c.rerunHead(p, now)
+	return r != nil && r.test != t
 }
 
 // startPkgRun notes that j starts: whether another process of its package runs now.
@@ -94,9 +107,10 @@ func (c *campaign) startPkgRun(j *job) {
 	j.pkgStarted = p.started
 }
 
-// endPkgRun notes that j ended and reports whether its run is not evidence: it failed on a
-// shared resource while another process of its package ran. The package's runs go one at
-// a time from then on.
+// endPkgRun notes that j ended and reports whether its run is not evidence: it failed
+// while another process of its package ran, on a shared resource its output names (the
+// package's runs go one at a time from then on, its request runs again) or before any run
+// of the package failed alone (overlap.go).
 func (c *campaign) endPkgRun(res jobResult) bool {
 	p := c.pkg(res.test)
 	p.inflight--
@@ -104,12 +118,14 @@ func (c *campaign) endPkgRun(res jobResult) bool {
 		return false
 	}
 	if !res.overlapped && p.started == res.pkgStarted {
-		return false // alone from start to end
+		c.aloneEnded(p, res)
+		return false
 	}
 	line := collision(res.run.Run)
 	if line == "" {
-		return false
+		return c.overlapFailed(p, res)
 	}
+	c.putBack(res.test, res.request)
 	if p.serial == "" {
 		p.serial = fmt.Sprintf("%s run %d: %s", res.test.name, res.index, line)
 		c.warnings = append(c.warnings, fmt.Sprintf("runs of package %s serialised: its tests collide on a fixed resource when run in parallel (%s)",
@@ -118,16 +134,21 @@ func (c *campaign) endPkgRun(res jobResult) bool {
 	return true
 }
 
-// requeue puts back the request of a run that is not evidence and drops the run's files;
-// a free run needs nothing put back: the test runs free again when its queue is empty.
-func (c *campaign) requeue(t *testState, res jobResult) {
-	if r := res.request; r != nil {
-		if r.Strategy == "confirm" {
-			t.confirm = append([]*RunRequest{r}, t.confirm...)
-		} else {
-			t.queue = append([]*RunRequest{r}, t.queue...)
-		}
+// putBack returns request r (nil: a free run, which needs nothing put back: the test runs
+// free again when its queue is empty) to the front of t's requests.
+func (c *campaign) putBack(t *testState, r *RunRequest) {
+	if r == nil {
+		return
 	}
+	if r.Strategy == "confirm" {
+		t.confirm = append([]*RunRequest{r}, t.confirm...)
+	} else {
+		t.queue = append([]*RunRequest{r}, t.queue...)
+	}
+}
+
+// discard drops a run that is not evidence (endPkgRun put back what runs again) and its files.
+func (c *campaign) discard(t *testState, res jobResult) {
 	if t.started == res.index {
 		t.started-- // the next run takes its index (a first run is analyzed whatever its cost)
 	}

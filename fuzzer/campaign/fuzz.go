@@ -32,6 +32,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	}
 	defer os.RemoveAll(filepath.Join(c.dir, "bin"))
 	c.analyze = true
+	c.lone = true // Record keeps what ran; Rerun (replay) reruns a recipe as asked
 	c.progress = progress
 	if !cfg.Fresh {
 		c.loadStates()
@@ -44,6 +45,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 	c.noteJoins()
 	rep := c.result()
 	rep.Warnings = append(c.warnings, rep.Warnings...)
+	rep.Warnings = append(rep.Warnings, c.serialWarnings(rep)...)
 	// Every distinct finding gets a recipe (the IDs of grouped findings replay too) and is
 	// saved; the report shows one finding per bug.
 	recipeErr := c.writeRecipes(rep)

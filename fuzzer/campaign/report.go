@@ -84,6 +84,12 @@ type TestResult struct {
 	// it fails for state an earlier run left behind, not for a schedule (leftstate.go); how
 	// the first failing run did. See Report.Errors.
 	FailsAfter *TestFailure `json:"failsAfter,omitempty"`
+	// Discarded counts the failing runs not counted (not in Runs): each ran while another
+	// process of its package did, before any run of the package had failed alone; Serial,
+	// why the package's runs were still one at a time when the campaign ended (its first
+	// such failure). See fuzzer/campaign/overlap.go.
+	Discarded int    `json:"discarded,omitempty"`
+	Serial    string `json:"serial,omitempty"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it

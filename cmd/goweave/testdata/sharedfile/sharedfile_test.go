@@ -4,8 +4,9 @@
 // process per package, so the tests always pass; a campaign that runs two processes of the
 // package's test binary at once (goweave fuzz -p 2) lets one process remove or grow the file
 // the other is using. The failures name no OS collision ("no such file or directory",
-// a wrong size), so they are reported as flaky failures although no schedule of the program
-// causes them.
+// a wrong size), and no schedule of the program causes them: a failure of a run beside
+// another process of the package counts only once a run of the package fails alone
+// (fuzzer/campaign/overlap.go), which here none does.
 package sharedfile
 
 import (

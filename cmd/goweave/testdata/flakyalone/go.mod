@@ -1,0 +1,3 @@
+module flakyalone
+
+go 1.25
