@@ -51,7 +51,10 @@ const (
 	replayRuns        = 2
 	replayedUnsteered = 5
 	// maxReplayEvents bounds the trace of the first pass kept for the replay until a
-	// failure follows it; larger runs go without (the thresholds above).
+	// failure follows it (96 bytes an event: 6 MB, per test under way; dropped when the
+	// test ends); larger runs go without (the thresholds above), as PinRun's
+	// maxPinnedOps: go-redis's ExampleClient_Watch (100 goroutines, 69-99k events) had
+	// a replay schedule of 1.9 MB, built in 0.9 s, and neither replay ended within -time 30s.
 	maxReplayEvents = 1 << 16
 	// keepPassTrace: the trace is dropped once that many runs passed and none failed
 	// (the state a first run leaves fails the next runs, not the fifth).

@@ -228,4 +228,10 @@ func TestLeftStateReplayRule(t *testing.T) {
 	if len(ts.confirm) != 0 {
 		t.Errorf("a replay queued without the pass's trace: %+v", ts.confirm)
 	}
+	// The trace of a pass no failure followed is not kept past the test's end.
+	c, ts = newTest()
+	finishedRun(ts, run.StatusPass, nil, passed, at, 0, 1)
+	if c.ended(ts); ts.order.passTrace != nil {
+		t.Error("the first pass's trace kept after the test ended")
+	}
 }
