@@ -18,8 +18,9 @@ import (
 // failures are not flaky (worthReporting leaves its flaky-failure out) and it is not
 // fuzzed further: an error of the campaign says what go test -count=2 would show, as
 // broken.go does for a test that fails in every run. The rule: the failing runs are exactly
-// the runs after the passing ones, at least stateFailures of them, and at least
-// stateUnsteered of them ran under no schedule. A schedule-dependent failure that
+// the runs after the passing ones, and either both replays of the first pass's schedule
+// failed and replayedUnsteered of them ran under no schedule, or (no replay) at least
+// stateFailures of them, stateUnsteered under no schedule. A schedule-dependent failure that
 // fuzzing reproduces in every steered run passes its unsteered runs now and then: once a
 // test's failures are such a suffix, its next runs are unsteered until the verdict or a
 // pass (wantsUnsteered), so the failures counted are nearly all unsteered; schedules are no use to

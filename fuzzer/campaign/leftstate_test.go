@@ -222,7 +222,7 @@ func TestLeftStateReplayRule(t *testing.T) {
 		t.Errorf("the replay of the pass passed: leftState %v, wantsUnsteered %v, want a flaky test", ts.leftState(), ts.wantsUnsteered())
 	}
 	// A pass whose trace was not read: no replay, the thresholds without one.
-	c, ts = newTest()
+	_, ts = newTest()
 	finishedRun(ts, run.StatusPass, nil, nil, at, 0, 1)
 	finishedRun(ts, run.StatusFail, nil, nil, at, 1, 2)
 	if len(ts.confirm) != 0 {
