@@ -56,12 +56,13 @@ type waitFor struct {
 	heldBy   map[int32]int32   // goroutine blocked in Lock -> the acquisition it waits for, when its holder is not blocked
 	busy     map[int32]bool    // waits for a goroutine still alive and not blocked: may yet proceed
 	selfLock map[int32]bool    // blocked in Lock of a mutex it holds itself
+	idle     map[int32]bool    // an idle service loop (idleLoop)
 }
 
 // buildWaitFor builds the wait-for graph of the blocked operations all.
 func (r *Result) buildWaitFor(all []int32) *waitFor {
 	evs := r.Trace.Events
-	w := &waitFor{op: map[int32]int32{}, succ: map[int32][]int32{}, heldBy: map[int32]int32{}, busy: map[int32]bool{}, selfLock: map[int32]bool{}}
+	w := &waitFor{op: map[int32]int32{}, succ: map[int32][]int32{}, heldBy: map[int32]int32{}, busy: map[int32]bool{}, selfLock: map[int32]bool{}, idle: map[int32]bool{}}
 	for _, i := range all {
 		w.op[r.gOf[i]] = i
 	}
@@ -93,9 +94,17 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 		}
 	}
 	adders := map[uint64][]int32{} // WaitGroup -> goroutines that called Add
+	type site struct {
+		g   int32
+		pos uint32
+	}
+	served := map[site]bool{} // receives (and selects of receives) completed, by goroutine and line
 	for k := range evs {
 		ev := &evs[k]
 		g := r.gOf[k]
+		if receiveOnly(ev) && ev.Completed() {
+			served[site{g, ev.Pos}] = true
+		}
 		switch ev.Kind {
 		case trace.KindSelect:
 			for _, c := range ev.Cases {
@@ -140,6 +149,11 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 			roots = next
 		}
 		return out
+	}
+	for g, i := range w.op {
+		if ev := &evs[i]; receiveOnly(ev) && served[site{g, ev.Pos}] {
+			w.idle[g] = true
+		}
 	}
 	for g, i := range w.op {
 		ev := &evs[i]
@@ -215,9 +229,14 @@ func (r *Result) buildWaitFor(all []int32) *waitFor {
 			add(u)
 		}
 		if len(w.succ[g]) == 0 && !w.busy[g] {
-			// what it waits for may come from a goroutine it started (a result not yet sent)
+			// what it waits for may come from a goroutine it started (a result not yet
+			// sent), but not from one idle in its service loop: it sends nothing until
+			// its input comes, and nothing can send that either (hystrix-go's metrics
+			// Monitor, idle on its Updates channel, while the test waited on errChan)
 			for _, c := range descendants([]int32{g}) {
-				add(c)
+				if !w.idle[c] {
+					add(c)
+				}
 			}
 		}
 		if s := w.succ[g]; len(s) > 1 {
@@ -325,6 +344,7 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 		slices.Sort(roots[k].ops)
 		slices.Sort(roots[k].waiting)
 	}
+	roots = r.dropIdleLoops(roots, w)
 	roots = mergeSharedStuckOps(roots)
 	// only the roots within ops (a root outside them, which a time limit's stuck
 	// operations may wait for, is not proven stuck), in the order of their first operation
@@ -336,6 +356,32 @@ func (r *Result) stuckRoots(ops, all []int32) []stuckRoot {
 	}
 	slices.SortFunc(out, func(a, b stuckRoot) int { return cmp.Compare(a.ops[0], b.ops[0]) })
 	return out
+}
+
+// receiveOnly reports whether ev is a receive, or a select whose cases all receive: what a
+// service loop waits for its next input in.
+func receiveOnly(ev *trace.Event) bool {
+	switch ev.Kind {
+	case trace.KindChanRecv:
+		return true
+	case trace.KindSelect:
+		return len(ev.Cases) > 0 && !slices.ContainsFunc(ev.Cases, func(c trace.Case) bool { return c.Send })
+	}
+	return false
+}
+
+// dropIdleLoops leaves out, when another stuck state remains, the roots that are only
+// idle service loops nothing waits for: a goroutine blocked in a receive at a line where it
+// received before (the next iteration of its loop) is idle because its input stopped, a
+// consequence of the stuck state, not its cause.
+func (r *Result) dropIdleLoops(roots []stuckRoot, w *waitFor) []stuckRoot {
+	idle := func(s stuckRoot) bool {
+		return s.kind == rootStuckOp && len(s.waiting) == 0 && !slices.ContainsFunc(s.ops, func(i int32) bool { return !w.idle[r.gOf[i]] })
+	}
+	if !slices.ContainsFunc(roots, func(s stuckRoot) bool { return !idle(s) }) {
+		return roots
+	}
+	return slices.DeleteFunc(roots, idle)
 }
 
 // mergeSharedStuckOps makes one stuck state of the operations nothing can complete that

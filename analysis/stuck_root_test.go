@@ -180,3 +180,58 @@ func TestStuckChainToTheLeakedLock(t *testing.T) {
 		t.Errorf("%d deadlock findings, want one: %v", n, summaries(r))
 	}
 }
+
+// hystrix-go's TestContextHandling stuck run (survey 9): the command's run won against its
+// timeout, so nothing will ever send on errChan, which the test goroutine waits for; the
+// metrics' Monitor goroutine, started inside the test's GetCircuit, served two updates and
+// is idle on its Updates channel, a service loop waiting for input. The root is the test's
+// receive, which no goroutine left can complete, not the idle Monitor with the test
+// "waiting for it".
+func TestStuckRootIsNotAnIdleServiceLoop(t *testing.T) {
+	b := tracetest.New().Meta("exit", "signal").Meta("stuck", "global").Meta("testgoid", "1")
+	m := b.Main()
+	updates := m.MakeChan(2000, "metrics.go:30")
+	monitor := m.Go("metrics.go:35")
+	errChan := m.MakeChan(1, "hystrix.go:127")
+	cmd := m.Go("hystrix.go:140")
+	cmd.Send(updates, "circuit.go:185")
+	monitor.Recv(updates, "metrics.go:53")
+	cmd.Send(updates, "circuit.go:185")
+	monitor.Recv(updates, "metrics.go:53")
+	cmd.End()
+	monitor.Pending().Recv(updates, "metrics.go:53")
+	m.Pending().Recv(errChan, "hystrix_test.go:416")
+	r := analyze(t, b)
+	f := want(t, r, "deadlock", Actual, "hystrix_test.go:416")
+	if strings.Contains(summary(f), "metrics.go:53") || strings.Contains(f.Message, "wait for it") {
+		t.Errorf("the idle Monitor is part of the finding: %s\n%s", summary(f), f.Message)
+	}
+	if n := countKind(r, "deadlock"); n != 1 {
+		t.Errorf("%d deadlock findings, want one: %v", n, summaries(r))
+	}
+	// A goroutine the test started that never got its input (its first receive) is still
+	// what the test waits for: the result it would send never comes.
+	b = tracetest.New().Meta("exit", "signal").Meta("stuck", "global").Meta("testgoid", "1")
+	m = b.Main()
+	in := m.MakeChan(0, "w.go:5")
+	out := m.MakeChan(0, "w.go:6")
+	w := m.Go("w.go:7")
+	w.Pending().Recv(in, "w.go:8")
+	m.Pending().Recv(out, "w_test.go:12")
+	r = analyze(t, b)
+	want(t, r, "deadlock", Actual, "w.go:8", "also blocked=w_test.go:12")
+	// A loop the test waits for by a WaitGroup (its worker never got the close that ends
+	// it) stays in the stuck state: the test waits for it, and it for the test's close.
+	b = tracetest.New().Meta("exit", "signal").Meta("stuck", "global").Meta("testgoid", "1")
+	m = b.Main()
+	wg := b.WaitGroup()
+	jobs := m.MakeChan(1, "w.go:5")
+	m.Add(wg, 1, "w_test.go:9")
+	w = m.Go("w_test.go:10")
+	m.Send(jobs, "w_test.go:11")
+	w.Recv(jobs, "w.go:20")
+	w.Pending().Recv(jobs, "w.go:20")
+	m.Pending().Wait(wg, "w_test.go:14")
+	r = analyze(t, b)
+	want(t, r, "deadlock", Actual, "w.go:20", "cycle=w_test.go:14") // the test sent it jobs: each waits for the other
+}

@@ -50,6 +50,8 @@ type TestFailure struct {
 	// PassedFirst, for TestResult.FailsAfter, is how many runs passed before the first
 	// failing one (leftstate.go).
 	PassedFirst int `json:"passedFirst,omitempty"`
+	// Replayed, for FailsAfter, is how many replays of a passing run's schedule failed too.
+	Replayed int `json:"replayed,omitempty"`
 }
 
 // failingRun reports whether ar failed as a test (a test failure or a panic) for reasons
@@ -130,7 +132,7 @@ func (c *campaign) failingErrors() []string {
 	for _, t := range c.tests {
 		name := t.bin.Package + "." + t.name
 		if f := t.failsAfter(); f != nil {
-			out = append(out, leftStateError(name, t.name, failureWhere(f), f, t.order.unsteeredFailed))
+			out = append(out, leftStateError(name, t.name, failureWhere(f), f, t.order))
 			continue
 		}
 		f := t.failing()

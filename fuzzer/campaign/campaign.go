@@ -190,7 +190,7 @@ func (c *campaign) noRunFinished() []string {
 // ended marks t done: it starts no more runs.
 func (c *campaign) ended(t *testState) {
 	c.giveBack(t, time.Now())
-	t.done, c.oneEnded = true, true
+	t.done, c.oneEnded, t.order.passTrace = true, true, nil // (leftstate.go: no replay will run)
 }
 
 // budgetStart is when a test whose first run starts now begins to spend its time budget.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/run"
 )
@@ -27,15 +28,18 @@ func TestStateLeftBehindIsAnError(t *testing.T) {
 	}
 	for _, name := range []string{"TestLock", "Example_counter"} {
 		tr := testResult(rep, name)
-		if f := tr.FailsAfter; f == nil || f.PassedFirst != 1 || f.Runs < stateFailures || !f.Unsteered || tr.Statuses["pass"] != 1 || tr.Runs >= cfg.RunsPerTest || tr.Failing != nil {
-			t.Errorf("%s %+v (failsAfter %+v): want it stopped after its first pass and %d failures, failsAfter set", name, tr, tr.FailsAfter, stateFailures)
+		// the verdict after both replays of the pass and 5 unsteered failures: 8 runs, or 9
+		// when -p 2 had one more under way
+		if f := tr.FailsAfter; f == nil || f.PassedFirst != 1 || f.Replayed != replayRuns || f.Runs < replayRuns+replayedUnsteered || f.Runs > replayRuns+replayedUnsteered+1 ||
+			!f.Unsteered || tr.Statuses["pass"] != 1 || tr.Runs >= cfg.RunsPerTest || tr.Failing != nil {
+			t.Errorf("%s %+v (failsAfter %+v): want it stopped after its first pass and %d failures, 2 of them replays, failsAfter set", name, tr, tr.FailsAfter, replayRuns+replayedUnsteered)
 		}
 		i := slices.IndexFunc(rep.Errors, func(e string) bool { return strings.HasPrefix(e, "leftstate."+name+" ") })
 		if i < 0 {
 			t.Errorf("errors %q: none names %s", rep.Errors, name)
 			continue
 		}
-		for _, want := range []string{" fails in every run after the first (1 run passed, then ", "not fuzzed further",
+		for _, want := range []string{" fails in every run after the first (1 run passed, then ", " of them under no schedule, 2 replaying the schedule of run 1, which passed; not fuzzed further",
 			"the test depends on state an earlier run left behind (a database, a file, a port), not on the schedule",
 			"run it with go test -count=2 -run '^(" + name + ")$' to see"} {
 			if !strings.Contains(rep.Errors[i], want) {
@@ -68,14 +72,7 @@ func TestLeftStateRule(t *testing.T) {
 	}
 	// a run of ts started at second start, ended at second end
 	finished := func(ts *testState, status run.Status, req *RunRequest, start, end int) {
-		ts.runs++
-		ts.statuses[string(status)]++
-		ar := &AnalyzedRun{Run: &run.Run{Status: status}, Request: req, Index: ts.runs}
-		if status == run.StatusFail {
-			ar.Findings = []Finding{{Finding: analysis.Finding{Kind: "flaky-failure", Message: "TestX failed: exists", Positions: []analysis.Position{{File: "/m/x_test.go", Line: 3}}}}}
-		}
-		ts.noteFailure(ar)
-		ts.noteOrder(jobResult{job: job{began: at.Add(time.Duration(start) * time.Second)}, run: ar, exited: at.Add(time.Duration(end) * time.Second)})
+		finishedRun(ts, status, req, nil, at, start, end)
 	}
 	c, ts := newTest()
 	finished(ts, run.StatusPass, nil, 0, 1)
@@ -153,5 +150,88 @@ func TestStateLeftBehindNextCampaign(t *testing.T) {
 		if len(rep.Errors) != 1 || !strings.HasPrefix(rep.Errors[0], want[0]) || !strings.Contains(rep.Errors[0], want[len(want)-1]) {
 			t.Errorf("campaign %d: errors %q, want one saying %q", campaign, rep.Errors, want)
 		}
+	}
+}
+
+// finishedRun notes a run of ts, under req (nil: unsteered), that recorded tr (nil: none
+// read), started at second start after at and ended at second end.
+func finishedRun(ts *testState, status run.Status, req *RunRequest, tr *trace.Trace, at time.Time, start, end int) {
+	ts.runs++
+	ts.statuses[string(status)]++
+	ar := &AnalyzedRun{Run: &run.Run{Status: status}, Request: req, Index: ts.runs, Recorded: tr}
+	if status == run.StatusFail {
+		ar.Findings = []Finding{{Finding: analysis.Finding{Kind: "flaky-failure", Message: "TestX failed: exists", Positions: []analysis.Position{{File: "/m/x_test.go", Line: 3}}}}}
+	}
+	ts.noteFailure(ar)
+	ts.noteOrder(jobResult{job: job{began: at.Add(time.Duration(start) * time.Second)}, run: ar, exited: at.Add(time.Duration(end) * time.Second)})
+}
+
+// The replay of the first pass: a failure after it queues two replays of its schedule,
+// run before anything else; both failing, five unsteered failures give the verdict (not
+// 14); a replay that passes makes the test flaky, however many unsteered runs fail.
+func TestLeftStateReplayRule(t *testing.T) {
+	at := time.Unix(1000, 0)
+	newTest := func() (*campaign, *testState) {
+		ts := &testState{bin: &build.TestBinary{Package: "p"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{},
+			first: at, queue: []*RunRequest{{Strategy: "flow", Key: "a"}}}
+		return &campaign{cfg: Config{Parallel: 1}, tests: []*testState{ts}}, ts
+	}
+	passed := &trace.Trace{Meta: map[string]string{}}
+	takeReplay := func(c *campaign, ts *testState) *RunRequest {
+		t.Helper()
+		j, ok := c.nextJob(at)
+		if !ok || j.request == nil || j.request.Strategy != replayStrategy || j.request.Parent != 1 {
+			t.Fatalf("after a pass and a failure: job %+v, want a replay of run 1", j)
+		}
+		ts.inflight--
+		return j.request
+	}
+	// State left behind: the replays fail like the rest.
+	c, ts := newTest()
+	finishedRun(ts, run.StatusPass, nil, passed, at, 0, 1)
+	finishedRun(ts, run.StatusFail, nil, nil, at, 1, 2)
+	for k := range replayRuns {
+		finishedRun(ts, run.StatusFail, takeReplay(c, ts), nil, at, 2+k, 3+k)
+	}
+	for i := 10; ts.order.unsteeredFailed < replayedUnsteered; i++ {
+		if ts.leftState() || !c.canStart(ts, at) {
+			t.Fatalf("%d unsteered failures: leftState %v, want more runs first", ts.order.unsteeredFailed, ts.leftState())
+		}
+		if j, _ := c.nextJob(at); j.request != nil {
+			t.Fatalf("after the replays: a steered run %+v", j.request)
+		}
+		ts.inflight--
+		finishedRun(ts, run.StatusFail, nil, nil, at, i, i+1)
+	}
+	if !ts.leftState() || c.canStart(ts, at) {
+		t.Fatalf("both replays and %d unsteered runs failed: leftState %v, want the verdict", ts.order.unsteeredFailed, ts.leftState())
+	}
+	if f := ts.failsAfter(); f == nil || f.Replayed != replayRuns || f.Runs != replayRuns+replayedUnsteered {
+		t.Errorf("failsAfter %+v, want %d failures, %d of them replays", f, replayRuns+replayedUnsteered, replayRuns)
+	}
+	// A schedule's failure: the replay of the pass passes; the test is flaky, fuzzed on,
+	// and stays so whatever fails next.
+	c, ts = newTest()
+	finishedRun(ts, run.StatusPass, nil, passed, at, 0, 1)
+	finishedRun(ts, run.StatusFail, nil, nil, at, 1, 2)
+	finishedRun(ts, run.StatusPass, takeReplay(c, ts), nil, at, 2, 3)
+	for i := 3; i < 3+stateFailures+2; i++ {
+		finishedRun(ts, run.StatusFail, nil, nil, at, i, i+1)
+	}
+	if ts.leftState() || ts.wantsUnsteered() || ts.order.replayPassed != 1 || !c.worthReporting(Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX"}}) {
+		t.Errorf("the replay of the pass passed: leftState %v, wantsUnsteered %v, want a flaky test", ts.leftState(), ts.wantsUnsteered())
+	}
+	// A pass whose trace was not read: no replay, the thresholds without one.
+	_, ts = newTest()
+	finishedRun(ts, run.StatusPass, nil, nil, at, 0, 1)
+	finishedRun(ts, run.StatusFail, nil, nil, at, 1, 2)
+	if len(ts.confirm) != 0 {
+		t.Errorf("a replay queued without the pass's trace: %+v", ts.confirm)
+	}
+	// The trace of a pass no failure followed is not kept past the test's end.
+	c, ts = newTest()
+	finishedRun(ts, run.StatusPass, nil, passed, at, 0, 1)
+	if c.ended(ts); ts.order.passTrace != nil {
+		t.Error("the first pass's trace kept after the test ended")
 	}
 }

@@ -1,0 +1,3 @@
+module leftreplay
+
+go 1.25
