@@ -175,6 +175,7 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		}
 	}
 	failed := end < len(lines)
+	foreign := -1 // the last log line from a file not of the package
 	for i := end - 1; i >= 0; i-- {
 		m := logLine.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -188,15 +189,55 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 			file = filepath.Join(bin.Dir, file)
 		}
 		if _, err := os.Stat(file); err != nil {
+			if foreign < 0 {
+				foreign = i
+			}
 			continue
+		}
+		if foreign >= 0 && strings.HasPrefix(logLine.FindStringSubmatch(lines[foreign])[3], goleakFound) {
+			break // goleak's report after the test's last log line is the failure
 		}
 		n, _ := strconv.Atoi(m[2])
 		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
 			Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], lines[i+1:end])),
 			Positions: []analysis.Position{position("failure", stackFrame{file: file, line: n})}}
 	}
+	if foreign >= 0 && failed {
+		if f := foreignFailure(bin, test, lines[foreign], lines[foreign+1:end]); f.Kind != "" {
+			return f
+		}
+	}
 	if failed {
 		return unloggedFailure(bin, test, lines[:end]) // silent.go
+	}
+	return analysis.Finding{}
+}
+
+// foreignFailure is the flaky-failure of a test whose failing log line is in a file not of
+// the package (a helper in another package that does not call t.Helper; goleak's leaks.go):
+// its message, at the first line of the package its block names (the frames of goleak's
+// goroutines), else at the test's declaration. Not the log line's own: the package has no
+// such file.
+func foreignFailure(bin *build.TestBinary, test, line string, below []string) analysis.Finding {
+	m := logLine.FindStringSubmatch(line)
+	f := analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+		Message: fmt.Sprintf("%s failed: %s", test, logMessage(m[3], below))}
+	for _, l := range logBlock(below) {
+		for _, fl := range fileLine.FindAllStringSubmatch(l, -1) {
+			if !filepath.IsAbs(fl[1]) || filepath.Dir(fl[1]) != filepath.Clean(bin.Dir) {
+				continue
+			}
+			if _, err := os.Stat(fl[1]); err != nil {
+				continue
+			}
+			n, _ := strconv.Atoi(fl[2])
+			f.Positions = []analysis.Position{position("failure", stackFrame{file: fl[1], line: n})}
+			return f
+		}
+	}
+	if at, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0]); ok {
+		f.Positions = []analysis.Position{at}
+		return f
 	}
 	return analysis.Finding{}
 }
