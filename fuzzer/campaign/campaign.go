@@ -441,8 +441,9 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	var tr *trace.Trace
 	if analyze {
 		// At the end, with the trace when it could be read: it names the atomic side of a
-		// race the race detector's stack does not (race.go, mixedRace).
-		defer func() { found(raceFindings(r.Races, bin.Module, tr)) }()
+		// race the race detector's stack does not (race.go, mixedRace). A race no finding
+		// places is not left silent (unplaced.go).
+		defer func() { found(raceFindings(r.Races, bin.Module, tr)); found(unplacedRace(bin, test, r, ar.Findings)) }()
 		outcome := outcomeFindings(bin, test, r)
 		if r.Progressing {
 			// Stopped while still making progress: a hang only if the analysis proves
