@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
@@ -59,6 +60,10 @@ type TestFailure struct {
 // often leaves its goroutines blocked.
 func failingRun(ar *AnalyzedRun) bool {
 	r := ar.Run
+	if r.Status == run.StatusCrash && len(r.Races) == 0 {
+		// an exit or a fatal error of the test's (crash.go): a failure when it has a finding
+		return slices.ContainsFunc(ar.Findings, func(f Finding) bool { return f.Kind == "flaky-failure" || f.Kind == "flaky-panic" })
+	}
 	if (r.Status != run.StatusFail && r.Status != run.StatusPanic) || len(r.Races) > 0 {
 		return false
 	}

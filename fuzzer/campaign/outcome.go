@@ -106,6 +106,8 @@ func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.
 		f = failureFinding(bin, test, r)
 	case run.StatusTimeout:
 		f = hangFinding(bin, test, r)
+	case run.StatusCrash:
+		f = crashFinding(bin, test, r) // crash.go
 	}
 	if f.Kind == "" || len(f.Positions) == 0 {
 		return nil
