@@ -146,7 +146,7 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	}
 	frames := userFrames(stacks[0], bin.Module)
 	if len(frames) == 0 {
-		return analysis.Finding{}
+		return outsidePanic(bin, test, r, stacks[0])
 	}
 	f := analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual,
 		Message: fmt.Sprintf("%s panicked at %s:%d: %s", test, filepath.Base(frames[0].file), frames[0].line, firstLine(r.Panic))}
@@ -155,6 +155,26 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 		f.Positions = append(f.Positions, position("called from", fr))
 	}
 	return f
+}
+
+// outsidePanic is the flaky-panic of a panic whose goroutine has no frame in the module (a
+// dependency's goroutine): at the test's declaration, naming where it panicked. Without it
+// such a run was silent.
+func outsidePanic(bin *build.TestBinary, test string, r *run.Run, st goroutineStack) analysis.Finding {
+	decl, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0])
+	if !ok || len(st.frames) == 0 {
+		return analysis.Finding{}
+	}
+	fr := st.frames[0]
+	for _, f := range st.frames {
+		if !strings.HasPrefix(f.function, "runtime.") && !strings.HasPrefix(f.function, "panic(") {
+			fr = f
+			break
+		}
+	}
+	decl.Role = "test"
+	return analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual, Positions: []analysis.Position{decl},
+		Message: fmt.Sprintf("%s panicked outside the module, in %s at %s:%d: %s", test, shortFunc(fr.function), filepath.Base(fr.file), fr.line, firstLine(r.Panic))}
 }
 
 // failureFinding locates a test failure: an Example's at the Example (exampleFailure),
