@@ -50,11 +50,18 @@ func TestCrashFindings(t *testing.T) {
 		"killed by a signal":                         {ExitCode: -1, Signal: "killed", Output: "=== RUN   TestX\n"},
 		"failed by the race detector after the test": {ExitCode: 66, Races: [][]string{{"Write at 0x1 by goroutine 7:"}}, Output: "=== RUN   TestX\n--- PASS: TestX (0.00s)\nPASS\nFound 1 data race(s)\n"},
 		"test not found":                             {ExitCode: 0, Output: "testing: warning: no tests to run\nPASS\n"},
+		"ended by a signal its runtime caught": {ExitCode: 2, Output: "=== RUN   TestX\nSIGQUIT: quit\nPC=0x47e1c1 m=0 sigcode=0\n\ngoroutine 0 gp=0x6c2e40 m=0 mp=0x6c38a0 [idle]:\n" +
+			"runtime.gcStart(...)\n\t/usr/local/go/src/runtime/mgc.go:1695 +0x3d\nrax    0x0\ngs     0x0\n"},
 	} {
 		r.Status = run.StatusCrash
 		if fs := outcomeFindings(bin, "TestX", &r); len(fs) != 0 {
 			t.Errorf("%s: %+v, want no finding", name, fs)
 		}
+	}
+	// A dump's runtime frames are not the test's failure: the exit is at the test.
+	dump := "=== RUN   TestX\ngoroutine 7 [running]:\nruntime.gcStart()\n\t/usr/local/go/src/runtime/mgc.go:1695 +0x3d\nexit now\n"
+	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusCrash, ExitCode: 3, Output: dump}); len(fs) != 1 || fs[0].Positions[0].File != file {
+		t.Errorf("an exit after a dump of runtime frames: %+v, want a finding at the test", fs)
 	}
 	// Crashing in every run is a failing test, as failing is (broken.go).
 	ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusCrash, ExitCode: 2}, Findings: []Finding{{Finding: analysis.Finding{Kind: "flaky-panic"}}}}

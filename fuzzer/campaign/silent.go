@@ -51,6 +51,8 @@ func unloggedFailure(bin *build.TestBinary, test string, before []string) analys
 			file := ms[j][1]
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(bin.Dir, filepath.Base(file))
+			} else if _, in := below(bin.Module, file); bin.Module != "" && !in {
+				continue // a goroutine dump's runtime frame, a dependency's file
 			}
 			if _, err := os.Stat(file); err != nil {
 				continue
