@@ -69,11 +69,14 @@ func logBlock(below []string) []string {
 	return out
 }
 
-// testifyMessage is the Error field of a testify report with its continuation lines up to
-// a diff, the recovered panic's value, and the Messages field.
+// testifyMessage is the Error field of a testify report with its continuation lines
+// ("expected: 5", "actual: 3"), the recovered panic's value, and the Messages field. When
+// expected and actual are too long to read on one line (structs), the diff's changed lines
+// say what differs instead.
 func testifyMessage(block []string) (string, bool) {
-	var msg, messages, panicked string
-	field := ""
+	var head, messages, panicked string
+	var parts, diff []string
+	field, inDiff := "", false
 	for _, l := range block {
 		l = strings.TrimLeft(l, " ") // a subtest's lines are indented further
 		label, value, ok := strings.Cut(strings.TrimPrefix(l, "\t"), "\t")
@@ -81,10 +84,10 @@ func testifyMessage(block []string) (string, bool) {
 			continue
 		}
 		if label = strings.TrimSpace(label); label != "" {
-			field = strings.TrimSuffix(label, ":")
+			field, inDiff = strings.TrimSuffix(label, ":"), false
 			switch field {
 			case "Error":
-				msg = strings.TrimSpace(value)
+				head = strings.TrimSpace(value)
 			case "Messages":
 				messages = strings.TrimSpace(value)
 			}
@@ -93,21 +96,36 @@ func testifyMessage(block []string) (string, bool) {
 		if field != "Error" {
 			continue
 		}
+		if inDiff {
+			if d := strings.TrimSpace(value); (strings.HasPrefix(d, "-") || strings.HasPrefix(d, "+")) && !strings.HasPrefix(d, "---") && !strings.HasPrefix(d, "+++") {
+				diff = append(diff, strings.TrimSuffix(strings.Join(strings.Fields(d), " "), ","))
+			}
+			continue
+		}
 		value = strings.TrimSpace(value)
-		if v, ok := strings.CutPrefix(value, "Panic value:"); ok {
-			panicked = strings.TrimSpace(v)
+		switch {
+		case strings.HasPrefix(value, "Panic value:"):
+			panicked = strings.TrimSpace(strings.TrimPrefix(value, "Panic value:"))
 			field = "" // its stack follows
-			continue
+		case value == "Diff:":
+			inDiff = true
+		case value == "" || strings.HasPrefix(value, "Panic stack:"):
+		default:
+			value = paddedLabel.ReplaceAllString(value, "$1:") // "actual  : 3"
+			parts = append(parts, strings.Join(strings.Fields(value), " "))
 		}
-		if value == "" || value == "Diff:" || strings.HasPrefix(value, "Panic stack:") {
-			field = "" // expected and actual are said; the diff repeats them
-			continue
-		}
-		value = paddedLabel.ReplaceAllString(value, "$1:") // "actual  : 3"
-		msg = joinPart(msg, strings.Join(strings.Fields(value), " "))
 	}
-	if msg == "" {
+	if head == "" {
 		return "", false
+	}
+	msg := head
+	if rest := strings.Join(parts, ", "); len(rest) > maxMessage/2 && len(diff) > 0 {
+		msg = strings.TrimSuffix(msg, ":") + " (-expected +actual): " + strings.Join(diff, "; ")
+	} else if rest != "" {
+		if !strings.HasSuffix(msg, ":") {
+			msg += ":"
+		}
+		msg += " " + rest
 	}
 	if panicked != "" {
 		msg += ": panic: " + panicked
@@ -147,30 +165,17 @@ func goleakMessage(block []string) string {
 	return msg
 }
 
-// joinBlock is the block's non-empty lines on one line.
+// joinBlock is the block's non-empty lines on one line ("Expected <int>: 4 to equal <int>: 6").
 func joinBlock(block []string) string {
-	var msg string
+	var parts []string
+	n := 0
 	for _, l := range block {
-		if l = strings.Join(strings.Fields(l), " "); l != "" {
-			msg = joinPart(msg, l)
-		}
-		if len(msg) > maxMessage {
-			break
+		if l = strings.Join(strings.Fields(l), " "); l != "" && n <= maxMessage {
+			parts = append(parts, l)
+			n += len(l) + 1
 		}
 	}
-	return capMessage(msg)
-}
-
-// joinPart appends part to msg: after a colon or a label with its value below it as one
-// phrase ("Expected <int>: 3"), else as the next item ("expected: 5, actual: 3").
-func joinPart(msg, part string) string {
-	switch {
-	case msg == "":
-		return part
-	case strings.HasSuffix(msg, ":") || !strings.Contains(msg[strings.LastIndex(msg, ", ")+1:], ":"):
-		return msg + " " + part
-	}
-	return msg + ", " + part
+	return capMessage(strings.Join(parts, " "))
 }
 
 func capMessage(s string) string {

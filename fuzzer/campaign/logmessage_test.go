@@ -54,7 +54,7 @@ func TestFailureMessageOfAssertionLibraries(t *testing.T) {
 			"            <int>: 4\n" +
 			"        to equal\n" +
 			"            <int>: 6\n",
-			"TestX failed: Expected <int>: 4, to equal <int>: 6", 12},
+			"TestX failed: Expected <int>: 4 to equal <int>: 6", 12},
 		{"diff after a colon", "    w_test.go:13: state mismatch (-want +got):\n" +
 			"          []string{\n" +
 			"        - \t\"open\",\n" +
@@ -72,7 +72,28 @@ func TestFailureMessageOfAssertionLibraries(t *testing.T) {
 			"        goroutine 32 [select]:\n" +
 			"        \t" + file + ":16 +0x1d\n" +
 			"        ]\n",
-			"TestX failed: goleak found 2 unexpected goroutine(s): w.(*pool).worker (chan receive), w.(*pool).tick (select)", 15},
+			"TestX failed: goleak found 2 unexpected goroutine(s): w.(*pool).worker (chan receive), w.(*pool).tick (select)", 5},
+		{"testify values with commas", "    w_test.go:20: \n" +
+			tab + "Error:      \tNot equal: \n" +
+			tab + "            \texpected: []interface {}{1, 2, 5}\n" +
+			tab + "            \tactual  : []interface {}{1, 2}\n",
+			"TestX failed: Not equal: expected: []interface {}{1, 2, 5}, actual: []interface {}{1, 2}", 20},
+		{"testify structs too long for one line", "    w_test.go:21: \n" +
+			tab + "Error:      \tNot equal: \n" +
+			tab + "            \texpected: w.Stats{Requests:0x3, Successes:0x2, Failures:0x0, Exclusions:0x0, Streak:0x2, Failed:0x0}\n" +
+			tab + "            \tactual  : w.Stats{Requests:0x3, Successes:0x1, Failures:0x0, Exclusions:0x0, Streak:0x1, Failed:0x0}\n" +
+			tab + "            \t\n" +
+			tab + "            \tDiff:\n" +
+			tab + "            \t--- Expected\n" +
+			tab + "            \t+++ Actual\n" +
+			tab + "            \t@@ -2,4 +2,4 @@\n" +
+			tab + "            \t  Requests: (uint32) 3,\n" +
+			tab + "            \t- Successes: (uint32) 2,\n" +
+			tab + "            \t+ Successes: (uint32) 1,\n" +
+			tab + "            \t- Streak: (uint32) 2,\n" +
+			tab + "            \t+ Streak: (uint32) 1,\n" +
+			tab + "Test:       \tTestX\n",
+			"TestX failed: Not equal (-expected +actual): - Successes: (uint32) 2; + Successes: (uint32) 1; - Streak: (uint32) 2; + Streak: (uint32) 1", 21},
 		{"goconvey failure", ".x\nFailures:\n\n" +
 			"  * " + file + " \n" +
 			"  Line 17:\n" +

@@ -237,31 +237,18 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 
 // foreignFailure is the flaky-failure of a test whose failing log line is in a file not of
 // the package (a helper in another package that does not call t.Helper; goleak's leaks.go):
-// its message, at the first line of the package its block names (the frames of goleak's
-// goroutines), else at the test's declaration. Not the log line's own: the package has no
-// such file.
+// its message, at the test's declaration. Not at a line its block names: goleak's
+// goroutines stand wherever the run left them (survey 9, RxGo: 8 tests' leaks at 6 lines
+// made 18 findings).
 func foreignFailure(bin *build.TestBinary, test, line string, below []string) analysis.Finding {
 	m := logLine.FindStringSubmatch(line)
-	f := analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
-		Message: fmt.Sprintf("%s failed: %s", test, logMessage(m[3], below))}
-	for _, l := range logBlock(below) {
-		for _, fl := range fileLine.FindAllStringSubmatch(l, -1) {
-			if !filepath.IsAbs(fl[1]) || filepath.Dir(fl[1]) != filepath.Clean(bin.Dir) {
-				continue
-			}
-			if _, err := os.Stat(fl[1]); err != nil {
-				continue
-			}
-			n, _ := strconv.Atoi(fl[2])
-			f.Positions = []analysis.Position{position("failure", stackFrame{file: fl[1], line: n})}
-			return f
-		}
+	at, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0])
+	if !ok {
+		return analysis.Finding{}
 	}
-	if at, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0]); ok {
-		f.Positions = []analysis.Position{at}
-		return f
-	}
-	return analysis.Finding{}
+	return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+		Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], below)),
+		Positions: []analysis.Position{at}}
 }
 
 // hangFinding locates a run stopped at its time limit: the test goroutine (the one running
