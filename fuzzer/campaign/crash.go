@@ -34,7 +34,8 @@ func crashFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	lines := strings.Split(r.Output, "\n")
 	verdict := -1
 	for i, l := range lines {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, "--- PASS: "+test) || strings.HasPrefix(t, "--- SKIP: "+test) {
+		// the test's own verdict, not a subtest's
+		if strings.HasPrefix(l, "--- PASS: "+test+" (") || strings.HasPrefix(l, "--- SKIP: "+test+" (") {
 			verdict = i
 			break
 		}

@@ -35,6 +35,8 @@ func TestCrashFindings(t *testing.T) {
 			"flaky-panic", "TestX crashed at w_test.go:11: fatal error: sync: unlock of unlocked mutex", 11},
 		{"log.Fatal in the test", run.Run{ExitCode: 1, Output: "=== RUN   TestX\n2026/11/28 00:41:07 dial tcp 127.0.0.1:7001: connection refused\n"},
 			"flaky-failure", `TestX exited with status 1 before it ended (os.Exit or log.Fatal); its last output: "2026/11/28 00:41:07 dial tcp 127.0.0.1:7001: connection refused"`, 5},
+		{"log.Fatal after a subtest passed", run.Run{ExitCode: 1, Output: "=== RUN   TestX\n=== RUN   TestX/a\n--- PASS: TestX/a (0.00s)\n    --- PASS: TestX/a (0.00s)\n2026/11/28 00:41:07 no leader\n"},
+			"flaky-failure", `TestX exited with status 1 before it ended (os.Exit or log.Fatal); its last output: "2026/11/28 00:41:07 no leader"`, 5},
 		{"goleak in TestMain", run.Run{ExitCode: 1, Output: "=== RUN   TestX\n--- PASS: TestX (0.00s)\nPASS\ngoleak: Errors on successful test run: found unexpected goroutines:\n" +
 			"[Goroutine 7 in state chan receive, with example.com/w.worker on top of the stack:\ngoroutine 7 [chan receive]:\nexample.com/w.worker()\n\t" + file + ":14 +0x25\n]\n"},
 			"flaky-failure", "TestX passed, then its test process exited with status 1 (TestMain): goleak found 1 unexpected goroutine(s): w.worker (chan receive)", 14},
