@@ -79,6 +79,7 @@ func failingRun(ar *AnalyzedRun) bool {
 
 // noteFailure records how run ar of t ended for the failing-test rule.
 func (t *testState) noteFailure(ar *AnalyzedRun) {
+	t.silent.note(ar)
 	if !failingRun(ar) {
 		return
 	}

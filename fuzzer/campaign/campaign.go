@@ -82,6 +82,7 @@ type testState struct {
 	passingOrder    lineOrder            // the operations' order in its first passing run (orderdiff.go)
 	choices         choiceRuns           // what its runs' selects chose (selectcause.go)
 	failRuns        int                  // runs that failed as a test (failingRun, broken.go)
+	silent          silentRuns           // failing runs no finding came from (silentruns.go)
 	failure         *TestFailure         // the first of them
 	unsteeredFailed bool                 // one of them ran under no schedule
 	plain           *plainCheck          // its plain go test check (plain.go)
