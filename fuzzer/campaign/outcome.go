@@ -21,7 +21,8 @@ import (
 // a test failure (flaky-failure, at the last line the test logged before it failed), and a
 // run stopped at its time limit (hang, at the test goroutine's position in the goroutine
 // dump the time limit's SIGQUIT prints, the other goroutines of the module as related
-// positions). Whether they are worth a report depends on the other runs of the test (see
+// positions), and a crash of the test's making (crash.go). Whether they are worth a report
+// depends on the other runs of the test (see
 // worthReporting): a test that fails in every run fails under go test too, and a test
 // that times out only now and then may be slow on a loaded machine.
 
@@ -181,7 +182,8 @@ func outsidePanic(bin *build.TestBinary, test string, r *run.Run, st goroutineSt
 // a test's at the last line the test logged before its "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
 // instead: the output does not tell them apart). A test failed by the race detector
 // (testing's "race detected during execution of test", logged last) gets none: the race's
-// own findings (race.go) say where, and the log line before it is not the failure.
+// own findings (race.go, or unplaced.go when none places it) say where, and the log line
+// before it is not the failure. The message is the failing log line's block (logmessage.go).
 func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
 	lines := strings.Split(r.Output, "\n")
 	end := len(lines)
