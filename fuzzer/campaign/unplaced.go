@@ -23,9 +23,13 @@ import (
 // them, at the module's lines nearest to them.
 
 // unplacedRace is the finding of run r of test when it had race reports and no finding of
-// a data race, or of a channel race, came from them or from its trace (have); else none.
+// a data race, or of a channel race, came from them or from its trace (have), nor one of
+// how the run ended (a panic's: the race runtime reports a frameless race while a
+// WaitGroup misuse panics, testdata/anchor's wgpool); else none.
 func unplacedRace(bin *build.TestBinary, test string, r *run.Run, have []Finding) []analysis.Finding {
-	if len(r.Races) == 0 || slices.ContainsFunc(have, func(f Finding) bool { return isRaceFinding(&f) || f.Kind == "data-race" }) {
+	if len(r.Races) == 0 || slices.ContainsFunc(have, func(f Finding) bool {
+		return isRaceFinding(&f) || f.Kind == "data-race" || strings.HasPrefix(f.Fingerprint, outcomePrefix)
+	}) {
 		return nil
 	}
 	lines := r.Races[0]

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer/run"
 )
 
@@ -59,6 +60,11 @@ func TestUnplacedRace(t *testing.T) {
 	// A race finding (or a trace's data-race) of the run says it already.
 	if fs := unplacedRace(bin, "TestX", &run.Run{Races: [][]string{rep}}, []Finding{{Finding: f}}); len(fs) != 0 {
 		t.Errorf("a run whose race has a finding: %+v", fs)
+	}
+	// Nor does the finding of how the run ended (a panic the race runtime reported beside).
+	panicked := Finding{Finding: analysis.Finding{Kind: "flaky-panic", Fingerprint: outcomePrefix + "x"}}
+	if fs := unplacedRace(bin, "TestX", &run.Run{Status: run.StatusPanic, Races: [][]string{rep}}, []Finding{panicked}); len(fs) != 0 {
+		t.Errorf("a panicking run: %+v", fs)
 	}
 	// A report goweave cannot read: its first lines, at the test.
 	odd := []string{"Write at 0x00c000018248 by goroutine 9:", "  <unknown>", ""}
