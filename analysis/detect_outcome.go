@@ -18,7 +18,10 @@ initialises it, a nil dereference), an index out of range on a slice another gor
 shrinks, a send on a channel closed early. When a detector names the cause (send-on-closed,
 negative-waitgroup, ...), the panic is reported as part of that finding instead. A test that recovers a panic and
 fails with its stack (t.Fatalf with debug.Stack(), testify's NotPanics) reports one too, at
-the line of your module the stack names, the test's failure line related. The
+the line of your module the stack names, the test's failure line related. A panic
+in a dependency's goroutine (no frame in your module) is reported at the test's declaration,
+naming the function and line that panicked; so is a fatal error of the runtime other than a
+map's ("sync: unlock of unlocked mutex"), at its line in your module. The
 replay recipe reruns the schedule of a run that panicked. Fix the ordering: initialise
 before starting the goroutine, or make the user wait for the initialisation (a channel,
 sync.Once, a WaitGroup).`,
@@ -34,7 +37,13 @@ t.Error's), with the message, how many runs failed, and the operations that ran 
 order than in a passing run, where the traces show them. A test that failed without a t.Error
 line (an assertion library that prints with fmt.Printf and calls t.FailNow) is reported at
 the last file.go:N its output names, else at the test's declaration, with what it printed
-last. The usual cause is an assertion on
+last. The message is what went wrong, not an assertion library's decoration: testify's
+Error field with its expected and actual values, gomega's Expected/to equal lines, the first
+lines of a diff after a message ending in a colon, goconvey's first failed assertion (at its
+own line; "Expected: 5, Actual: 3 (Should equal)") or panic, and for goleak the number of
+unexpected goroutines and the function on top of each. A test that exits before it ends
+(os.Exit, log.Fatal) or whose TestMain fails the process after it passed (goleak's
+VerifyTestMain) is one too, with what it printed last. The usual cause is an assertion on
 state that concurrent goroutines have not finished updating (a missing wait), or on an
 order the program does not guarantee. The replay recipe reruns the schedule of a run that
 failed. Fix the test's synchronisation, or the program's, so that the asserted state holds

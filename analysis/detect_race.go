@@ -11,7 +11,13 @@ goweave reports variable races from -race runs (the recorded trace holds no memo
 accesses), at the innermost lines of your module on each side (inside the package's code
 when the race is there), with the test's calls that led to them as related positions. A
 plain access racing an atomic one is reported at the plain access, the one to fix, with
-the atomic operation found in the trace. Fix it by protecting the variable with a mutex,
+the atomic operation found in the trace. A race goweave cannot place at your module's own
+accesses (one side runs only in a dependency's goroutine, the race is inside runtime code such
+as a map's, or the report cannot be read) still fails go test -race: it is reported with the
+report's two accesses as the race detector names them, at your module's call into that code
+or where your module started the goroutine (else at the test). Without the race detector, the
+runtime's "fatal error: concurrent map writes" (or read and write) is reported as a data race
+at the goroutine that hit it. Fix it by protecting the variable with a mutex,
 using sync/atomic for every access to it, or handing the value over through a channel.
 From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
 that starts when the counter is zero must happen before the Wait (classically wg.Add called

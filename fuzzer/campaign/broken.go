@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
@@ -61,6 +62,10 @@ type TestFailure struct {
 // often leaves its goroutines blocked.
 func failingRun(ar *AnalyzedRun) bool {
 	r := ar.Run
+	if r.Status == run.StatusCrash && len(r.Races) == 0 {
+		// an exit or a fatal error of the test's (crash.go): a failure when it has a finding
+		return slices.ContainsFunc(ar.Findings, func(f Finding) bool { return f.Kind == "flaky-failure" || f.Kind == "flaky-panic" })
+	}
 	if (r.Status != run.StatusFail && r.Status != run.StatusPanic) || len(r.Races) > 0 {
 		return false
 	}
@@ -76,6 +81,7 @@ func failingRun(ar *AnalyzedRun) bool {
 
 // noteFailure records how run ar of t ended for the failing-test rule.
 func (t *testState) noteFailure(ar *AnalyzedRun) {
+	t.silent.note(ar)
 	if !failingRun(ar) {
 		return
 	}

@@ -56,6 +56,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		}
 	}
 	rep.Warnings = append(rep.Warnings, c.hangsLeftOut(rep.Findings)...)
+	rep.Warnings = append(rep.Warnings, c.silentWarnings()...)
 	if ctx.Err() == nil { // a stopped campaign cut its runs, not their budget
 		rep.Warnings = append(rep.Warnings, c.noRunFinished()...)
 		rep.Warnings = append(rep.Warnings, c.runWarnings()...)

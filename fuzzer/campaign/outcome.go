@@ -21,7 +21,8 @@ import (
 // a test failure (flaky-failure, at the last line the test logged before it failed), and a
 // run stopped at its time limit (hang, at the test goroutine's position in the goroutine
 // dump the time limit's SIGQUIT prints, the other goroutines of the module as related
-// positions). Whether they are worth a report depends on the other runs of the test (see
+// positions), and a crash of the test's making (crash.go). Whether they are worth a report
+// depends on the other runs of the test (see
 // worthReporting): a test that fails in every run fails under go test too, and a test
 // that times out only now and then may be slow on a loaded machine.
 
@@ -106,6 +107,8 @@ func outcomeFindings(bin *build.TestBinary, test string, r *run.Run) []analysis.
 		f = recoveredPanic(bin, test, r, failureFinding(bin, test, r)) // panicsite.go
 	case run.StatusTimeout:
 		f = hangFinding(bin, test, r)
+	case run.StatusCrash:
+		f = crashFinding(bin, test, r) // crash.go
 	}
 	if f.Kind == "" || len(f.Positions) == 0 {
 		return nil
@@ -144,7 +147,7 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	}
 	frames := panicSiteFrames(stacks[0], bin.Module) // panicsite.go
 	if len(frames) == 0 {
-		return analysis.Finding{}
+		return outsidePanic(bin, test, r, stacks[0])
 	}
 	f := analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual,
 		Message: fmt.Sprintf("%s panicked at %s:%d: %s", test, filepath.Base(frames[0].file), frames[0].line, firstLine(r.Panic))}
@@ -155,11 +158,32 @@ func panicFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 	return f
 }
 
+// outsidePanic is the flaky-panic of a panic whose goroutine has no frame in the module (a
+// dependency's goroutine): at the test's declaration, naming where it panicked. Without it
+// such a run was silent.
+func outsidePanic(bin *build.TestBinary, test string, r *run.Run, st goroutineStack) analysis.Finding {
+	decl, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0])
+	if !ok || len(st.frames) == 0 {
+		return analysis.Finding{}
+	}
+	fr := st.frames[0]
+	for _, f := range st.frames {
+		if !strings.HasPrefix(f.function, "runtime.") && !strings.HasPrefix(f.function, "panic(") {
+			fr = f
+			break
+		}
+	}
+	decl.Role = "test"
+	return analysis.Finding{Kind: "flaky-panic", Confidence: analysis.Actual, Positions: []analysis.Position{decl},
+		Message: fmt.Sprintf("%s panicked outside the module, in %s at %s:%d: %s", test, shortFunc(fr.function), filepath.Base(fr.file), fr.line, firstLine(r.Panic))}
+}
+
 // failureFinding locates a test failure: an Example's at the Example (exampleFailure),
 // a test's at the last line the test logged before its "--- FAIL" line: t.Fatal's, or the last t.Error's (a t.Log after it would be taken
 // instead: the output does not tell them apart). A test failed by the race detector
 // (testing's "race detected during execution of test", logged last) gets none: the race's
-// own findings (race.go) say where, and the log line before it is not the failure.
+// own findings (race.go, or unplaced.go when none places it) say where, and the log line
+// before it is not the failure. The message is the failing log line's block (logmessage.go).
 func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
 	lines := strings.Split(r.Output, "\n")
 	end := len(lines)
@@ -175,6 +199,7 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 		}
 	}
 	failed := end < len(lines)
+	foreign := -1 // the last log line from a file not of the package
 	for i := end - 1; i >= 0; i-- {
 		m := logLine.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -188,17 +213,44 @@ func failureFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Fin
 			file = filepath.Join(bin.Dir, file)
 		}
 		if _, err := os.Stat(file); err != nil {
+			if foreign < 0 {
+				foreign = i
+			}
 			continue
+		}
+		if foreign >= 0 && strings.HasPrefix(logLine.FindStringSubmatch(lines[foreign])[3], goleakFound) {
+			break // goleak's report after the test's last log line is the failure
 		}
 		n, _ := strconv.Atoi(m[2])
 		return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
 			Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], lines[i+1:end])),
 			Positions: []analysis.Position{position("failure", stackFrame{file: file, line: n})}}
 	}
+	if foreign >= 0 && failed {
+		if f := foreignFailure(bin, test, lines[foreign], lines[foreign+1:end]); f.Kind != "" {
+			return f
+		}
+	}
 	if failed {
 		return unloggedFailure(bin, test, lines[:end]) // silent.go
 	}
 	return analysis.Finding{}
+}
+
+// foreignFailure is the flaky-failure of a test whose failing log line is in a file not of
+// the package (a helper in another package that does not call t.Helper; goleak's leaks.go):
+// its message, at the test's declaration. Not at a line its block names: goleak's
+// goroutines stand wherever the run left them (survey 9, RxGo: 8 tests' leaks at 6 lines
+// made 18 findings).
+func foreignFailure(bin *build.TestBinary, test, line string, below []string) analysis.Finding {
+	m := logLine.FindStringSubmatch(line)
+	at, ok := testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0])
+	if !ok {
+		return analysis.Finding{}
+	}
+	return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+		Message:   fmt.Sprintf("%s failed: %s", test, logMessage(m[3], below)),
+		Positions: []analysis.Position{at}}
 }
 
 // hangFinding locates a run stopped at its time limit: the test goroutine (the one running

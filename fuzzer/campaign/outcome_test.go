@@ -50,6 +50,16 @@ func TestOutcomePanic(t *testing.T) {
 	if fs := outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusPanic, Output: std}); len(fs) != 0 {
 		t.Errorf("panic outside the module: %+v", fs)
 	}
+	// ... except the test's declaration: a panic in a dependency's goroutine is not silent.
+	if err := os.WriteFile(file, []byte("package w\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dep := "panic: close of nil channel\n\ngoroutine 12 [running]:\nexample.com/dep.(*Pool).stop(...)\n\t/root/go/pkg/mod/example.com/dep@v1.2.0/pool.go:88 +0x1d\n" +
+		"created by example.com/dep.New in goroutine 7\n\t/root/go/pkg/mod/example.com/dep@v1.2.0/pool.go:40 +0x9c\n"
+	fs = outcomeFindings(bin, "TestX", &run.Run{Status: run.StatusPanic, Output: dep, Panic: "close of nil channel"})
+	if len(fs) != 1 || fs[0].Positions[0].Line != 5 || fs[0].Message != "TestX panicked outside the module, in dep.(*Pool).stop at pool.go:88: close of nil channel" {
+		t.Errorf("panic in a dependency's goroutine: %+v, want a flaky-panic at the test's declaration naming where", fs)
+	}
 }
 
 func TestOutcomeFailure(t *testing.T) {

@@ -252,3 +252,26 @@ func TestMergeRaceIntoTraceFinding(t *testing.T) {
 		t.Errorf("seen %+v: want the trace finding happened in run 2", s)
 	}
 }
+
+// Two tests' race reports with one line in common (a write both tests' reads race with) are
+// two findings: dropping the second left that test's failing runs silent (sony/gobreaker's
+// TestGeneration, whose read at gobreaker_test.go:334 races the write at gobreaker.go:56
+// that TestCustomCircuitBreaker's read at :258 also races). Within one test the first stays.
+func TestMergeRaceOfAnotherTest(t *testing.T) {
+	a := &testState{name: "TestA", seen: map[string]*seenRuns{}}
+	b := &testState{name: "TestB", seen: map[string]*seenRuns{}}
+	c := &campaign{tests: []*testState{a, b}, findings: map[string]*Finding{}, byPrimary: map[string]*Finding{}, traceRefs: map[string]int{}}
+	race := func(test string, read int) *Finding {
+		pos := []analysis.Position{{Role: "write", File: "/src/m/cb.go", Line: 56}, {Role: "conflicting read", File: "/src/m/cb_test.go", Line: read}}
+		return &Finding{Finding: analysis.Finding{Kind: "data-race", Confidence: analysis.Actual, Fingerprint: "race:data-race:" + strconv.Itoa(read), Positions: pos, Package: "m", Test: test}, Run: 1}
+	}
+	if stored, isNew := c.merge(a, race("TestA", 258)); stored == nil || !isNew {
+		t.Fatal("TestA's race was not stored")
+	}
+	if stored, isNew := c.merge(b, race("TestB", 334)); stored == nil || !isNew {
+		t.Errorf("TestB's race at the same write was dropped: %v", c.findings)
+	}
+	if stored, _ := c.merge(a, race("TestA", 300)); stored != nil {
+		t.Errorf("TestA's second read of the same write was stored: %v", c.findings)
+	}
+}

@@ -25,8 +25,18 @@ var fileLine = regexp.MustCompile(`([^\s:"'()]+\.go):(\d+)`)
 // unloggedFailure is the flaky-failure of a test whose output before its "--- FAIL" line
 // (before) has no t.Error line: anchored at the last "file.go:N" of the package's files the
 // output names (an assertion library's own report of its caller), else at the test's
-// declaration; the last line the test printed is the message.
+// declaration; the last line the test printed is the message. goconvey's report says more
+// (convey.go): its failed assertion, at its line.
 func unloggedFailure(bin *build.TestBinary, test string, before []string) analysis.Finding {
+	if msg, at, ok := conveyFailure(before); ok {
+		if at.File == "" {
+			at, _ = testDecl(bin.Dir, strings.SplitN(test, "/", 2)[0])
+		}
+		if at.File != "" {
+			return analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
+				Message: fmt.Sprintf("%s failed: %s", test, msg), Positions: []analysis.Position{at}}
+		}
+	}
 	msg := ""
 	for i := len(before) - 1; i >= 0 && msg == ""; i-- {
 		l := strings.TrimSpace(before[i])
@@ -41,6 +51,8 @@ func unloggedFailure(bin *build.TestBinary, test string, before []string) analys
 			file := ms[j][1]
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(bin.Dir, filepath.Base(file))
+			} else if _, in := below(bin.Module, file); bin.Module != "" && !in {
+				continue // a goroutine dump's runtime frame, a dependency's file
 			}
 			if _, err := os.Stat(file); err != nil {
 				continue

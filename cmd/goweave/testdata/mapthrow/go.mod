@@ -1,0 +1,3 @@
+module goweave.test/mapthrow
+
+go 1.25

@@ -1,0 +1,3 @@
+module goweave.test/racedep
+
+go 1.25

@@ -1,0 +1,3 @@
+module goweave.test/signalquit
+
+go 1.25
