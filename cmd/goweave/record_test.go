@@ -114,6 +114,32 @@ func TestRecordCommandBuildError(t *testing.T) {
 	if !strings.Contains(stderr, "cannot build the tests of broken") || !strings.Contains(stderr, "b_test.go:5") {
 		t.Errorf("stderr lacks the compiler's output:\n%s", stderr)
 	}
+	if strings.Contains(stderr, "build with plain go") {
+		t.Errorf("a test that does not compile at all is blamed on goweave:\n%s", stderr)
+	}
+}
+
+// A package whose constants depend on the size of a sync type (padding to a cache line, as
+// puzpuzpuz/xsync's map buckets) builds with plain go and not under goweave's runtime, whose
+// sync.Mutex carries an id: the error says the failure is goweave's and why, not only the
+// compiler's message that blames the module.
+func TestRecordCommandBuildErrorOnlyPatched(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module padded\n\ngo 1.25\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "p.go"), []byte("package padded\n\nimport (\n\t\"sync\"\n\t\"unsafe\"\n)\n\n"+
+		"type slot struct {\n\tmu sync.Mutex\n\tv  [7]uint64\n}\n\n"+
+		"// padded to a 64-byte cache line: 0 bytes of padding with the stock sync.Mutex\n"+
+		"type line struct {\n\tslot\n\t_ [64 - unsafe.Sizeof(slot{})]byte\n}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package padded\n\nimport \"testing\"\n\nfunc TestLine(t *testing.T) { var l line; l.mu.Lock(); l.mu.Unlock() }\n"), 0o644)
+	_, stderr, code := runGoweave(t, dir, "record", "-race=false", "-o", t.TempDir())
+	if code != 2 {
+		t.Errorf("exit %d, want 2", code)
+	}
+	for _, want := range []string{"cannot build the tests of padded", "unsafe.Sizeof(slot{})", "build with plain go", "8-byte id to sync.Mutex", "leave this package out"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
 }
 
 // goweave record over the whole acceptance corpus (../shared/corpus beside the checkout):

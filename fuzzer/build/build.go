@@ -125,7 +125,11 @@ func buildOne(ctx context.Context, p testPackage, opts Options, binDir string, r
 		if !exited {
 			return nil, fmt.Errorf("running go test -c for %s: %v", p.ImportPath, err)
 		}
-		return nil, &Error{Package: p.ImportPath, Output: out.String(), ExitCode: code}
+		output := out.String()
+		if opts.Overlay != nil {
+			output += patchedOnly(ctx, p, opts, output)
+		}
+		return nil, &Error{Package: p.ImportPath, Output: output, ExitCode: code}
 	}
 	tests, err := listTests(ctx, bin, p.Dir, runRE)
 	if err != nil {
