@@ -29,6 +29,7 @@ type Result struct {
 	partnerMemo map[int32][2]chanUser
 	makes       map[uint64]int32 // channel -> the event that made it (makeEvent), built on first use
 	timerChans  map[uint64]bool  // one-shot timers' channels (oneShotTimerChan), built on first use
+	receivers   map[uint64]int32 // per channel, its only receiving goroutine, -1 for several (soleReceiver), built on first use
 }
 
 // GoroutineInfo describes one goroutine of the trace.

@@ -22,7 +22,8 @@ func (r *Result) nonBlocking(i int32) bool {
 // that its own goroutine closed before it (a drain: `close(ch); for range ch {}` under the
 // lock only takes what is buffered, survey 8's go-playground/pool); and an operation still
 // pending at the end that receives from a channel whose close had completed before it was
-// requested (closedBeforePending).
+// requested (closedBeforePending); a receive guarded by len(ch) > 0 of the channel's only
+// receiver (lenGuardedRecv).
 func (r *Result) cannotWaitForever(i int32) bool {
 	ev := &r.Trace.Events[i]
 	switch ev.Kind {
@@ -36,7 +37,7 @@ func (r *Result) cannotWaitForever(i int32) bool {
 			}
 		}
 	case trace.KindChanRecv:
-		if r.closedBeforePending(i, ev.Obj) {
+		if r.closedBeforePending(i, ev.Obj) || r.lenGuardedRecv(i) {
 			return true
 		}
 		if x, ok := r.eng.chanIdx[ev.Obj]; ok {
