@@ -42,7 +42,11 @@ func (e *engine) retireAfter(i int32) {
 			e.ck.drop(&ring[k].wvc, -1)
 		}
 	}
-	ch.ringS, ch.ringR = nil, nil
+	for _, p := range ch.stashS {
+		e.ck.drop(&p.vc, -1)
+		e.ck.drop(&p.wvc, -1)
+	}
+	ch.ringS, ch.ringR, ch.stashS = nil, nil, nil
 }
 
 // condWaitTicket notes (prepass) the ticket of a completed Wait on cond x: the wake that

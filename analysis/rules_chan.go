@@ -14,6 +14,11 @@ type chanState struct {
 	// Buffered channels: clocks of the last sends and receives by sequence number modulo
 	// the ring size (which is at most the capacity, and no larger than the op count).
 	ringS, ringR []published
+	// sends whose ring slot a later send took before their receive was walked (seq -> clocks):
+	// a sender blocked on a full buffer is completed by the receive that frees its slot, and
+	// the runtime stamps it before that receive, so in completion order send k+capacity comes
+	// before receive k (see keepForReceive)
+	stashS map[uint64]published
 
 	closeEv           int32
 	closeVC, closeWVC vclock
@@ -286,6 +291,9 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 		e.after(i, g, x, class)
 		return
 	}
+	if seq > uint64(ch.capacity) {
+		e.freeingRecvFirst(i, ch, seq-uint64(ch.capacity))
+	}
 	e.before(i, g, x, true)
 	if seq > uint64(ch.capacity) && len(ch.ringR) > 0 {
 		if r := bySeq(ch.recvBySeq, seq-uint64(ch.capacity)); r >= 0 && e.r.epoch[r] != 0 {
@@ -293,9 +301,59 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 		}
 	}
 	if len(ch.ringS) > 0 && seq > 0 {
-		e.ck.publish(&ch.ringS[(seq-1)%uint64(len(ch.ringS))], &e.vc[g], &e.wvc[g])
+		slot := &ch.ringS[(seq-1)%uint64(len(ch.ringS))]
+		e.keepForReceive(ch, slot, seq)
+		e.ck.publish(slot, &e.vc[g], &e.wvc[g])
 	}
 	e.after(i, g, x, class)
+}
+
+// freeingRecvFirst walks receive k, the one that freed the slot of send i, before send i
+// when the runtime stamped the send's completion first: a sender blocked on a full buffer is
+// completed by that receive, which stamps the sender before itself. In the walk's order the
+// send would miss the receive's clocks (the k-th receive happens before the k+capacity-th
+// send completes: a buffered channel used as a semaphore orders what the releaser did before
+// its receive with what the woken sender does next). The receive is walked early only when
+// its goroutine did nothing since it was requested (its request precedes the send's
+// completion) and its own send was walked; the walk skips it when it comes.
+func (e *engine) freeingRecvFirst(i int32, ch *chanState, k uint64) {
+	r := bySeq(ch.recvBySeq, k)
+	if r < 0 || e.r.epoch[r] != 0 || e.done[r] || e.r.gOf[r] < 0 {
+		return
+	}
+	evs := e.t.Events
+	if evs[r].Post == 0 || evs[r].Pre >= evs[i].Post {
+		return
+	}
+	if s := bySeq(ch.sendBySeq, k); s < 0 || e.r.epoch[s] == 0 {
+		return
+	}
+	e.step(r, &evs[r])
+	e.done[r] = true
+}
+
+// keepForReceive moves the clocks in the ring slot that send seq is about to fill to the
+// channel's stash when the receive of the value they published (the slot's previous send,
+// seq - ring size) is not walked yet. That happens when a sender blocked on a full buffer is
+// completed by the receive that frees its slot: the runtime stamps the sender's completion
+// first. Overwritten, the receive would join the later sender's clocks instead of its own
+// sender's: with several producers, a send it received was then unordered with what followed
+// the receive (a false send-on-closed of every value the consumer took before closing).
+func (e *engine) keepForReceive(ch *chanState, slot *published, seq uint64) {
+	n := uint64(len(ch.ringS))
+	if seq <= n {
+		return
+	}
+	old := seq - n
+	r := bySeq(ch.recvBySeq, old)
+	if r < 0 || e.r.epoch[r] != 0 {
+		return // nobody will read it, or its receive has read it
+	}
+	if ch.stashS == nil {
+		ch.stashS = make(map[uint64]published)
+	}
+	ch.stashS[old] = *slot
+	*slot = published{weak: slot.weak}
 }
 
 func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
@@ -318,7 +376,14 @@ func (e *engine) recv(i, g, x int32, seq uint64, class uint8) {
 	}
 	if s := bySeq(ch.sendBySeq, seq); s >= 0 && e.r.epoch[s] != 0 && len(ch.ringS) > 0 {
 		e.mixedCheck(i, g, s)
-		e.acquire1(g, &ch.ringS[(seq-1)%uint64(len(ch.ringS))])
+		if p, ok := ch.stashS[seq]; ok {
+			e.acquire1(g, &p)
+			e.ck.drop(&p.vc, -1)
+			e.ck.drop(&p.wvc, -1)
+			delete(ch.stashS, seq)
+		} else {
+			e.acquire1(g, &ch.ringS[(seq-1)%uint64(len(ch.ringS))])
+		}
 	}
 	if len(ch.ringR) > 0 && seq > 0 {
 		e.ck.publish(&ch.ringR[(seq-1)%uint64(len(ch.ringR))], &e.vc[g], &e.wvc[g])

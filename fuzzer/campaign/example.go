@@ -26,11 +26,11 @@ func exampleFailure(bin *build.TestBinary, test string, after []string) analysis
 	}
 	var got, want []string
 	in := &got
-	ended := false
+	ended, unordered := false, false
 	for _, l := range after[1:] {
 		switch {
 		case in == &got && (l == "want:" || l == "want (unordered):"):
-			in = &want
+			in, unordered = &want, l == "want (unordered):"
 			continue
 		case in == &want && endsExampleOutput(l):
 			ended = true
@@ -47,8 +47,12 @@ func exampleFailure(bin *build.TestBinary, test string, after []string) analysis
 	if !ok {
 		return analysis.Finding{}
 	}
+	diff, comment := outputDiff(got, want), "// Output:"
+	if unordered {
+		diff, comment = unorderedDiff(got, want), "// Unordered output:"
+	}
 	f := analysis.Finding{Kind: "flaky-failure", Confidence: analysis.Actual,
-		Message:   fmt.Sprintf("%s's output differs from its // Output: comment: %s", test, outputDiff(got, want)),
+		Message:   fmt.Sprintf("%s's output differs from its %s comment: %s", test, comment, diff),
 		Positions: []analysis.Position{decl}}
 	if output.Line > 0 {
 		f.Positions = append(f.Positions, output)
@@ -81,6 +85,56 @@ func outputDiff(got, want []string) string {
 		return fmt.Sprintf("%d lines, want %d (line %d, %q, is missing)", len(got), len(want), len(got)+1, clip(want[len(got)]))
 	}
 	return "the lines differ in order" // an unordered Output comment
+}
+
+// unorderedDiff names what an unordered Output comment lacks and what the output has too
+// many of: the first line in got's order is no difference there (survey 10: golang-queue's
+// ExampleNewPool_queueTaskTimeout was reported as `line 1 is "index: 0", want "index: 3"`,
+// lines its comment allows in any order).
+func unorderedDiff(got, want []string) string {
+	count := map[string]int{}
+	for _, l := range want {
+		count[l]++
+	}
+	var extra []string
+	for _, l := range got {
+		if count[l] > 0 {
+			count[l]--
+		} else {
+			extra = append(extra, l)
+		}
+	}
+	var missing []string
+	for _, l := range want { // in the comment's order
+		if count[l] > 0 {
+			count[l]--
+			missing = append(missing, l)
+		}
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, fmt.Sprintf("missing %s", quoteLines(missing)))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, fmt.Sprintf("not expected %s", quoteLines(extra)))
+	}
+	if len(parts) == 0 {
+		return "the same lines" // (the testing package compares them trimmed)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// quoteLines quotes the first three lines and counts the rest.
+func quoteLines(ls []string) string {
+	var q []string
+	for _, l := range ls[:min(len(ls), 3)] {
+		q = append(q, fmt.Sprintf("%q", clip(l)))
+	}
+	s := strings.Join(q, ", ")
+	if len(ls) > 3 {
+		s += fmt.Sprintf(" and %d more", len(ls)-3)
+	}
+	return s
 }
 
 func clip(s string) string {

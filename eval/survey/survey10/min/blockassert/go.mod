@@ -1,0 +1,3 @@
+module blockassert
+
+go 1.25

@@ -1,0 +1,3 @@
+module ctxwait
+
+go 1.25

@@ -1,0 +1,3 @@
+module mutexsize
+
+go 1.25

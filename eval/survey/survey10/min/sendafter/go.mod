@@ -1,0 +1,3 @@
+module sendafter
+
+go 1.25
