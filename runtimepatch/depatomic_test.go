@@ -1,6 +1,7 @@
 package runtimepatch
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,15 +28,14 @@ func buildDepAtomic(t *testing.T, race bool) string {
 		i, extra = 1, []string{"-race"}
 	}
 	depOnce[i].Do(func() {
-		depBin[i], depErr[i] = buildTestdata(t, filepath.Join("depatomic", "app"), filepath.Join(workDir, "depatomic"+extra0(extra)+".test"), extra...)
+		out := filepath.Join(workDir, fmt.Sprintf("depatomic%d.test", i))
+		depBin[i], depErr[i] = buildTestdata(t, filepath.Join("depatomic", "app"), out, extra...)
 	})
 	if depErr[i] != nil {
 		failBuild(t, depErr[i])
 	}
 	return depBin[i]
 }
-
-func extra0(extra []string) string { return strings.Join(extra, "") }
 
 // TestDependencyAtomicHelpers: a dependency's atomic helper inlined into the module's code
 // (a wrapper type's method, as go.uber.org/atomic's) is recorded at the module's line, on
