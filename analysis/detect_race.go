@@ -24,9 +24,10 @@ that starts when the counter is zero must happen before the Wait (classically wg
 inside the goroutine it counts), else the Wait can return before the work is counted. An
 order made only by a lock the Add's goroutine took after the Add (ctx.Done() and cancel
 share a context's lock) is this schedule's: the race is predicted, and confirmed by holding
-the Add until the Wait comes; an order the trace does not hold (a flag in a dependency's
-atomic, such as go.uber.org/atomic, that the Wait's goroutine checks first) is not seen, and
-such a prediction is refuted by that confirmation. Call Add before the go statement (or use
+the Add until the Wait comes; an order the trace does not hold (a flag the Wait's goroutine
+checks first, an atomic inside a dependency's function that was not inlined into the
+module's code; a wrapper's such as go.uber.org/atomic's Bool is inlined and recorded) is not
+seen, and such a prediction is refuted by that confirmation. Call Add before the go statement (or use
 wg.Go).`,
 	Run: func(r *Result) []Finding {
 		var out []Finding

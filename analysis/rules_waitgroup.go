@@ -223,12 +223,14 @@ func (e *engine) wgWait(i int32, ev *trace.Event) {
 //
 // What it cannot tell: an order the trace does not hold. gocron's Stop (at the fix of
 // gocron-singleton) waits only `if s.IsRunning()`, a go.uber.org/atomic Bool that start sets
-// after its Add; atomics inside a dependency are not recorded (docs/stdlib-hb.md), so the
-// pair is ordered in the trace only by the context's lock (the run goroutine's ctx.Done()
-// before Stop's cancel), exactly as the bug's pair at the parent is (the runner's ctx.Done()
-// before Stop's cancel): reported as predicted, and refuted by its confirmation (held before
-// the Add, Stop returns without waiting). Made a sync/atomic flag of the module, the flag
-// orders the Add before the Wait in the weak clock and nothing is reported.
+// after its Add. Were the flag not recorded, the pair would be ordered in the trace only by
+// the context's lock (the run goroutine's ctx.Done() before Stop's cancel), exactly as the
+// bug's pair at the parent is (the runner's ctx.Done() before Stop's cancel). The runtime
+// records a dependency's atomic helper inlined into the module's code (Bool.Load, Store) at
+// the module's line, so the flag orders the Add before the Wait in the weak clock and
+// nothing is reported; an atomic inside a dependency's function that is not inlined into
+// the module's is not recorded (docs/stdlib-hb.md), and such a pair is predicted, and refuted
+// by its confirmation (held before the Add, Stop returns without waiting).
 //
 // Checked at the Add against the group's earlier Waits and at the Wait, before it joins the
 // group's clock, against the earlier Adds from zero; one of each per goroutine is kept (the

@@ -181,8 +181,10 @@ func TestWaitGroupReuseAfterWaitUnderLock(t *testing.T) {
 // only when the running flag, set after the Add, says so; the Add is otherwise ordered
 // before the Wait only by the context's lock (the run goroutine's ctx.Done(), then Stop's
 // cancel), as in the bug's own pair. With the flag recorded (a sync/atomic of the module)
-// the flag orders them; with the flag in a dependency (go.uber.org/atomic, not recorded)
-// the trace is the bug's and the race is predicted: the limit the rule's doc states.
+// the flag orders them (a sync/atomic of the module, or a dependency's helper inlined into
+// it, as go.uber.org/atomic's: runtimepatch records both); unrecorded (an atomic in a
+// dependency's function not inlined into the module) the trace is the bug's and the race is
+// predicted: the limit the rule's doc states.
 func TestWaitGroupWaitGuardedByAtomicFlag(t *testing.T) {
 	for _, flag := range []bool{true, false} {
 		b := tracetest.New()

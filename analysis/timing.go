@@ -227,7 +227,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 	if len(waits) == 0 {
 		return nil // without holds, a goroutine late by the machine may still be (timing_late.go)
 	}
-	fired := firedTimers(tr)
+	waits, expired, reset := timerSettings(tr, waits)
 	last, sleeps := lastSleeps(waits)
 	var best *Timing
 	var bestDur time.Duration
@@ -252,8 +252,8 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 				continue // an earlier round of a polling loop: it went on waiting
 			}
 			n = sleeps[k]
-		} else if !fired[w.Obj] {
-			continue // stopped before it fired: nothing expired
+		} else if !expired[w.Stamp] {
+			continue // stopped (or reset) before it fired: nothing expired
 		}
 		for _, h := range holds {
 			if due <= h.Start || due >= h.End() {
@@ -294,13 +294,10 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			if n > 1 {
 				best.Sleeps = n
 			}
-			switch w.Aux {
-			case trace.WaitSleep:
+			if w.Aux == trace.WaitSleep {
 				best.WaitKind, best.Wait = "sleep", fmt.Sprintf("time.Sleep(%v)", w.Dur)
-			case trace.WaitTimerChan:
-				best.WaitKind, best.Wait = "timer", fmt.Sprintf("a timer %s (time.After or time.NewTimer)", timerDur(w.Dur))
-			default:
-				best.WaitKind, best.Wait = "func-timer", fmt.Sprintf("a timer %s (time.AfterFunc or a context's deadline)", timerDur(w.Dur))
+			} else {
+				best.Wait, best.WaitKind = timerWait(w, w.Dur, reset[w.Stamp])
 			}
 		}
 	}
@@ -308,13 +305,13 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 		best = tickOf(tr, holds, waits)
 	}
 	if best == nil && !barrier {
-		best = expiredAtLookOf(tr, waits) // timing_look.go
+		best = expiredAtLookOf(tr, waits, reset) // timing_look.go
 	}
 	if best == nil && !barrier {
-		best = passedOverOf(tr, rel, waits) // timing_passed.go
+		best = passedOverOf(tr, rel, waits, reset) // timing_passed.go
 	}
 	if best == nil {
-		best = lateStartOf(tr, rel, waits, last, barrier) // timing_late.go
+		best = lateStartOf(tr, rel, waits, last, reset, barrier) // timing_late.go
 	}
 	return best
 }
@@ -619,30 +616,6 @@ func roundUp2(d time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-
-// firedTimers are the timers of tr that fired: a channel timer's value sent (TimerFire on
-// its channel) or received (a value receive from it, by a receive or a select: the runtime
-// sees no fire of a timer under asynctimerchan=1), a function timer's goroutine started (a
-// GoSpawn of no goroutine, with the timer as its object).
-func firedTimers(tr *trace.Trace) map[uint64]bool {
-	out := map[uint64]bool{}
-	for i := range tr.Events {
-		e := &tr.Events[i]
-		switch {
-		case e.Kind == trace.KindTimerFire, e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0:
-			out[e.Obj] = true
-		case e.Kind == trace.KindChanRecv && e.Completed() && !e.Flags.Has(trace.FlagClosed):
-			out[e.Obj] = true
-		case e.Kind == trace.KindSelect && e.Completed() && e.A != trace.SelectDefault && !e.Flags.Has(trace.FlagClosed):
-			for _, c := range e.Cases {
-				if c.Index == int(e.A) && !c.Send {
-					out[c.Obj] = true
-				}
-			}
-		}
-	}
-	return out
-}
 
 // timingGoroutine names goroutine id by its spawn site, module-relative ("" for the test
 // goroutine, or when the trace does not show the spawn).

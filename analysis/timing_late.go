@@ -22,9 +22,17 @@ import (
 
 // lateStartOf returns the evidence of a goroutine spawned before a sleep of tr and not yet
 // run when it ended, nil when there is none; the longest such sleep is named. barrier
-// restricts it to sleeps written in a Test function (TimingFor's deadlocks).
-func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last map[sleepKey]int, barrier bool) *Timing {
+// restricts it to sleeps written in a Test function (TimingFor's deadlocks). Of a timer's
+// Resets (reset, by stamp) at one line of one goroutine (a loop resetting its timer), only
+// the last counts, as for sleeps: each costs a pass over the spawns.
+func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last map[sleepKey]int, reset map[uint64]bool, barrier bool) *Timing {
 	rel.index()
+	lastReset := map[sleepKey]uint64{}
+	for _, w := range waits {
+		if k := (sleepKey{w.G, w.Pos}); reset[w.Stamp] && w.Stamp > lastReset[k] {
+			lastReset[k] = w.Stamp
+		}
+	}
 	first := map[uint64]int{} // each goroutine's first event (the lowest request stamp)
 	for g, evs := range rel.byG {
 		for _, i := range evs {
@@ -49,7 +57,8 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 		case best != nil && w.Dur <= bestDur:
 			continue
 		case w.Aux == trace.WaitSleep && last[sleepKey{w.G, w.Pos}] == i:
-		case (w.Aux == trace.WaitTimerChan || w.Aux == trace.WaitTimerFunc) && !barrier && w.Dur >= minLookTimer:
+		case (w.Aux == trace.WaitTimerChan || w.Aux == trace.WaitTimerFunc) && !barrier && w.Dur >= minLookTimer &&
+			(!reset[w.Stamp] || lastReset[sleepKey{w.G, w.Pos}] == w.Stamp):
 		default:
 			continue
 		}
@@ -103,13 +112,9 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 				continue
 			}
 			wait, kind, d := fmt.Sprintf("time.Sleep(%v)", w.Dur), "sleep", w.Dur
-			switch w.Aux {
-			case trace.WaitTimerChan:
+			if w.Aux != trace.WaitSleep {
 				d = roundUp2(w.Dur)
-				wait, kind = fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", d), "timer"
-			case trace.WaitTimerFunc:
-				d = roundUp2(w.Dur)
-				wait, kind = fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", d), "func-timer"
+				wait, kind = timerWait(w, d, reset[w.Stamp])
 			}
 			best = &Timing{
 				Wait: wait, WaitKind: kind, WaitMs: ms(d),

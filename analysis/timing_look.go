@@ -29,8 +29,9 @@ const minLookTimer = 50 * time.Microsecond
 // expiredAtLookOf returns the evidence of a select that took the case of a timer its own
 // goroutine set before it, ready at the select's first look, while another case was ready
 // too; nil when there is none. The longest such timer is named.
-func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
-	timers := map[uint64]trace.Timed{} // a channel timer's channel -> its wait
+func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed, reset map[uint64]bool) *Timing {
+	timers := map[uint64][]trace.Timed{} // a channel timer's channel -> its settings (a Reset is one)
+	long := false
 	for _, w := range waits {
 		if w.Aux != trace.WaitTimerChan {
 			continue
@@ -41,11 +42,11 @@ func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
 			p := tr.Position(w.Pos)
 			w.Dur = requestedTimer(p.File, p.Line)
 		}
-		if w.Dur >= minLookTimer {
-			timers[w.Obj] = w
-		}
+		// Every setting, the short ones too: the one right before a select is its clock.
+		timers[w.Obj] = append(timers[w.Obj], w)
+		long = long || w.Dur >= minLookTimer
 	}
-	if len(timers) == 0 {
+	if !long {
 		return nil
 	}
 	rel := &timingRelation{tr: tr}
@@ -70,8 +71,8 @@ func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
 		if took == nil || took.Send || !took.Ready || !otherReady {
 			continue
 		}
-		w, ok := timers[took.Obj]
-		if !ok || w.G != e.G || w.Stamp > e.Pre || best != nil && ms(w.Dur) <= best.WaitMs || !setJustBefore(rel, w, e) {
+		w, ok := settingBefore(timers[took.Obj], took.Obj, e.Pre)
+		if !ok || w.Dur < minLookTimer || w.G != e.G || best != nil && ms(w.Dur) <= best.WaitMs || !setJustBefore(rel, w, e) {
 			continue
 		}
 		at, sel := tr.Position(w.Pos), tr.Position(e.Pos)
@@ -79,8 +80,9 @@ func expiredAtLookOf(tr *trace.Trace, waits []trace.Timed) *Timing {
 			continue
 		}
 		d := roundUp2(w.Dur)
+		wait, kind := timerWait(w, d, reset[w.Stamp])
 		best = &Timing{
-			Wait: fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", d), WaitKind: "timer", WaitMs: ms(d),
+			Wait: wait, WaitKind: kind, WaitMs: ms(d),
 			At:     Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},
 			Waiter: timingGoroutine(tr, e.G), Delayed: timingGoroutine(tr, e.G), DelayedMs: ms(d),
 			HeldAt: Position{Role: "held", File: sel.File, Line: sel.Line, Column: LineColumn(sel.File, sel.Line)},
@@ -98,9 +100,9 @@ func (t *Timing) lookSummary() string {
 }
 
 // setJustBefore reports whether timer w was set right before select e by e's goroutine (the
-// time.After of the select statement): nothing of that goroutine in between but the timer's
-// own making and setting. A timer set earlier may have been reset (Reset records no new
-// duration), so its recorded duration says nothing of when it expired.
+// time.After of the select statement, or a Reset right before it): nothing of that
+// goroutine in between but the timer's own making and setting. A timer set earlier may have
+// expired while its goroutine did other work, which is no delay.
 func setJustBefore(rel *timingRelation, w trace.Timed, e *trace.Event) bool {
 	for _, i := range rel.byG[e.G] {
 		o := &rel.tr.Events[i]

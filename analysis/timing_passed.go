@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 
 	"github.com/goweave/goweave/analysis/trace"
 )
@@ -20,31 +21,30 @@ import (
 
 // passedOverOf returns the evidence of such a select, nil when there is none; the longest
 // wait is named.
-func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Timing {
+func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, reset map[uint64]bool) *Timing {
 	rel.index()
 	// The stamp at which each clock's channel became ready, and its wait.
 	type clock struct {
 		at   uint64
 		wait trace.Timed
 	}
-	fires := map[uint64]uint64{}  // a channel timer's channel -> its first fire's stamp
-	spawns := map[uint64]uint64{} // a function timer -> the goroutine its fire started
+	fires := map[uint64][]uint64{} // a channel timer's channel -> its fires' stamps, in order
+	spawns := map[uint64]uint64{}  // a function timer -> the goroutine its fire started
 	for i := range tr.Events {
 		switch e := &tr.Events[i]; {
 		case e.Kind == trace.KindTimerFire:
-			if _, ok := fires[e.Obj]; !ok {
-				fires[e.Obj] = e.Pre
-			}
+			fires[e.Obj] = append(fires[e.Obj], e.Pre)
 		case e.Kind == trace.KindGoSpawn && e.G == 0 && e.Obj != 0:
 			spawns[e.Obj] = e.A
 		}
 	}
 	clocks := map[uint64]clock{}
+	timers := map[uint64]bool{} // the channel timers that fired: their clocks are per select (clockAt)
 	for _, w := range waits {
 		switch w.Aux {
 		case trace.WaitTimerChan:
-			if at, ok := fires[w.Obj]; ok {
-				clocks[w.Obj] = clock{at, w}
+			if len(fires[w.Obj]) > 0 {
+				timers[w.Obj] = true
 			}
 		case trace.WaitTimerFunc:
 			g, ok := spawns[w.Obj]
@@ -60,8 +60,22 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 			}
 		}
 	}
-	if len(clocks) == 0 {
+	if len(clocks) == 0 && len(timers) == 0 {
 		return nil
+	}
+	// clockAt is the clock of a channel timer's channel ch for a select requested at stamp
+	// pre: its setting before the select (a Reset is one) and the first fire after that.
+	clockAt := func(ch, pre uint64) (clock, bool) {
+		w, ok := settingBefore(waits, ch, pre)
+		if !ok {
+			return clock{}, false
+		}
+		fs := fires[ch]
+		j, _ := slices.BinarySearch(fs, w.Stamp+1)
+		if j == len(fs) {
+			return clock{}, false
+		}
+		return clock{fs[j], w}, true
 	}
 	var best *Timing
 	var byObj map[uint64][]int // the channel operations (and selects) on each channel, once needed
@@ -74,7 +88,11 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 		found := false
 		for _, c := range e.Cases {
 			if c.Index == int(e.A) && !c.Send {
-				cl, found = clocks[c.Obj]
+				if timers[c.Obj] {
+					cl, found = clockAt(c.Obj, e.Pre)
+				} else {
+					cl, found = clocks[c.Obj]
+				}
 			}
 		}
 		if !found || e.Pre >= cl.at || best != nil && ms(cl.wait.Dur) <= best.WaitMs {
@@ -92,10 +110,7 @@ func passedOverOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed) *Ti
 			continue
 		}
 		d := roundUp2(cl.wait.Dur)
-		wait, kind := fmt.Sprintf("a timer of %v (time.After or time.NewTimer)", d), "timer"
-		if cl.wait.Aux == trace.WaitTimerFunc {
-			wait, kind = fmt.Sprintf("a timer of %v (time.AfterFunc or a context's deadline)", d), "func-timer"
-		}
+		wait, kind := timerWait(cl.wait, d, reset[cl.wait.Stamp])
 		best = &Timing{
 			Wait: wait, WaitKind: kind, WaitMs: ms(d),
 			At:        Position{Role: "wait", File: at.File, Line: at.Line, Column: LineColumn(at.File, at.Line)},

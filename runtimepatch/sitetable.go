@@ -73,9 +73,9 @@ var siteTable = append([]site{
 
 	// time.go: a timer's set (creation, Reset) and the run of its function (zz_goweave_timer.go).
 	{"runtime/time.go", "type timer", "", "\tmu mutex", "\tmu mutex; goweaveID uint64; goweavePos uint32"},
-	{"runtime/time.go", "newTimer", "", "\tt.init = true", "\tt.init = true; goweaveTimerSet(t, c, sys.GetCallerPC())"},
+	{"runtime/time.go", "newTimer", "", "\tt.init = true", "\tt.init = true; goweaveTimerSet(t, c, when, period, sys.GetCallerPC())"},
 	{"runtime/time.go", "resetTimer", "", "func resetTimer(t *timeTimer, when, period int64) bool {",
-		"func resetTimer(t *timeTimer, when, period int64) bool { goweaveTimerSet(t, nil, sys.GetCallerPC())"},
+		"func resetTimer(t *timeTimer, when, period int64) bool { goweaveTimerSet(t, nil, when, period, sys.GetCallerPC())"},
 	{"runtime/time.go", "(*timer).unlockAndRun", "", "\tf(arg, seq, delay)", "\tgoweaveTimerRun(t); f(arg, seq, delay); goweaveTimerRun(nil)"},
 	// time.go: a time.Sleep, a wait bounded by wall-clock time (zz_goweave_timing.go).
 	{"runtime/time.go", "timeSleep", "", "\tgp := getg()", "\tgp := getg(); goweaveSleep(ns, sys.GetCallerPC())"},

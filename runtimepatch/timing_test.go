@@ -173,3 +173,43 @@ func TestDueTimerRecord(t *testing.T) {
 		t.Errorf("TimedWait records %+v, want one of 1 ns for the timer's channel", rs)
 	}
 }
+
+// A Reset of a timer or a ticker is a TimedWait of its own at the Reset, with the new
+// duration (period), on the object of the creation's record: a channel timer, a function
+// timer and a ticker, also under asynctimerchan=1 (a module whose go.mod predates Go 1.23,
+// whose channel timers the runtime does not know by their channel; the setting is gone from
+// Go 1.27, where such a module's timers are synchronous).
+func TestTimerResetRecords(t *testing.T) {
+	modes := []string{"", "GODEBUG=asynctimerchan=1"}
+	if testdataRelease(t).Minor >= "go1.27" {
+		modes = modes[:1]
+	}
+	for _, godebug := range modes {
+		tr := record(t, buildEvents(t, false), "TestTimerResets", nil, godebug).tr
+		for _, w := range []struct {
+			name string
+			aux  uint16
+			dur  time.Duration
+		}{
+			{"reset.timer", trace.WaitTimerChan, 3 * time.Millisecond},
+			{"reset.func", trace.WaitTimerFunc, 4 * time.Millisecond},
+			{"reset.ticker", trace.WaitTicker, 2 * time.Millisecond},
+		} {
+			made := timedAt(t, tr, trace.KindTimedWait, "events", w.name)
+			reset := timedAt(t, tr, trace.KindTimedWait, "events", w.name+".reset")
+			if len(made) != 1 || len(reset) != 1 {
+				t.Errorf("%s: @%s: %d TimedWait records, @%s.reset: %d, want 1 each: %+v", godebug, w.name, len(made), w.name, len(reset), tr.Timed)
+				continue
+			}
+			m, r := made[0], reset[0]
+			if m.Dur < time.Hour-time.Minute || m.Aux != w.aux {
+				t.Errorf("%s: @%s: %+v, want aux %d, an hour", godebug, w.name, m, w.aux)
+			}
+			// Taken from the due time when it is set: a little less than asked, never more
+			// (a ticker's is its period).
+			if r.Aux != w.aux || r.Dur > w.dur || r.Dur < w.dur/2 || r.Obj == 0 || r.Obj != m.Obj || r.G != m.G || !(r.Stamp > m.Stamp) {
+				t.Errorf("%s: @%s.reset: %+v, want aux %d, %v, after the creation's record %+v, on its object", godebug, w.name, r, w.aux, w.dur, m)
+			}
+		}
+	}
+}

@@ -114,13 +114,13 @@ func TestFuzzCommandTimingOfDeadlocks(t *testing.T) {
 // inside a recorded hold: a wall-clock assertion (the failure's message reports the
 // measured duration over its bound), a time.After already expired when its select looked
 // while the other case was ready, and a context's deadline that stops a consumer while
-// its producer is held. Each is reported as timing-dependent (a warning, exit status 0)
+// its producer is held; and one whose wait is a timer's Reset. Each is reported as timing-dependent (a warning, exit status 0)
 // with the shape's evidence. A run may fail without any evidence (a machine slower than
 // the bound, with nothing recorded), which rightly keeps the finding a bug; the campaign is
 // then retried, up to three times in all.
 func TestFuzzCommandTimingShapes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("fuzzes three tests")
+		t.Skip("fuzzes four tests")
 	}
 	dir, _ := filepath.Abs("testdata/timing")
 	for test, want := range map[string]func(*analysis.Timing) bool{
@@ -132,6 +132,12 @@ func TestFuzzCommandTimingShapes(t *testing.T) {
 		},
 		"TestForwardsBeforeDeadline": func(tm *analysis.Timing) bool {
 			return tm.WaitKind == "func-timer" && filepath.Base(tm.At.File) == "deadline_test.go" && tm.At.Line == 12
+		},
+		// An expiration loop's timer, reset to the entry's TTL, fired while the test was
+		// held before its check (before: a Reset recorded no duration, no evidence).
+		"TestKeepsEntryUntilTTL": func(tm *analysis.Timing) bool {
+			return tm.WaitKind == "timer" && strings.Contains(tm.Wait, "reset to") && strings.Contains(tm.Wait, "(Timer.Reset)") &&
+				filepath.Base(tm.At.File) == "expirer.go" && tm.At.Line == 34 && tm.Delayed.Spawn == ""
 		},
 	} {
 		t.Run(test, func(t *testing.T) {

@@ -6,7 +6,9 @@
 // CompareAndSwap, Add, And, Or) on their address (docs/stdlib-hb.md). A
 // Load is stamped after it read and the others before they write, so a Load
 // that observed a value is stamped after the write of that value. Atomics
-// inside libraries are their implementation details and are not recorded.
+// inside libraries are their implementation details and are not recorded,
+// except a dependency's helper inlined into the module's code (an atomic
+// wrapper type's method: goweaveAtomicUserFrame).
 
 package runtime
 
@@ -127,35 +129,57 @@ func goweaveAtomicRecord(gp *g, kind uint8, a uint64, pos uint32) {
 // frame that called the sync/atomic method, found in the inline tree when
 // the method was inlined into its caller (the usual case); goweaveWrapper
 // (look further up the stack) when it was not.
-func goweaveClassifyAtomic(pc uintptr) uint32 {
+func goweaveClassifyAtomic(pc uintptr) uint32 { return goweaveAtomicUserFrame(pc, true) }
+
+// goweaveAtomicUserFrame is the user position of the atomic operation whose
+// hook returns to pc, from the inline tree at pc: the innermost frame of the
+// module under test. Frames of sync/atomic (typed: a typed value's method,
+// inlined) are skipped; so are frames of a dependency: its small helper (a
+// go.uber.org/atomic Bool's Load over a Uint32's over atomic.LoadUint32),
+// inlined into the module's function, works on the module's own word, whose
+// order the module relies on (a flag guarding a Wait), so it is recorded at
+// the module's line. A standard-library frame first (a sync.Mutex's own
+// CAS) is not the module's, nor is a dependency's function that was not
+// inlined into the module (its inline tree ends in the dependency): that is
+// the dependency's implementation, as before. goweaveWrapper when every frame
+// is sync/atomic's (typed: the method itself was not inlined).
+func goweaveAtomicUserFrame(pc uintptr, typed bool) uint32 {
 	f := findfunc(pc)
 	if !f.valid() {
 		return goweaveNotUser
 	}
+	dep := false
 	u, uf := newInlineUnwinder(f, pc-1)
 	for ; uf.valid(); uf = u.next(uf) {
 		file, line := u.fileLine(uf)
-		if goweaveInAtomic(file) {
+		if typed && !dep && goweaveInAtomic(file) {
 			continue
 		}
-		if !goweaveIsUserFile(file) {
+		if goweaveIsUserFile(file) {
+			return goweaveNewPos(file, u.srcFunc(uf).name(), line)
+		}
+		if _, std := goweaveStdPath(file); std {
 			return goweaveNotUser
 		}
-		return goweaveNewPos(file, u.srcFunc(uf).name(), line)
+		dep = true
 	}
-	return goweaveWrapper
+	if typed && !dep {
+		return goweaveWrapper
+	}
+	return goweaveNotUser
 }
 
 // goweaveAtomicCaller classifies the caller of a sync/atomic method that was
 // not inlined (called through an interface, or built with -l): the stack
-// frame right above the method's, whose hook returns to pc. Not cached: the
-// caller varies.
+// frame right above the method's, whose hook returns to pc (the module's, or
+// a dependency's helper inlined into it: goweaveAtomicUserFrame). Not cached:
+// the caller varies.
 func goweaveAtomicCaller(pc uintptr) uint32 {
 	var pcs [8]uintptr
 	n := callers(1, pcs[:])
 	for i := 0; i+1 < n; i++ {
 		if pcs[i] == pc {
-			if v := goweaveLookup(pcs[i+1]); v < goweaveFirstClass {
+			if v := goweaveLookupBy(pcs[i+1], goweaveClassifyAtomicFn); v < goweaveFirstClass {
 				return v
 			}
 			return goweaveNotUser

@@ -69,13 +69,8 @@ func goweaveAtomicFnSteer(pc uintptr) {
 }
 
 // goweaveClassifyAtomicFn classifies the caller of a sync/atomic function:
-// user code when the innermost (inlined) frame at pc is. A typed value's
+// user code when the innermost (inlined) frame at pc is, or a dependency's
+// helper inlined into user code (goweaveAtomicUserFrame). A typed value's
 // method calling the function (inlined into user code or not) is not: the
 // method records the operation itself (zz_goweave_atomic.go).
-func goweaveClassifyAtomicFn(pc uintptr) uint32 {
-	file, name, line, ok := goweaveInnermostFrame(pc)
-	if !ok || !goweaveIsUserFile(file) {
-		return goweaveNotUser
-	}
-	return goweaveNewPos(file, name, line)
-}
+func goweaveClassifyAtomicFn(pc uintptr) uint32 { return goweaveAtomicUserFrame(pc, false) }

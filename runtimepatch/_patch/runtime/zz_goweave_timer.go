@@ -52,15 +52,18 @@ func goweaveTimerDrain(c *hchan) {
 	}
 }
 
-// goweaveTimerSet records the current goroutine setting timer t: creating it
+// goweaveTimerSet records the current goroutine setting timer t to expire
+// at when (nanotime; every period ns after, for a ticker): creating it
 // (newTimer; c is its channel, nil for AfterFunc) or resetting it
-// (resetTimer, c nil). pc is the return address into package time, whose
-// operations are attributed to the innermost user frame. The timer's object
-// id is its channel's, or one of its own. The creation of a channel timer is
-// not recorded again: its channel's make, just before, on the same
-// goroutine, stands for it (and a time.After in a loop pays for one
-// attribution, not two).
-func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
+// (resetTimer, c nil: Timer.Reset, Ticker.Reset). pc is the return address
+// into package time, whose operations are attributed to the innermost user
+// frame. The timer's object id is its channel's, or one of its own. The
+// creation of a channel timer is not recorded again: its channel's make,
+// just before, on the same goroutine, stands for it (and a time.After in a
+// loop pays for one attribution, not two). Each setting is a wait bounded
+// by the clock, with its duration (goweaveTimerWait): a Reset starts a new
+// one on the same object.
+func goweaveTimerSet(t *timeTimer, c *hchan, when, period int64, pc uintptr) {
 	if !goweaveOn {
 		return
 	}
@@ -68,7 +71,7 @@ func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
 	if created {
 		if c != nil && c.goweave.id != 0 {
 			t.goweaveID, t.goweavePos = c.goweave.id, c.goweave.pos
-			goweaveTimerWait(t, c, c.goweave.pos)
+			goweaveTimerWait(t, c, c.goweave.pos, when, period)
 			return
 		}
 		t.goweaveID = goweaveObjects.Add(1)
@@ -79,8 +82,8 @@ func goweaveTimerSet(t *timeTimer, c *hchan, pc uintptr) {
 	}
 	if created {
 		t.goweavePos = pos
-		goweaveTimerWait(t, c, pos)
 	}
+	goweaveTimerWait(t, c, pos, when, period)
 	h := goweaveOpen(getg(), goweaveKTimerSet, 0, pos, t.goweaveID)
 	if h == 0 {
 		return

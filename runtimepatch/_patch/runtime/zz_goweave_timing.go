@@ -21,7 +21,8 @@
 //     deadline: aux 2, obj the timer); a = its duration in ns. A ticker
 //     (aux 3, obj its channel, a = its period, b = its first tick less a
 //     period) is no deadline; it only names its channel a clock's, for a
-//     select a preference held until a tick came.
+//     select a preference held until a tick came. A Reset of a timer or a
+//     ticker is one too, with its new duration or period, on the same obj.
 //
 // Neither updates the goroutine's newest event (goweaveG.last), which the
 // schedule's settle logic reads.
@@ -63,17 +64,19 @@ func goweaveSleep(ns int64, pc uintptr) {
 	goweaveTimedRecord(goweaveKTimedWait, goweaveWaitSleep, pos, gp.goid, 0, uint64(ns), nanotime())
 }
 
-// goweaveTimerWait records the creation of timer or ticker t at pos (a user
-// position) by the current goroutine; c is its channel, nil for AfterFunc
-// (and for every channel timer under asynctimerchan=1).
-func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
+// goweaveTimerWait records the current goroutine setting timer or ticker t
+// at pos (a user position) to expire at when, every period ns after for a
+// ticker: its creation or a Reset. c is its channel at its creation, nil for
+// AfterFunc, for every channel timer under asynctimerchan=1 and at a Reset:
+// then a channel timer is told by its function's argument, its channel.
+func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32, when, period int64) {
 	if pos == 0 || t.isFake {
 		return
 	}
 	now := nanotime()
-	d := t.when - now
-	if t.period > 0 {
-		d, now = t.period, t.when-t.period
+	d := when - now
+	if period > 0 {
+		d, now = period, when-period
 	} else if d <= 0 {
 		// Due before it was set (a short timer set by a goroutine slower than
 		// it, on a loaded machine): it expires now.
@@ -83,16 +86,16 @@ func goweaveTimerWait(t *timeTimer, c *hchan, pos uint32) {
 	if c != nil {
 		aux = goweaveWaitTimerChan
 	} else if e := efaceOf(&t.arg); e._type != nil && e._type.Kind() == abi.Chan {
-		// A channel timer of a module whose go.mod predates Go 1.23
-		// (asynctimerchan=1): the runtime does not know its channel, whose
-		// value is sent by the timer's function. Named by that channel, whose
-		// receives show the fire.
+		// A channel timer being reset, or one of a module whose go.mod
+		// predates Go 1.23 (asynctimerchan=1): the runtime does not know its
+		// channel, whose value is sent by the timer's function. Named by that
+		// channel, whose receives show the fire.
 		aux = goweaveWaitTimerChan
 		if hc := (*hchan)(e.data); hc != nil && hc.goweave.id != 0 {
 			obj = hc.goweave.id
 		}
 	}
-	if t.period > 0 {
+	if period > 0 {
 		if aux != goweaveWaitTimerChan {
 			return // a periodic function timer: no channel to name
 		}

@@ -110,7 +110,8 @@ func BenchmarkTimerFire(b *testing.B) {
 }
 
 // BenchmarkTimerReset: one op is a Reset of a timer that never fires (one
-// TimerSet): with BenchmarkTimerFire, the cost of a fire alone.
+// TimerSet event and its TimedWait timing record): with BenchmarkTimerFire,
+// the cost of a fire alone.
 func BenchmarkTimerReset(b *testing.B) {
 	defer cpuPerOp(b)()
 	tm := time.NewTimer(time.Hour)

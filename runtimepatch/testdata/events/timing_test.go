@@ -24,3 +24,19 @@ func TestTimedWaits(t *testing.T) {
 	<-tk.C
 	tk.Stop()
 }
+
+// Resets: a channel timer, a function timer and a ticker, each made for an hour and reset
+// to a few milliseconds.
+func TestTimerResets(t *testing.T) {
+	tm := time.NewTimer(time.Hour) // @reset.timer
+	tm.Reset(3 * time.Millisecond) // @reset.timer.reset
+	<-tm.C
+	done := make(chan struct{})
+	f := time.AfterFunc(time.Hour, func() { close(done) }) // @reset.func
+	f.Reset(4 * time.Millisecond)                          // @reset.func.reset
+	<-done
+	tk := time.NewTicker(time.Hour) // @reset.ticker
+	tk.Reset(2 * time.Millisecond)  // @reset.ticker.reset
+	<-tk.C
+	tk.Stop()
+}

@@ -1,0 +1,3 @@
+module goweave.test/depatomicwrap
+
+go 1.25

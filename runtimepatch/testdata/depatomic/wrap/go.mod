@@ -1,0 +1,3 @@
+module goweave.test/atomicwrap
+
+go 1.25
