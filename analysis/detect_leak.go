@@ -606,7 +606,9 @@ var Deadlock = &Detector{
 
 A run killed at its time limit while the test goroutine was not blocked, or was waiting
 (directly or through blocked goroutines) for one that was still running, sleeping or in a
-system call, was slow, not stuck: it is not reported as a whole. Goroutines of such a run
+system call, was slow, not stuck: it is not reported as a whole. So was one waiting on a
+channel a library made for it (a context's Done) while a function timer of the run (a
+context's deadline, time.AfterFunc) had not fired yet: the deadline may still end the wait. Goroutines of such a run
 blocked in a lock cycle (each Lock waits for a mutex the next one holds, the last for the
 first's; an RLock queued behind a writer blocked in Lock of that RWMutex waits for it, the
 writer for the mutex's readers) are still reported: only a holder unlocks, so they could
@@ -775,6 +777,10 @@ func (r *Result) slowNotStuck(test int32, blocked []int32, waits map[int32][]int
 	}
 	busy := func(g int32) bool {
 		info := r.Goroutines[g]
+		if info.Alive && !info.Ended && info.Blocked >= 0 {
+			// a wait a pending deadline may end (rule_timerwake.go)
+			return r.timerMayWake(int32(info.Blocked))
+		}
 		return info.Alive && !info.Ended && info.Blocked < 0
 	}
 	if busy(test) {

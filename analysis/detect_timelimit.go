@@ -84,7 +84,7 @@ func (r *Result) gcLeakedAtTimeLimit(blocked []int32) []int32 {
 	}
 	var out []int32
 	for _, i := range blocked {
-		if g := r.Goroutines[r.gOf[i]]; g.Alive && g.Status == statusLeaked {
+		if g := r.Goroutines[r.gOf[i]]; g.Alive && g.Status == statusLeaked && !r.timerMayWake(i) {
 			out = append(out, i)
 		}
 	}

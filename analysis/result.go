@@ -26,10 +26,11 @@ type Result struct {
 	leaksDone bool
 	leakList  []leak
 	// per channel and direction: its latest users of two goroutines (partners of leaks)
-	partnerMemo map[int32][2]chanUser
-	makes       map[uint64]int32 // channel -> the event that made it (makeEvent), built on first use
-	timerChans  map[uint64]bool  // one-shot timers' channels (oneShotTimerChan), built on first use
-	receivers   map[uint64]int32 // per channel, its only receiving goroutine, -1 for several (soleReceiver), built on first use
+	partnerMemo  map[int32][2]chanUser
+	makes        map[uint64]int32 // channel -> the event that made it (makeEvent), built on first use
+	timerChans   map[uint64]bool  // one-shot timers' channels (oneShotTimerChan), built on first use
+	receivers    map[uint64]int32 // per channel, its only receiving goroutine, -1 for several (soleReceiver), built on first use
+	timerPending int8             // funcTimerPending: 0 not computed, 1 a function timer is pending, -1 none
 }
 
 // GoroutineInfo describes one goroutine of the trace.
