@@ -27,23 +27,11 @@ func TestFuzzCommandAnchors(t *testing.T) {
 		t.Skip("fuzzes three tests with -race")
 	}
 	dir, _ := filepath.Abs("testdata/anchor")
-	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-o", t.TempDir(), "-runs", "20", "./...")
-	var rep fuzzer.Report
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
-	}
-	if code != 1 {
-		t.Errorf("exit %d, want 1 (findings)", code)
-	}
-	got := map[string][]string{}
+	rep := fuzzAll20(t, dir)
+	got := findingsByTest(dir, rep)
 	for _, f := range rep.Findings {
-		var ps []string
-		for _, p := range f.Positions {
-			ps = append(ps, fmt.Sprintf("%s@%s", p.Role, rel(dir, p.File, p.Line)))
-		}
-		got[f.Test] = append(got[f.Test], f.Kind+" "+strings.Join(ps, " "))
 		if len(f.Positions) >= 2 && f.Positions[0].File == f.Positions[1].File && f.Positions[0].Line == f.Positions[1].Line {
-			t.Errorf("%s %s: both ends on one line: %v", f.Test, f.Kind, ps)
+			t.Errorf("%s %s: both ends on one line: %v", f.Test, f.Kind, got[f.Test])
 		}
 	}
 	pool, poolTest := filepath.Join(dir, "wgpool", "pool.go"), filepath.Join(dir, "wgpool", "pool_test.go")
@@ -63,6 +51,34 @@ func TestFuzzCommandAnchors(t *testing.T) {
 	if len(got["TestDial"]) != 0 {
 		t.Errorf("TestDial: findings %q, want none (the dependency's own channel)", got["TestDial"])
 	}
+}
+
+// fuzzAll20 fuzzes every package of the module at dir for 20 runs per test with -json and
+// returns the report; the exit status must say findings.
+func fuzzAll20(t *testing.T, dir string) fuzzer.Report {
+	t.Helper()
+	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-o", t.TempDir(), "-runs", "20", "./...")
+	var rep fuzzer.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (findings)", code)
+	}
+	return rep
+}
+
+// findingsByTest renders each test's findings as "kind role@file:line ...", relative to dir.
+func findingsByTest(dir string, rep fuzzer.Report) map[string][]string {
+	got := map[string][]string{}
+	for _, f := range rep.Findings {
+		var ps []string
+		for _, p := range f.Positions {
+			ps = append(ps, fmt.Sprintf("%s@%s", p.Role, rel(dir, p.File, p.Line)))
+		}
+		got[f.Test] = append(got[f.Test], f.Kind+" "+strings.Join(ps, " "))
+	}
+	return got
 }
 
 // rel renders file:line relative to dir.

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
-
-	"github.com/goweave/goweave/fuzzer"
 )
 
 // A WaitGroup's Wait guarded by an atomic flag of a dependency (testdata/depatomicwrap,
@@ -25,22 +21,7 @@ func TestFuzzDependencyAtomicFlag(t *testing.T) {
 		t.Skip("fuzzes two tests with -race")
 	}
 	dir, _ := filepath.Abs("testdata/depatomic")
-	stdout, stderr, code := runGoweave(t, dir, "fuzz", "-json", "-o", t.TempDir(), "-runs", "20", "./...")
-	var rep fuzzer.Report
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("decoding JSON: %v\n%s\nstderr:\n%s", err, stdout, stderr)
-	}
-	if code != 1 {
-		t.Errorf("exit %d, want 1 (findings)", code)
-	}
-	got := map[string][]string{}
-	for _, f := range rep.Findings {
-		var ps []string
-		for _, p := range f.Positions {
-			ps = append(ps, fmt.Sprintf("%s@%s", p.Role, rel(dir, p.File, p.Line)))
-		}
-		got[f.Test] = append(got[f.Test], f.Kind+" "+strings.Join(ps, " "))
-	}
+	got := findingsByTest(dir, fuzzAll20(t, dir))
 	runner := filepath.Join(dir, "runner.go")
 	want := fmt.Sprintf("data-race add@%s wait@%s", lineOf(t, dir, runner, "// the racing Add"), lineOf(t, dir, runner, "// the Wait"))
 	// The race detector may report the same race again, at the stopper's call and Start.
