@@ -1,0 +1,90 @@
+package campaign
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+	"github.com/goweave/goweave/fuzzer/build"
+	"github.com/goweave/goweave/fuzzer/run"
+)
+
+// poolTrace writes the trace of a pool's test of the shape of ants' TestRestCodeCoverage
+// (2.9M events of 60,018 goroutines), small: main hands each of n tasks to a new worker
+// over the worker's channel, and each worker reports back to main over one shared
+// channel, so that main's clock, and every later event's, names every worker: the
+// per-event clocks the strategies need grow with workers times events, while the
+// analysis, which retires what no one can learn any more, stays small. One worker is
+// left waiting for a task: a leak, a finding.
+func poolTrace(t testing.TB, n int) (path string, events int) {
+	b := tracetest.New()
+	m := b.Main()
+	done := m.MakeChan(n, "pool.go:9")
+	for range n {
+		w := m.Go("pool.go:10")
+		c := m.MakeChan(1, "pool.go:11")
+		m.Send(c, "pool.go:12")
+		w.Recv(c, "worker.go:20")
+		w.Send(done, "worker.go:21")
+		m.Recv(done, "pool.go:13")
+		w.End()
+	}
+	idle := m.Go("pool.go:10")
+	c := m.MakeChan(1, "pool.go:11")
+	idle.Pending().Recv(c, "worker.go:20")
+	m.End()
+	path = filepath.Join(t.TempDir(), "run.trace")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, b.Len()
+}
+
+// Deriving schedules from a run counts against its analysis's budget: a run whose
+// analysis fits but whose per-event clocks, names and orders would not gets no schedules,
+// allocates at most its budget trying (it used to compute the clocks whatever they cost:
+// 221 MB for this 35,005-event trace, 17 times the budget) and the report says so. With
+// the memory, the same run gives schedules.
+func TestDerivationWithinBudget(t *testing.T) {
+	path, events := poolTrace(t, 5000)
+	bin := &build.TestBinary{Package: "p", Dir: t.TempDir()}
+	// The analysis and the names fit; the clocks beside them do not.
+	budget := int64(events)*(analysis.BytesPerEvent+deriveBytesPerEvent) + 2<<20
+	ar := inspect(bin, "T", 1, nil, &run.Run{Trace: path, Status: run.StatusPass}, true, budget, nil, analyzeTrace)
+	defer ar.dropTrace()
+	if ar.Analysis == nil || len(ar.Findings) == 0 {
+		t.Fatalf("the run was not analyzed within %d bytes, or found nothing: %v", budget, ar.TraceErr)
+	}
+	st, err := newSteeringStrategy("auto", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	reqs := st.Mutate(ar)
+	runtime.ReadMemStats(&after)
+	if allocated := int64(after.TotalAlloc - before.TotalAlloc); allocated > 2*budget {
+		t.Errorf("deriving schedules allocated %d MB, over twice the run's budget of %d MB", allocated>>20, budget>>20)
+	}
+	if len(reqs) != 0 {
+		t.Errorf("%d schedules derived past the budget", len(reqs))
+	}
+	c := &campaign{tests: []*testState{{bin: bin, name: "T", strategy: st}}}
+	if w := c.derivationWarnings(); len(w) != 1 || !strings.Contains(w[0], "no schedules derived from p.T run 1") || !strings.Contains(w[0], "-analysis-memory") {
+		t.Errorf("warnings %q, want one naming the run and -analysis-memory", w)
+	}
+
+	unbounded := inspect(bin, "T", 2, nil, &run.Run{Trace: path, Status: run.StatusPass}, true, -1, nil, analyzeTrace)
+	defer unbounded.dropTrace()
+	st2, _ := newSteeringStrategy("auto", 1)
+	if reqs := st2.Mutate(unbounded); len(reqs) == 0 {
+		t.Error("no schedules derived from the run without a budget")
+	}
+	if w := (&campaign{tests: []*testState{{bin: bin, name: "T", strategy: st2}}}).derivationWarnings(); len(w) != 0 {
+		t.Errorf("warnings without a budget: %q", w)
+	}
+}
