@@ -502,7 +502,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		return ar // cut: the run counts without its analysis, its signature is not needed
 	default:
 	}
-	ar.Signature = signature(tr) // after the findings: on a large run it takes seconds too
+	ar.Signature = signatureWithin(tr, ar.memory) // after the findings: on a large run it takes seconds too
 	return ar
 }
 

@@ -26,15 +26,21 @@ const deriveBytesPerEvent = 190
 func derivationClocks(ar *AnalyzedRun) (mutate.HB, error) {
 	events := int64(len(ar.Recorded.Events))
 	leave := events * deriveBytesPerEvent
-	if budget := ar.memory; budget > 0 && leave+events*analysis.BytesPerEvent > budget {
+	if tooLargeToDerive(len(ar.Recorded.Events), ar.memory) {
 		// Its names and the clocks' per-event tables alone pass it: not even started.
-		return nil, &analysis.BudgetError{Budget: budget, Held: leave + events*analysis.BytesPerEvent, Events: int(events), Goroutines: len(ar.Analysis.Goroutines)}
+		return nil, &analysis.BudgetError{Budget: ar.memory, Held: leave + events*analysis.BytesPerEvent, Events: int(events), Goroutines: len(ar.Analysis.Goroutines)}
 	}
 	c, err := ar.Analysis.ClocksLeaving(leave)
 	if err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// tooLargeToDerive reports whether a run of events events is too large for the names and
+// per-event tables of its derivation within the budget memory (bytes, 0: none).
+func tooLargeToDerive(events int, memory int64) bool {
+	return memory > 0 && int64(events)*(analysis.BytesPerEvent+deriveBytesPerEvent) > memory
 }
 
 // notDerived notes a run of the test whose schedules were not derived for want of memory:
@@ -63,8 +69,8 @@ func (n *notDerived) warning(pkg, test string) string {
 		what += fmt.Sprintf(" of %d goroutines", be.Goroutines)
 	}
 	w := fmt.Sprintf("no schedules derived from %s.%s run %d: its happens-before clocks, with the names and orders the strategies build, "+
-		"need more than the analysis's memory budget of %d MB (%s); its findings are reported, its interleavings not steered further; raise -analysis-memory",
-		pkg, test, n.index, (be.Budget+1<<20-1)>>20, what)
+		"need more than the analysis's memory budget of %d MB (%s); its findings are reported, its interleavings not steered further (nor, past about %d events, counted as coverage); raise -analysis-memory",
+		pkg, test, n.index, (be.Budget+1<<20-1)>>20, what, be.Budget/(analysis.BytesPerEvent+deriveBytesPerEvent))
 	if n.runs > 1 {
 		w += fmt.Sprintf(" (so were %d more runs of %s)", n.runs-1, test)
 	}

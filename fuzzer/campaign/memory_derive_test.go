@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/analysis/trace/tracetest"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/run"
@@ -88,5 +89,25 @@ func TestDerivationWithinBudget(t *testing.T) {
 	}
 	if w := (&campaign{tests: []*testState{{bin: bin, name: "T", strategy: st2}}}).derivationWarnings(); len(w) != 0 {
 		t.Errorf("warnings without a budget: %q", w)
+	}
+}
+
+// A run too large to derive schedules from within its budget is not signed either: its
+// signature (names and execution graph) costs about as much as the derivation's names.
+func TestSignatureWithinBudget(t *testing.T) {
+	path, events := poolTrace(t, 50)
+	tr, err := trace.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need := int64(events) * (analysis.BytesPerEvent + deriveBytesPerEvent)
+	if got, want := signatureWithin(tr, need), signature(tr); got != want || got == "" {
+		t.Errorf("signature within %d bytes: %q, want %q", need, got, want)
+	}
+	if got := signatureWithin(tr, need-1); got != "" {
+		t.Errorf("signature past the budget: %q, want none", got)
+	}
+	if got := signatureWithin(tr, 0); got == "" {
+		t.Error("no signature without a budget")
 	}
 }
