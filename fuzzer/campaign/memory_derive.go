@@ -49,6 +49,28 @@ type notDerived struct {
 	first *analysis.BudgetError
 	index int // the first's run number
 	runs  int
+	// cutIndex is the first run whose schedules were cut at recipeShare of the budget,
+	// cutRuns how many were.
+	cutIndex, cutRuns int
+	cutAt             int64 // bytes
+}
+
+// recipeShare is the part of a run's analysis budget the schedules derived from it may
+// take: they stay queued after the run is dropped (a buffer-filling run of xtaci/smux gave
+// 322 MiB of them, beside the next run's inspection). The strategies' first proposals are
+// their most promising: the rest are not kept.
+const recipeShare = 4
+
+// recipesFit reports whether held bytes of schedules derived from run ar fit their share.
+func recipesFit(ar *AnalyzedRun, held int) bool {
+	return ar.memory <= 0 || int64(held) <= ar.memory/recipeShare
+}
+
+func (n *notDerived) cut(ar *AnalyzedRun) {
+	if n.cutRuns == 0 {
+		n.cutIndex, n.cutAt = ar.Index, ar.memory/recipeShare
+	}
+	n.cutRuns++
 }
 
 func (n *notDerived) note(ar *AnalyzedRun, be *analysis.BudgetError) {
@@ -58,7 +80,24 @@ func (n *notDerived) note(ar *AnalyzedRun, be *analysis.BudgetError) {
 	n.runs++
 }
 
-// warning says what was not derived, or "".
+// warnings say what was not derived.
+func (n *notDerived) warnings(pkg, test string) []string {
+	var out []string
+	if w := n.warning(pkg, test); w != "" {
+		out = append(out, w)
+	}
+	if n.cutRuns > 0 {
+		w := fmt.Sprintf("schedules derived from %s.%s run %d stopped at %d MB, a quarter of the analysis's memory budget: its strategies' later proposals are not run; raise -analysis-memory",
+			pkg, test, n.cutIndex, n.cutAt>>20)
+		if n.cutRuns > 1 {
+			w += fmt.Sprintf(" (so were %d more runs of %s)", n.cutRuns-1, test)
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// warning says which runs were too large to derive schedules from, or "".
 func (n *notDerived) warning(pkg, test string) string {
 	if n.first == nil {
 		return ""
@@ -83,9 +122,7 @@ func (c *campaign) derivationWarnings() []string {
 	var out []string
 	for _, t := range c.tests {
 		if st, ok := t.strategy.(*steeringStrategy); ok {
-			if w := st.notDerived.warning(t.bin.Package, t.name); w != "" {
-				out = append(out, w)
-			}
+			out = append(out, st.notDerived.warnings(t.bin.Package, t.name)...)
 		}
 	}
 	return out

@@ -111,3 +111,41 @@ func TestSignatureWithinBudget(t *testing.T) {
 		t.Error("no signature without a budget")
 	}
 }
+
+// The schedules derived from one run stay queued after the run is dropped: they take at
+// most a quarter of its analysis's budget, the first proposals kept, and the report says so.
+func TestDerivedRecipesWithinShare(t *testing.T) {
+	path, _ := poolTrace(t, 5000)
+	bin := &build.TestBinary{Package: "p", Dir: t.TempDir()}
+	total := func(reqs []*RunRequest) (n int) {
+		for _, r := range reqs {
+			n += len(r.Recipe)
+		}
+		return n
+	}
+	free := inspect(bin, "T", 1, nil, &run.Run{Trace: path, Status: run.StatusPass}, true, -1, nil, analyzeTrace)
+	defer free.dropTrace()
+	st, _ := newSteeringStrategy("auto", 1)
+	all := st.Mutate(free)
+	const budget = 32 << 20
+	if total(all) <= budget/recipeShare {
+		t.Fatalf("the run's schedules take %d bytes without a budget: not enough to test their share", total(all))
+	}
+	ar := inspect(bin, "T", 2, nil, &run.Run{Trace: path, Status: run.StatusPass}, true, budget, nil, analyzeTrace)
+	defer ar.dropTrace()
+	st2, _ := newSteeringStrategy("auto", 1)
+	kept := st2.Mutate(ar)
+	if n := total(kept); n > budget/recipeShare || len(kept) == 0 {
+		t.Errorf("%d schedules of %d bytes kept, want some within %d", len(kept), n, budget/recipeShare)
+	}
+	for i, r := range kept {
+		if r.Key != all[i].Key {
+			t.Errorf("kept schedule %d is %s, want the first proposals (%s)", i, r.Key, all[i].Key)
+			break
+		}
+	}
+	c := &campaign{tests: []*testState{{bin: bin, name: "T", strategy: st2}}}
+	if w := c.derivationWarnings(); len(w) != 1 || !strings.Contains(w[0], "schedules derived from p.T run 2 stopped at 8 MB") {
+		t.Errorf("warnings %q, want one saying where run 2's schedules stopped", w)
+	}
+}

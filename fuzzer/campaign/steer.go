@@ -83,6 +83,7 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 		}
 		proposals = append(proposals, safeNext(st, run))
 	}
+	held := 0 // bytes of the schedules in out
 	for i := 0; len(out) < maxQueue; i++ {
 		more := false
 		for _, ms := range proposals {
@@ -97,6 +98,10 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 			recipe, err := schedule.Marshal(m.Schedule)
 			if err != nil {
 				continue // a strategy proposed an invalid schedule: nothing to run
+			}
+			if held += len(recipe); !recipesFit(ar, held) {
+				s.notDerived.cut(ar)
+				return out
 			}
 			s.proposed[m.Key] = true
 			out = append(out, &RunRequest{Strategy: m.Strategy, Parent: ar.Index, Key: m.Key, Note: m.Note, Recipe: recipe})
