@@ -42,6 +42,20 @@ func tooLargeToRead(path string, o analysis.Options) error {
 	return nil
 }
 
+// signatureWithin is the run's signature, or "" when the run is too large to sign within
+// the analysis's memory budget memory (bytes, 0: none) beside its trace: the same bound as
+// the schedules derived from it (memory_derive.go), which the signature costs about as much
+// as (its names and execution graph: 0.71 GB of a 1.24 GB live heap at the peak of a
+// campaign of xtaci/smux, beside the 0.42 GB of the same run's decoded trace). Such a run's
+// interleaving is not counted as coverage, and no schedule is derived from it (the report
+// says so).
+func signatureWithin(tr *trace.Trace, memory int64) string {
+	if tooLargeToDerive(len(tr.Events), memory) {
+		return ""
+	}
+	return signature(tr)
+}
+
 // signature is a run's schedule coverage: the hash of its execution graph (per object, the
 // order of its operations and which send each receive took; see mutate.Signature). Unlike
 // the global completion order of all operations, it does not change when unrelated

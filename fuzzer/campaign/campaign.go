@@ -409,6 +409,7 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 		return res
 	case <-done:
 		close(stop) // the analysis ends at once instead of holding its CPU and memory unseen
+		dropUnseen(inspected)
 		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: errCutShort}, exited: exited}
 	}
 }
@@ -421,14 +422,16 @@ var errCutShort = errors.New("the time budget ended during the analysis of this 
 // default, negative: none; see Config.AnalysisMemory). Past the budget, TraceErr is the
 // *analysis.BudgetError and the run has no analysis.
 func Inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64) *AnalyzedRun {
-	return inspect(bin, test, index, req, r, analyze, memory, nil, analyzeTrace)
+	ar := inspect(bin, test, index, req, r, analyze, memory, nil, analyzeTrace)
+	ar.release() // the caller keeps the run as long as it likes: no longer reserved
+	return ar
 }
 
 // inspect is Inspect with the analysis analyzeFn, which a close of stop ends early
 // (analysis.ErrStopped).
 func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *run.Run, analyze bool, memory int64, stop <-chan struct{},
 	analyzeFn func(*trace.Trace, analysis.Options) (*analysis.Result, error)) *AnalyzedRun {
-	ar := &AnalyzedRun{Run: r, Index: index, Request: req}
+	ar := &AnalyzedRun{Run: r, Index: index, Request: req, memory: budgetBytes(memory)}
 	strategy := "record"
 	if req != nil {
 		strategy = req.Strategy
@@ -468,9 +471,10 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 			ar.TraceErr = err
 			return ar
 		}
-		// The whole inspection (decoding, analysis, signature) holds its share of the
-		// process's analysis budget (memory_inspect.go).
-		defer reserveInspect(r.Trace, opts)()
+		// The whole inspection (decoding, analysis, signature) and what the campaign
+		// derives from it hold their share of the process's analysis budget until the
+		// campaign drops the run (memory_inspect.go, memory_hold.go).
+		ar.holdInspection(reserveInspect(r.Trace, opts))
 		opts.Reserved = true
 	}
 	read, err := trace.ReadFile(r.Trace)
@@ -505,7 +509,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		return ar // cut: the run counts without its analysis, its signature is not needed
 	default:
 	}
-	ar.Signature = signature(tr) // after the findings: on a large run it takes seconds too
+	ar.Signature = signatureWithin(tr, ar.memory) // after the findings: on a large run it takes seconds too
 	return ar
 }
 
@@ -531,6 +535,7 @@ func findingID(fingerprint string) string {
 // finish merges one finished run into the campaign: statuses, coverage, findings (the
 // lowest run of a test that found a fingerprint keeps it), the strategy's next run requests.
 func (c *campaign) finish(res jobResult) {
+	defer res.drop()
 	t := res.test
 	t.inflight--
 	t.last = time.Now()
@@ -635,7 +640,7 @@ func (c *campaign) finish(res jobResult) {
 		}
 		t.queue = boundQueue(append(t.queue, t.strategy.Mutate(ar)...))
 	}
-	ar.Recorded, ar.Analysis = nil, nil
+	ar.dropTrace()
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, c.grouped(derefAll(t.found))) {
 		t.enough = true
 	}
@@ -821,6 +826,7 @@ func (c *campaign) result() *Report {
 			rep.Warnings = append(rep.Warnings, w)
 		}
 	}
+	rep.Warnings = append(rep.Warnings, c.derivationWarnings()...)
 	for _, f := range c.findings {
 		f.Timing = c.timingOf(*f) // the campaign's verdict, not its first run's evidence
 		rep.Findings = append(rep.Findings, *f)

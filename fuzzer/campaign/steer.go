@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"hash/fnv"
 
@@ -37,6 +38,7 @@ type steeringStrategy struct {
 	strategies []mutate.Strategy
 	proposed   map[string]bool // Mutation keys already queued
 	favoured   string          // the strategy that takes every other turn (see favour)
+	notDerived notDerived      // runs too large to derive schedules from (memory_derive.go)
 }
 
 func newSteeringStrategy(name string, seed uint64) (*steeringStrategy, error) {
@@ -62,7 +64,14 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 	if ar.Recorded == nil || ar.Analysis == nil {
 		return nil
 	}
-	run := mutationRun(ar)
+	hb, err := derivationClocks(ar)
+	if err != nil {
+		if be, ok := errors.AsType[*analysis.BudgetError](err); ok {
+			s.notDerived.note(ar, be)
+		}
+		return nil
+	}
+	run := mutationRun(ar, hb)
 	run.Proposed = func(key string) bool { return s.proposed[key] }
 	if s.favoured == "" && len(s.strategies) > 1 {
 		s.favoured = favour(ar.Analysis)
@@ -74,6 +83,7 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 		}
 		proposals = append(proposals, safeNext(st, run))
 	}
+	held := 0 // bytes of the schedules in out
 	for i := 0; len(out) < maxQueue; i++ {
 		more := false
 		for _, ms := range proposals {
@@ -88,6 +98,10 @@ func (s *steeringStrategy) Mutate(ar *AnalyzedRun) (out []*RunRequest) {
 			recipe, err := schedule.Marshal(m.Schedule)
 			if err != nil {
 				continue // a strategy proposed an invalid schedule: nothing to run
+			}
+			if held += len(recipe); !recipesFit(ar, held) {
+				s.notDerived.cut(ar)
+				return out
 			}
 			s.proposed[m.Key] = true
 			out = append(out, &RunRequest{Strategy: m.Strategy, Parent: ar.Index, Key: m.Key, Note: m.Note, Recipe: recipe})
@@ -131,12 +145,12 @@ func safeNext(st mutate.Strategy, run *mutate.Run) (ms []mutate.Mutation) {
 // mutationRun gives the strategies what the analysis knows about a run: the partial
 // happens-before relation, the select cases that had a possible partner, and the
 // concurrent same-object pairs a flow mutation can reverse.
-func mutationRun(ar *AnalyzedRun) *mutate.Run {
+func mutationRun(ar *AnalyzedRun, hb mutate.HB) *mutate.Run {
 	tr, res := ar.Recorded, ar.Analysis
 	run := &mutate.Run{
 		Deadline: ar.Deadline,
 		Trace:    tr,
-		HB:       res.Clocks(),
+		HB:       hb,
 		Diverged: schedule.ReadOutcome(tr.Meta).Diverged > 0,
 	}
 	if ar.Request != nil {

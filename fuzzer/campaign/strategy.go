@@ -53,6 +53,11 @@ type AnalyzedRun struct {
 	// Deadline, when not zero, is the end of the test's time budget: a strategy's
 	// proposals after it come too late to run (mutate.Run.Deadline).
 	Deadline time.Time
+	// held releases the inspection's reservation from the analyses' pool (memory_hold.go);
+	// memory is the analysis's memory budget in bytes (0: none), which the schedules
+	// derived from the run count against too (memory_derive.go).
+	held   func()
+	memory int64
 }
 
 // recordStrategy never steers: every run is a plain recorded run, and the variety comes
