@@ -88,3 +88,28 @@ func TestUnplacedRace(t *testing.T) {
 		t.Errorf("a run without race reports: %+v", fs)
 	}
 }
+
+// A T used after its test completed races with package testing's own bookkeeping: both
+// accesses are inside package testing (the late t.Logf's and tRunner's). The
+// t-used-after-test rule reports it, at the same line; the backstop stays silent
+// (testdata/examples/tafterend once gave both).
+func TestUnplacedRaceInsideTesting(t *testing.T) {
+	bin, file := outcomeModule(t)
+	src := "package w\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {\n" + strings.Repeat("\tt.Log()\n", 30) + "}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testingGo := "/usr/local/go/src/testing/testing.go"
+	rep := []string{"Read at 0x00c0001a0010 by goroutine 9:",
+		"  testing.(*common).logDepth()", "      " + testingGo + ":1045 +0x8b",
+		"  testing.(*common).Logf()", "      " + testingGo + ":1120 +0x6e",
+		"  example.com/w.TestX.func1()", "      " + file + ":12 +0x44", "",
+		"Previous write at 0x00c0001a0010 by goroutine 8:",
+		"  testing.tRunner.func1()", "      " + testingGo + ":1790 +0x3c4",
+		"  testing.tRunner()", "      " + testingGo + ":1800 +0x1e4", "",
+		"Goroutine 9 (running) created at:",
+		"  example.com/w.TestX()", "      " + file + ":10 +0x1c", ""}
+	if fs := unplacedRace(bin, "TestX", &run.Run{Status: run.StatusFail, Races: [][]string{rep}}, nil); len(fs) != 0 {
+		t.Errorf("findings %+v, want none: the race is testing's own, reported as t-used-after-test", fs)
+	}
+}
