@@ -146,13 +146,31 @@ func TestReplayRunsTheRecipe(t *testing.T) {
 	if err := os.WriteFile(f.Recipe, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// A replay follows its order only as long as each op arrives within the order's window;
+	// on a machine so loaded that a goroutine waits longer for a CPU, the runtime abandons
+	// the order and says so (schedule.diverged), and that attempt proves nothing either way.
+	// A replay that kept to its order must lose the message; most attempts must keep to it.
+	reproduced := 0
 	for k := range 5 {
 		res, err := Replay(context.Background(), campaign.Config{Dir: "testdata/pinatomic", RunsPerTest: 1, Parallel: 1, OutDir: t.TempDir()}, f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Run == nil || res.Run.Status != run.StatusFail || !strings.Contains(res.Run.Output, "want the one message") {
-			t.Fatalf("attempt %d: %+v, want the message lost", k+1, res.Run)
+		if res.Run != nil && res.Run.Status == run.StatusFail && strings.Contains(res.Run.Output, "want the one message") {
+			reproduced++
+			continue
 		}
+		if res.Run != nil && res.Run.Trace != "" {
+			if tr, err := trace.ReadFile(res.Run.Trace); err == nil {
+				if o := schedule.ReadOutcome(tr.Meta); !o.Followed() {
+					t.Logf("attempt %d: the runtime abandoned the order at op %d of its window (load): %s", k+1, o.Diverged, res.Run.Status)
+					continue
+				}
+			}
+		}
+		t.Fatalf("attempt %d: %+v, want the message lost", k+1, res.Run)
+	}
+	if reproduced < 3 {
+		t.Errorf("the message was lost in %d of 5 replays, the others abandoned their order; want most to keep to it", reproduced)
 	}
 }
