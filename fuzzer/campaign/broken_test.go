@@ -79,7 +79,7 @@ func TestFailingTestEndsEarly(t *testing.T) {
 	if raced.broken() || raced.failing() != nil {
 		t.Error("a test failed by the race detector in every run is called broken")
 	}
-	// Failing only under goweave's schedules: an error, but not "fix the test first", and
+	// Failing only under goweave's schedules: an error, but not "fails under plain go test too", and
 	// the campaign goes on.
 	steered := &testState{bin: bin, name: "TestS", statuses: map[string]int{}, strategy: recordStrategy{}}
 	c2 := &campaign{tests: []*testState{steered}}
@@ -87,7 +87,7 @@ func TestFailingTestEndsEarly(t *testing.T) {
 		steered.runs++
 		steered.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Request: &RunRequest{Strategy: "flow"}})
 	}
-	if errs := c2.failingErrors(); !c2.canStart(steered, steered.first) || len(errs) != 1 || !strings.Contains(errs[0], "p.TestS failed in every run (all 4 runs failed") || strings.Contains(errs[0], "fix the test first") {
+	if errs := c2.failingErrors(); !c2.canStart(steered, steered.first) || len(errs) != 1 || !strings.Contains(errs[0], "p.TestS failed in every run (all 4 runs failed") || strings.Contains(errs[0], "fails under plain go test too") {
 		t.Errorf("steered failures only: errors %q", errs)
 	}
 	// A panic a detector explains is that finding; a leak explains nothing.

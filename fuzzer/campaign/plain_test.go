@@ -21,7 +21,7 @@ func TestPlainCheckWording(t *testing.T) {
 		race         bool
 		want         string
 	}{
-		{plainFail, "", true, "p.TestX fails under plain go test too: fix the test first (go test -run '^(TestX)$' . failed; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
+		{plainFail, "", true, "p.TestX fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (go test -run '^(TestX)$' . failed; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
 		{plainPass, "", true, "p.TestX fails in every run under goweave (race detector and recording on; all 8 runs failed, one unsteered; not fuzzed further); plain go test passes (go test -run '^(TestX)$' .): the failure may depend on timing the recording changes: x_test.go:9: TestX failed: boom"},
 		{plainPass, "", false, "p.TestX fails in every run under goweave (recording on; all 8 runs failed, one unsteered; not fuzzed further); plain go test passes"},
 		{"", "it did not build: x", true, "p.TestX fails in every run under goweave (race detector and recording on; all 8 runs failed, one unsteered; not fuzzed further; plain go test could not tell: it did not build: x): x_test.go:9"},
