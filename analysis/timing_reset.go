@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"time"
@@ -33,7 +34,7 @@ func timerSettings(tr *trace.Trace, waits []trace.Timed) (kept []trace.Timed, ex
 	fires := timerFires(tr)
 	drop := map[int]bool{}
 	for obj, idx := range byObj {
-		slices.SortFunc(idx, func(a, b int) int { return cmpStamp(waits[a].Stamp, waits[b].Stamp) })
+		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(waits[a].Stamp, waits[b].Stamp) })
 		fs := fires[obj]
 		for k, i := range idx {
 			from, to := waits[i].Stamp, ^uint64(0)
@@ -63,16 +64,6 @@ func timerSettings(tr *trace.Trace, waits []trace.Timed) (kept []trace.Timed, ex
 		}
 	}
 	return kept, expired, reset
-}
-
-func cmpStamp(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // timerFires are the stamps, in order, at which each timer of tr showed that it fired: a
