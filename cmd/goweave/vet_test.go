@@ -43,6 +43,9 @@ func TestFuzzCommandVet(t *testing.T) {
 	if code != 2 || len(rep.Tests) != 0 || !strings.Contains(stderr, "ExampleGoodbye refers to unknown identifier: Goodbye") {
 		t.Errorf("default vet: exit %d, tests %+v; want 2, none, and vet's complaint\n%s", code, rep.Tests, stderr)
 	}
+	if strings.Contains(stderr, "build with plain go") {
+		t.Errorf("default vet: a vet failure of the module is blamed on goweave's runtime:\n%s", stderr)
+	}
 	rep, stderr, code = fuzz("-vet=off", "./...")
 	if code != 0 || len(rep.Tests) != 2 {
 		t.Errorf("-vet=off: exit %d, tests %+v; want 0 and both tests fuzzed\n%s", code, rep.Tests, stderr)

@@ -11,12 +11,16 @@ import (
 // an 8-byte field in sync.Mutex, RWMutex, WaitGroup, Once and Cond), so code whose constants
 // depend on their size (cache-line padding, `pad [64 - unsafe.Sizeof(x{})]byte`, as in
 // puzpuzpuz/xsync) no longer compiles, and the compiler's message blames the module. When
-// the tests build with the same toolchain without the overlay, it returns a note saying the
+// the tests build with the same toolchain and flags without the overlay, it returns a note saying the
 // failure is goweave's and what to do; otherwise "".
 func patchedOnly(ctx context.Context, p testPackage, opts Options, output string) string {
-	args := []string{"test", "-c", "-o", os.DevNull, "-vet=off"}
+	// The same flags as the failed build, -vet included: a vet failure is the module's.
+	args := []string{"test", "-c", "-o", os.DevNull}
 	if opts.Race {
 		args = append(args, "-race")
+	}
+	if opts.Vet != "" {
+		args = append(args, "-vet="+opts.Vet)
 	}
 	cmd := opts.Overlay.Command(ctx, append(args, p.ImportPath)...)
 	cmd.Dir = p.Dir
