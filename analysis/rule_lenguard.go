@@ -20,11 +20,12 @@ import (
 // receives from, made by the only goroutine that receives from that channel in the run.
 func (r *Result) lenGuardedRecv(i int32) bool {
 	ev := &r.Trace.Events[i]
-	if ev.Kind != trace.KindChanRecv || ev.Obj == 0 || !r.soleReceiver(i, ev.Obj) {
+	if ev.Kind != trace.KindChanRecv || ev.Obj == 0 {
 		return false
 	}
+	// The source first: parsed once per file, where the receivers take a pass over the trace.
 	p := r.Trace.Position(ev.Pos)
-	return lenGuarded(p.File, p.Line)
+	return lenGuarded(p.File, p.Line) && r.soleReceiver(i, ev.Obj)
 }
 
 // soleReceiver reports whether every receive from channel obj in the run, plain or a select's

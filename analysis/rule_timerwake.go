@@ -38,31 +38,26 @@ func (r *Result) timerMayWake(i int32) bool {
 }
 
 // funcTimerPending reports whether some function timer (time.AfterFunc, a context's
-// deadline) was set in the run and has not fired since its last setting.
+// deadline) was set in the run and has not fired since its last setting: timerSettings keeps
+// a setting only when it expired or is its timer's last, so a kept one that did not expire
+// is pending.
 func (r *Result) funcTimerPending() bool {
 	if r.timerPending != 0 {
 		return r.timerPending > 0
 	}
 	r.timerPending = -1
-	last := map[uint64]uint64{} // timer -> stamp of its last setting
+	var waits []trace.Timed
 	for _, w := range r.Trace.Timed {
-		if w.Kind == trace.KindTimedWait && w.Aux == trace.WaitTimerFunc && w.Obj != 0 && w.Stamp >= last[w.Obj] {
-			last[w.Obj] = w.Stamp
+		if w.Kind == trace.KindTimedWait && w.Aux == trace.WaitTimerFunc && w.Obj != 0 {
+			waits = append(waits, w)
 		}
 	}
-	if len(last) == 0 {
+	if len(waits) == 0 {
 		return false
 	}
-	fires := timerFires(r.Trace)
-	for obj, set := range last {
-		fired := false
-		for _, f := range fires[obj] {
-			if f > set {
-				fired = true
-				break
-			}
-		}
-		if !fired {
+	kept, expired, _ := timerSettings(r.Trace, waits)
+	for _, w := range kept {
+		if !expired[w.Stamp] {
 			r.timerPending = 1
 			return true
 		}
