@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
-	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/run"
-	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
 // A test that cannot be rerun against external state passes its first run and fails in
@@ -117,7 +115,7 @@ func (t *testState) queueReplays() {
 		return
 	}
 	t.order.replayed, t.order.passTrace = true, nil
-	recipe, err := schedule.Marshal(mutate.Replay(&mutate.Run{Trace: pass, SelectPartners: map[int][]int{}}, 0))
+	recipe, err := replayOf(pass)
 	if err != nil {
 		return
 	}

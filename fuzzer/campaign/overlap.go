@@ -5,9 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/run"
-	"github.com/goweave/goweave/fuzzer/schedule"
 )
 
 // go test runs one process of a package's test binary at a time; a campaign runs up to -p.
@@ -82,7 +80,7 @@ func loneReplay(res jobResult) *RunRequest {
 	if tr == nil {
 		return nil
 	}
-	b, err := schedule.Marshal(mutate.Replay(&mutate.Run{Trace: tr, SelectPartners: map[int][]int{}}, 0))
+	b, err := replayOf(tr)
 	if err != nil {
 		return nil
 	}

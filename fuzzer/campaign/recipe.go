@@ -17,6 +17,7 @@ import (
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/selectcase"
+	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/build"
 	"github.com/goweave/goweave/fuzzer/mutate"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -82,7 +83,7 @@ func (c *campaign) noteRecipe(t *testState, ar *AnalyzedRun, f *Finding, isNew b
 	if ar.Request != nil {
 		rp.schedule = pinnedChoices(ar.Request.Recipe, f, ar)
 	} else if ar.Recorded != nil {
-		if b, err := schedule.Marshal(mutate.Replay(&mutate.Run{Trace: ar.Recorded, SelectPartners: map[int][]int{}}, 0)); err == nil {
+		if b, err := replayOf(ar.Recorded); err == nil {
 			rp.schedule = b
 		}
 	}
@@ -405,4 +406,12 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// replayOf is the schedule that replays recorded run tr whole (mutate.Replay: every
+// operation in its recorded order, atomics included, every select its recorded case), as a
+// recipe: a free run's finding, a discarded run's lone rerun (overlap.go), a passing run
+// replayed after failures (leftstate.go).
+func replayOf(tr *trace.Trace) ([]byte, error) {
+	return schedule.Marshal(mutate.Replay(&mutate.Run{Trace: tr, SelectPartners: map[int][]int{}}, 0))
 }
