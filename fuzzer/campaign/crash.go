@@ -3,7 +3,6 @@ package campaign
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
@@ -19,9 +18,6 @@ import (
 // reported "0 bugs", exit status 0. crashFinding names it. Runs the race detector failed
 // are its findings' (race.go, unplaced.go); a process killed by a signal, or whose test was
 // not found, is not the test's doing.
-
-// signalDump is the first line of the Go runtime's dump of a process ended by a signal.
-var signalDump = regexp.MustCompile(`(?m)^SIG[A-Z0-9]+: `)
 
 // crashFinding is the finding of run r of test, which ended as a crash.
 func crashFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Finding {
@@ -40,7 +36,7 @@ func crashFinding(bin *build.TestBinary, test string, r *run.Run) analysis.Findi
 			break
 		}
 	}
-	if strings.Contains(r.Output, "testing: warning: no tests to run") || signalDump.MatchString(r.Output) {
+	if strings.Contains(r.Output, "testing: warning: no tests to run") || signalLine.MatchString(r.Output) {
 		// not found; or ended by a signal its runtime caught ("SIGQUIT: quit", then
 		// every goroutine and the registers, exit status 2): sent from outside the test
 		return analysis.Finding{}

@@ -178,9 +178,4 @@ func joinBlock(block []string) string {
 	return capMessage(strings.Join(parts, " "))
 }
 
-func capMessage(s string) string {
-	if len(s) <= maxMessage {
-		return s
-	}
-	return s[:maxMessage] + "…"
-}
+func capMessage(s string) string { return capLine(s, maxMessage) }
