@@ -67,7 +67,7 @@ func megabytes(n int64) string { return fmt.Sprintf("%d MB", (n+1<<20-1)>>20) }
 // running hold so much that it would pass its budget (budget_pool.go).
 func AnalyzeWith(t *trace.Trace, o Options) (*Result, error) {
 	if !o.Reserved {
-		defer reserveFor(t, o.budget())()
+		defer reserveFor(t, o.Budget())()
 	}
 	r, err := computeWith(t, o)
 	if err != nil {
@@ -90,14 +90,14 @@ func (r *Result) shed() {
 // ComputeWith is Compute within a memory budget (see AnalyzeWith).
 func ComputeWith(t *trace.Trace, o Options) (*Result, error) {
 	if !o.Reserved {
-		defer reserveFor(t, o.budget())()
+		defer reserveFor(t, o.Budget())()
 	}
 	return computeWith(t, o)
 }
 
 func computeWith(t *trace.Trace, o Options) (*Result, error) {
 	e := newEngine(t)
-	e.budget = o.budget()
+	e.budget = o.Budget()
 	e.stop = o.Stop
 	e.run()
 	if e.stopped {
@@ -120,8 +120,8 @@ func AnalyzeFile(path string, o Options) (*Result, error) {
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
 		events := fi.Size() / trace.RecordSize
-		if held := events * bytesPerEvent; o.budget() > 0 && held > o.budget() {
-			return nil, &BudgetError{Run: o.Run, Budget: o.budget(), Held: held, Events: int(events)}
+		if held := events * bytesPerEvent; o.Budget() > 0 && held > o.Budget() {
+			return nil, &BudgetError{Run: o.Run, Budget: o.Budget(), Held: held, Events: int(events)}
 		}
 	}
 	t, err := trace.ReadFile(path)
@@ -131,7 +131,9 @@ func AnalyzeFile(path string, o Options) (*Result, error) {
 	return AnalyzeWith(t, o)
 }
 
-func (o Options) budget() int64 {
+// Budget is the memory budget the options give in bytes: MemoryBudget, 0 for
+// DefaultMemoryBudget(), and 0 (no bound) for a negative one.
+func (o Options) Budget() int64 {
 	switch {
 	case o.MemoryBudget < 0:
 		return 0

@@ -67,7 +67,7 @@ func reserveFor(t *trace.Trace, budget int64) (release func()) {
 // waits while the analyses and reservations running would pass the budget together. Pass
 // Options.Reserved to the analysis run under it. The returned func releases it.
 func Reserve(n int64, o Options) (release func()) {
-	budget := o.budget()
+	budget := o.Budget()
 	if budget <= 0 {
 		return func() {}
 	}

@@ -21,7 +21,7 @@ func (r *Result) Clocks() *Clocks {
 
 // ClocksWithin is Clocks within the memory budget of the analysis (AnalyzeWith's): past
 // it, they are not computed, and the error is a *BudgetError.
-func (r *Result) ClocksWithin() (*Clocks, error) { return r.clocksWithin(r.opts.budget()) }
+func (r *Result) ClocksWithin() (*Clocks, error) { return r.clocksWithin(r.opts.Budget()) }
 
 func (r *Result) clocksWithin(budget int64) (*Clocks, error) {
 	if r.clocks == nil {

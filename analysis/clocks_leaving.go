@@ -5,7 +5,7 @@ package analysis
 // from the same run): they stop at the analysis's budget less n, with a *BudgetError.
 // With no budget, they are computed whatever they cost, as by Clocks.
 func (r *Result) ClocksLeaving(n int64) (*Clocks, error) {
-	budget := r.opts.budget()
+	budget := r.opts.Budget()
 	if budget <= 0 {
 		return r.clocksWithin(0)
 	}

@@ -27,12 +27,9 @@ var analyzeTrace = func(tr *trace.Trace, o analysis.Options) (res *analysis.Resu
 // pass the memory budget (0: analysis.DefaultMemoryBudget(), negative: none): such a trace
 // is not read at all.
 func tooLargeToRead(path string, o analysis.Options) error {
-	budget := o.MemoryBudget
-	if budget == 0 {
-		budget = analysis.DefaultMemoryBudget()
-	}
+	budget := o.Budget()
 	fi, err := os.Stat(path)
-	if budget < 0 || err != nil {
+	if budget <= 0 || err != nil {
 		return nil
 	}
 	events := fi.Size() / trace.RecordSize

@@ -129,12 +129,4 @@ func (c *campaign) derivationWarnings() []string {
 }
 
 // budgetBytes is the analysis budget of Config.AnalysisMemory in bytes (0: none).
-func budgetBytes(memory int64) int64 {
-	switch {
-	case memory < 0:
-		return 0
-	case memory == 0:
-		return analysis.DefaultMemoryBudget()
-	}
-	return memory
-}
+func budgetBytes(memory int64) int64 { return analysis.Options{MemoryBudget: memory}.Budget() }
