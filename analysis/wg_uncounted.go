@@ -90,10 +90,14 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 		fn string
 	}
 	fnOf := func(i int32) string { return r.Trace.Position(evs[i].Pos).Func }
-	lastRecv := map[gfn]int32{}  // goroutine and function -> its last value receive since its last Add/Done on w
-	counted := map[int32]bool{}  // send -> counted by an Add (above)
-	sends := map[chanSeq]int32{} // value -> its send
-	var pending []uncountedSend  // Dones that counted a received value: sends resolved below
+	type received struct {
+		ev  int32
+		val chanSeq
+	}
+	lastRecv := map[gfn]received{} // goroutine and function -> its last value receive since its last Add/Done on w
+	counted := map[int32]bool{}    // send -> counted by an Add (above)
+	sends := map[chanSeq]int32{}   // value -> its send
+	var pending []uncountedSend    // Dones that counted a received value: sends resolved below
 	var pendingSeq []chanSeq
 	noteSend := func(i int32, ch, seq uint64) {
 		g := evs[i].G
@@ -116,7 +120,7 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 			}
 		case trace.KindChanRecv:
 			if ev.Completed() && ev.A > 0 && ev.Flags&trace.FlagClosed == 0 {
-				lastRecv[gfn{ev.G, fnOf(i)}] = i
+				lastRecv[gfn{ev.G, fnOf(i)}] = received{i, chanSeq{ev.Obj, ev.A}}
 			}
 		case trace.KindSelect:
 			if ev.A == trace.SelectDefault || ev.Flags&trace.FlagSuccess == 0 || ev.Flags&trace.FlagClosed != 0 || ev.B == 0 {
@@ -129,7 +133,7 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 				if c.Send {
 					noteSend(i, c.Obj, ev.B)
 				} else {
-					lastRecv[gfn{ev.G, fnOf(i)}] = i
+					lastRecv[gfn{ev.G, fnOf(i)}] = received{i, chanSeq{c.Obj, ev.B}}
 				}
 			}
 		case trace.KindWgAdd, trace.KindWgDone:
@@ -147,12 +151,8 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 			if !ok {
 				break
 			}
-			ch, seq := evs[rv].Obj, evs[rv].A
-			if evs[rv].Kind == trace.KindSelect {
-				ch, seq = selectedObj(&evs[rv]), evs[rv].B
-			}
-			pending = append(pending, uncountedSend{send: -1, recv: rv, done: i})
-			pendingSeq = append(pendingSeq, chanSeq{ch, seq})
+			pending = append(pending, uncountedSend{send: -1, recv: rv.ev, done: i})
+			pendingSeq = append(pendingSeq, rv.val)
 		}
 	}
 	var out []uncountedSend
@@ -165,14 +165,4 @@ func (r *Result) uncountedSends(neg int32) []uncountedSend {
 		out = append(out, u)
 	}
 	return out
-}
-
-// selectedObj is the channel of a select's chosen case.
-func selectedObj(ev *trace.Event) uint64 {
-	for _, c := range ev.Cases {
-		if uint64(c.Index) == ev.A {
-			return c.Obj
-		}
-	}
-	return 0
 }
