@@ -114,7 +114,7 @@ func buildOne(ctx context.Context, p testPackage, opts Options, binDir string, r
 	if opts.Overlay != nil {
 		cmd = opts.Overlay.Command(ctx, append(args, "-overlay="+opts.Overlay.Path, p.ImportPath)...)
 	}
-	cmd.Dir = p.Dir
+	InDir(cmd, p.Dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {

@@ -26,7 +26,7 @@ func RaceSupported(ctx context.Context, dir string, overlay *runtimepatch.Overla
 	if overlay != nil {
 		cmd = overlay.Command(ctx, args...)
 	}
-	cmd.Dir = dir
+	InDir(cmd, dir)
 	out, err := cmd.Output()
 	if err != nil {
 		return false, fmt.Sprintf("go env failed: %v", err)

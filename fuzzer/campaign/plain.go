@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/goweave/goweave/fuzzer/build"
 )
 
 // A test that failed in every run, one of them unsteered, failed with goweave's runtime all
@@ -115,8 +117,8 @@ func runPlainGoTest(ctx context.Context, dir, test string, race bool, vet string
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = dir
 	cmd.Env = plainEnv(os.Environ())
+	build.InDir(cmd, dir)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()

@@ -140,7 +140,8 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 		// "all goroutines are asleep"; goweave enforces the limit from outside instead.
 		cmd = exec.Command(b.Path, "-test.run", "^"+regexp.QuoteMeta(test)+"$",
 			"-test.count=1", "-test.timeout=0", "-test.v", "-test.paniconexit0")
-		cmd.Dir, cmd.Env = b.Dir, env
+		cmd.Env = env
+		build.InDir(cmd, b.Dir)
 		cmd.Stdout, cmd.Stderr = pw, pw
 		cmd.SysProcAttr = processAttr()
 		err := cmd.Start()
