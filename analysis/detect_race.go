@@ -19,6 +19,14 @@ or where your module started the goroutine (else at the test). Without the race 
 runtime's "fatal error: concurrent map writes" (or read and write) is reported as a data race
 at the goroutine that hit it. Fix it by protecting the variable with a mutex,
 using sync/atomic for every access to it, or handing the value over through a channel.
+A variable race is seen only in a run whose schedule leaves the two accesses unordered to the
+race detector. goweave cannot hold a goroutine before operations recorded inside a library
+(the lock a context's Done and cancel share, the ticker a goroutine makes first), so a field
+a goroutine reads before its first select on ctx.Done() looks ordered before a later cancel
+and reassignment unless the goroutine started late by itself. On go1.25 and go1.26 the race
+detector also orders every creation of a time.NewTimer or NewTicker after the earlier ones: a
+write before one goroutine creates a timer and a read after another goroutine creates one
+later are never reported (go1.27 reports them).
 From the trace goweave reports the race on a WaitGroup its documentation forbids: an Add
 that starts when the counter is zero must happen before the Wait (classically wg.Add called
 inside the goroutine it counts), else the Wait can return before the work is counted. An
