@@ -73,6 +73,7 @@ type testState struct {
 	borrowed        time.Duration         // its share of the campaign's time past -time (budget.go)
 	unlent          bool                  // its first run was stopped: nothing was left to lend (budget.go)
 	last            time.Time             // when the latest run finished
+	costs           runCosts              // what its latest analyzed runs took (runcost.go)
 	worst           run.Status
 	runs            int
 	signatures      map[string]bool
@@ -141,6 +142,8 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return false
 	case c.timeSpent(t, now):
 		return false // confirmations too: the time budget holds for all a test's work
+	case c.noRoomForRun(t, now):
+		return false // it would not be analyzed before its share ends (runcost.go)
 	case t.broken():
 		return false // it fails without goweave's scheduling: more runs fail the same (broken.go)
 	case t.leftState():
@@ -571,6 +574,9 @@ func (c *campaign) finish(res jobResult) {
 	t.runs++
 	c.runs++
 	t.notes.finished(res, c.analyze)
+	if ar.TraceErr == nil && res.inspected > 0 {
+		t.costs.note(ar.Elapsed + res.inspected)
+	}
 	if ar.Status == run.StatusPass {
 		t.slowestPass = max(t.slowestPass, ar.Elapsed)
 	}

@@ -1,0 +1,47 @@
+package campaign
+
+import "time"
+
+// A run is worth starting only if it can be analyzed: a test whose runs are slow (100k
+// iterations, millions of recorded operations) otherwise spends the end of its share on runs
+// whose analysis the budget then cuts or never starts (a loop of 3 × 100k map operations,
+// -time 45s: 1 of 3 runs analyzed, the other two cost 28 s for nothing). So a test starts
+// another run only while its share has room for one more of its recent runs, process and
+// analysis, with a quarter to spare; else it ends and gives the rest back (budget.go).
+
+// recentCosts is how many of a test's latest analyzed runs its next run's cost is
+// estimated from: the longest of them (a fast outlier must not let a slow run start late).
+const recentCosts = 4
+
+// runCosts holds what a test's latest analyzed runs took, process and analysis.
+type runCosts struct {
+	recent []time.Duration
+}
+
+// note records the cost of one analyzed run.
+func (r *runCosts) note(d time.Duration) {
+	if len(r.recent) == recentCosts {
+		r.recent = r.recent[1:]
+	}
+	r.recent = append(r.recent, d)
+}
+
+// next is what the test's next run is expected to take, with a quarter to spare (0: not
+// known yet).
+func (r *runCosts) next() time.Duration {
+	var worst time.Duration
+	for _, d := range r.recent {
+		worst = max(worst, d)
+	}
+	return worst + worst/4
+}
+
+// noRoomForRun reports whether t's share ends before another of its runs, started at now,
+// would have been analyzed.
+func (c *campaign) noRoomForRun(t *testState, now time.Time) bool {
+	if c.cfg.TimePerTest <= 0 || t.first.IsZero() {
+		return false
+	}
+	cost := t.costs.next()
+	return cost > 0 && now.Add(cost).After(c.shareEnd(t))
+}

@@ -1,0 +1,57 @@
+package campaign
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// A test whose analysis takes most of a run's cost (1 s, a run of a few ms) starts no run
+// its share has no room to analyze: every run that finished is analyzed, none is cut short,
+// and no warning says a run went unanalyzed. Before, runs kept starting to the end of the
+// share and the last one's analysis was cut.
+func TestNoRunStartsWithoutRoomForItsAnalysis(t *testing.T) {
+	old := analyzeTrace
+	analyzeTrace = func(tr *trace.Trace, o analysis.Options) (*analysis.Result, error) {
+		select {
+		case <-time.After(time.Second):
+		case <-o.Stop:
+			return nil, analysis.ErrStopped
+		}
+		return &analysis.Result{Trace: tr}, nil
+	}
+	t.Cleanup(func() { analyzeTrace = old })
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.Strategy, cfg.Parallel = "^TestNothing$", "record", 1
+	cfg.TimePerTest = 3 * time.Second
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Tests[0]
+	if tr.Runs < 1 || tr.Analyzed != tr.Runs || tr.CutShort != 0 {
+		t.Errorf("%+v: want every run analyzed, none cut short", tr)
+	}
+	if i := slices.IndexFunc(rep.Warnings, func(w string) bool { return strings.Contains(w, "not analyzed") }); i >= 0 {
+		t.Errorf("warning %q: a run was started that could not be analyzed", rep.Warnings[i])
+	}
+}
+
+func TestRunCostsNext(t *testing.T) {
+	var r runCosts
+	if r.next() != 0 {
+		t.Fatal("no run yet: want 0")
+	}
+	for _, d := range []time.Duration{8, 1, 2, 3, 4} {
+		r.note(d * time.Second)
+	}
+	// 8 s fell out of the latest four: the longest of 1..4 s, a quarter more.
+	if got := r.next(); got != 5*time.Second {
+		t.Errorf("next = %v, want 5s", got)
+	}
+}
