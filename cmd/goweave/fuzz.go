@@ -40,7 +40,8 @@ func runFuzz(args []string) int {
 			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
 			"it holds for the test's runs, their analysis and confirmation, except the test's first\n"+
-			"run, stopped only at -timeout, and its analysis, which always complete: a test slower than\n"+
+			"run, stopped only at -timeout, and its analysis, which may go on past -time by -time\n"+
+			"(at least 30s; then it is stopped and a warning says so): a test slower than\n"+
 			"-time borrows the time past it, and one more run's, from the campaign, which lends at most\n"+
 			"tests x -time in all (at least one -timeout), so a campaign takes at most about twice\n"+
 			"tests x -time / -p; warnings name the tests that borrowed and any left with no finished run.\n"+

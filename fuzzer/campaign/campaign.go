@@ -390,7 +390,8 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	// Reading and analyzing the trace of a long run can take longer than what is left of
 	// the time budget: when the budget ends first, the run counts without its analysis
 	// (which finishes unseen, on its own copy of the run). The first run of a test is
-	// always analyzed: without it the campaign would know nothing of the test.
+	// analyzed past the budget, up to its bound (firstbound.go): without it the campaign
+	// would know nothing of the test.
 	rc := *r
 	began := time.Now()
 	done := ctx.Done()
@@ -403,7 +404,18 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	go func() {
 		inspected <- inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory, stop, analyze)
 	}()
+	var bound <-chan time.Time // a first run's analysis ends at its bound (firstbound.go)
+	if j.index == 1 && budgeted {
+		tm := time.NewTimer(time.Until(later(deadline, began).Add(c.firstAnalysisBound())))
+		defer tm.Stop()
+		bound = tm.C
+	}
 	select {
+	case <-bound:
+		close(stop)
+		dropUnseen(inspected)
+		late := time.Since(later(deadline, began))
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: firstCut(late, began)}, late: late, exited: exited}
 	case ar := <-inspected:
 		res := jobResult{job: j, run: ar, inspected: time.Since(began), exited: exited}
 		if j.index == 1 && budgeted && time.Now().After(deadline) {

@@ -18,7 +18,7 @@ import (
 // time limit because they were still making progress (slow, not hung); runs whose analysis
 // did not finish or did not start (the time budget, an analysis error; the memory budget
 // has its own warning, overBudget); the first run's analysis going on past the time budget
-// (the first run is always analyzed); runs stopped unfinished by the time budget that
+// (the first run is analyzed past it, up to a bound: firstbound.go); runs stopped unfinished by the time budget that
 // mattered (a confirmation, a run longer than every finished one).
 
 // slowFactor sets the cap of a run still making progress at its time limit: slowFactor
@@ -43,6 +43,7 @@ type testNotes struct {
 	failed     int           // analysis failed otherwise (no trace, a bad trace)
 	failure    error         // the first such failure
 	firstLate  time.Duration // the first run's analysis went on that long past the time budget
+	firstCut   error         // the first run's analysis was stopped at its bound (firstbound.go)
 	longestRun time.Duration // longest finished run
 
 	slow        int           // runs that went on past the time limit, making progress, and ended on their own
@@ -86,6 +87,8 @@ func (n *testNotes) finished(res jobResult, analyzed bool) {
 		}
 	case errors.Is(ar.TraceErr, errCutShort):
 		n.cutShort++
+	case errors.Is(ar.TraceErr, errFirstCut):
+		n.firstCut = ar.TraceErr
 	case errors.Is(ar.TraceErr, errWouldOverrun):
 		n.skipped++
 	case overBudget:
@@ -147,9 +150,9 @@ func (c *campaign) runWarnings() []string {
 				out = append(out, w)
 			}
 		}
-		if n.firstLate > 0 {
-			out = append(out, fmt.Sprintf("%s: the analysis of its first run went on %s past its time budget (-time %s): a test's first run is always analyzed, however long that takes",
-				name, n.firstLate.Round(100*time.Millisecond), c.cfg.TimePerTest))
+		if n.firstLate > 0 && n.firstCut == nil {
+			out = append(out, fmt.Sprintf("%s: the analysis of its first run went on %s past its time budget (-time %s): a test's first run is analyzed past it, for up to %s",
+				name, n.firstLate.Round(100*time.Millisecond), c.cfg.TimePerTest, c.firstAnalysisBound()))
 		}
 		if n.cutConfirm > 0 {
 			out = append(out, fmt.Sprintf("%s: %s stopped unfinished by the end of its time budget (-time %s): a predicted finding may stay unconfirmed; raise -time",
@@ -195,6 +198,10 @@ func (c *campaign) analysisWarning(name string, runs int, n *testNotes) string {
 	}
 	if n.overBudget > 0 {
 		why = append(why, fmt.Sprintf("%d: past the memory budget of the analysis (-analysis-memory)", n.overBudget))
+	}
+	if n.firstCut != nil {
+		why = append(why, fmt.Sprintf("1: %v (-time %s; a first run's analysis may go on %s past it); raise -time or make the test smaller",
+			n.firstCut, c.cfg.TimePerTest, c.firstAnalysisBound()))
 	}
 	if n.failed > 0 {
 		why = append(why, fmt.Sprintf("%d: %v", n.failed, n.failure))
