@@ -70,6 +70,7 @@ type testState struct {
 	slowestPass     time.Duration         // longest passing run, earlier campaigns included (slowLimit)
 	overBudget      *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns  int                   // runs whose analysis did
+	cuts            traceCuts             // runs whose recorder lost events (tracecut.go)
 	borrowed        time.Duration         // its share of the campaign's time past -time (budget.go)
 	unlent          bool                  // its first run was stopped: nothing was left to lend (budget.go)
 	last            time.Time             // when the latest run finished
@@ -602,6 +603,7 @@ func (c *campaign) finish(res jobResult) {
 	t.noteSeen(ar.Findings, ar.Index)
 	t.noteChoices(ar)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
+	entry.TraceCut = t.cuts.note(ar)
 	if be, ok := errors.AsType[*analysis.BudgetError](ar.TraceErr); ok {
 		c.overBudget(t, be)
 	}
@@ -845,6 +847,7 @@ func (c *campaign) result() *Report {
 		}
 	}
 	rep.Warnings = append(rep.Warnings, c.derivationWarnings()...)
+	rep.Warnings = append(rep.Warnings, c.traceCutWarnings()...)
 	for _, f := range c.findings {
 		f.Timing = c.timingOf(*f) // the campaign's verdict, not its first run's evidence
 		rep.Findings = append(rep.Findings, *f)
@@ -853,7 +856,7 @@ func (c *campaign) result() *Report {
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
 			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter(),
-			Discarded: t.discarded}
+			Discarded: t.discarded, TraceCut: t.cuts.runs}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)
