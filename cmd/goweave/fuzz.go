@@ -50,8 +50,9 @@ func runFuzz(args []string) int {
 			"Slow is not hung: a run still making progress at -timeout (operations recorded, a timer\n"+
 			"pending or a goroutine runnable, or 2%% CPU over the last second) goes on up to 3x the\n"+
 			"test's slowest passing run (this campaign's and earlier ones'), never less than -timeout,\n"+
-			"or 3x -timeout while none has passed; it is stopped as soon as it stops progressing. A\n"+
-			"slow run is a warning that names the test and its duration, never a hang.\n\n")
+			"or 3x -timeout (or -time, if longer) while none has passed; it is stopped as soon as it\n"+
+			"stops progressing. A slow run is a warning that names the test and its duration, never\n"+
+			"a hang.\n\n")
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "fuzz only tests matching `regexp`")
