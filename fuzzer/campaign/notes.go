@@ -157,6 +157,9 @@ func (c *campaign) runWarnings() []string {
 			out = append(out, fmt.Sprintf("%s: the analysis of its first run went on %s past its time budget (-time %s): a test's first run is analyzed past it, for up to %s",
 				name, n.firstLate.Round(100*time.Millisecond), c.cfg.TimePerTest, c.firstAnalysisBound()))
 		}
+		if w := c.noRoomWarning(name, t); w != "" {
+			out = append(out, w)
+		}
 		if n.cutConfirm > 0 {
 			out = append(out, fmt.Sprintf("%s: %s stopped unfinished by the end of its time budget (-time %s): a predicted finding may stay unconfirmed; raise -time",
 				name, plural(n.cutConfirm, "confirmation run"), c.cfg.TimePerTest))
@@ -181,7 +184,7 @@ func (c *campaign) slowWarning(name string, n *testNotes) string {
 			plural(n.slow, "run"), limit, n.evidence, n.slowLongest.Round(100*time.Millisecond)))
 	}
 	if n.capped > 0 {
-		parts = append(parts, fmt.Sprintf("%s stopped at %s still making progress (%s; the cap: %d× the slowest passing run, or %d× -timeout before one passed)",
+		parts = append(parts, fmt.Sprintf("%s stopped at %s still making progress (%s; the cap: %d× the slowest passing run, or before one passed %d× -timeout or -time, the longer)",
 			plural(n.capped, "run"), n.capLimit, n.evidence, slowFactor, slowFactor))
 	}
 	longest := max(n.slowLongest, n.capLimit)

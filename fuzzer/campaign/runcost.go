@@ -1,6 +1,9 @@
 package campaign
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // A run is worth starting only if it can be analyzed: a test whose runs are slow (100k
 // iterations, millions of recorded operations) otherwise spends the end of its share on runs
@@ -16,6 +19,10 @@ const recentCosts = 4
 // runCosts holds what a test's latest analyzed runs took, process and analysis.
 type runCosts struct {
 	recent []time.Duration
+	// unconfirmed: confirmation runs left queued when the share had no room for another
+	// run of about perRun; the warning says so (a prediction stays unconfirmed).
+	unconfirmed int
+	perRun      time.Duration
 }
 
 // note records the cost of one analyzed run.
@@ -43,5 +50,20 @@ func (c *campaign) noRoomForRun(t *testState, now time.Time) bool {
 		return false
 	}
 	cost := t.costs.next()
-	return cost > 0 && now.Add(cost).After(c.shareEnd(t))
+	if cost <= 0 || !now.Add(cost).After(c.shareEnd(t)) {
+		t.costs.unconfirmed = 0 // (a loan may have made room again: budget.go)
+		return false
+	}
+	t.costs.unconfirmed, t.costs.perRun = len(t.confirm), cost
+	return true
+}
+
+// noRoomWarning says that t's confirmation runs did not start for want of time ("" when
+// none was left so).
+func (c *campaign) noRoomWarning(name string, t *testState) string {
+	if t.costs.unconfirmed == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %s not started: its share of the time budget (-time %s) had no room left for a run and its analysis (about %s each): a predicted finding may stay unconfirmed; raise -time",
+		name, plural(t.costs.unconfirmed, "confirmation run"), c.cfg.TimePerTest, shortDuration(t.costs.perRun))
 }

@@ -55,3 +55,23 @@ func TestRunCostsNext(t *testing.T) {
 		t.Errorf("next = %v, want 5s", got)
 	}
 }
+
+// A confirmation left queued because the share has no room for its run is a warning, as
+// one cut by the budget is: the prediction stays unconfirmed, never silently.
+func TestConfirmationWithoutRoomIsAWarning(t *testing.T) {
+	now := time.Now()
+	c := &campaign{cfg: Config{TimePerTest: 10 * time.Second}}
+	ts := &testState{first: now.Add(-8 * time.Second), budgetFrom: now.Add(-8 * time.Second), confirm: []*RunRequest{{Strategy: "confirm"}}}
+	ts.costs.note(4 * time.Second)
+	if !c.noRoomForRun(ts, now) {
+		t.Fatal("2 s left for a run of 4 s (5 s with its margin): want no room")
+	}
+	w := c.noRoomWarning("p.TestX", ts)
+	if !strings.Contains(w, "p.TestX: 1 confirmation run not started") || !strings.Contains(w, "about 5s each") {
+		t.Errorf("warning %q: want the unstarted confirmation named", w)
+	}
+	ts.budgetFrom = now // room again
+	if c.noRoomForRun(ts, now) || c.noRoomWarning("p.TestX", ts) != "" {
+		t.Error("with room for the run: want it started and no warning")
+	}
+}
