@@ -70,7 +70,7 @@ func runFuzz(args []string) int {
 	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
 	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first; print each finding's trace path")
 	quiet := fs.Bool("q", false, "print no progress on stderr (without a terminal: a line per test start and end, and a heartbeat every 10s)")
-	memory := fs.Int64("analysis-memory", 0, "memory budget of one run's analysis, in MB; past it that run is not analyzed and the campaign goes on (0: a quarter of the machine's memory, at most 1 GB)")
+	memory := fs.Int64("analysis-memory", 0, "memory budget of one run's analysis, in MB; a run whose trace does not fit is analyzed on its first events that do (a warning says so), one that passes it during the analysis is not analyzed; the campaign goes on (0: a quarter of the machine's memory, at most 1 GB)")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

@@ -482,8 +482,10 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		return ar
 	}
 	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop, Test: test, Dir: bin.Dir}
+	limit := 0 // events read: all, or the first that fit the memory budget
 	if analyze {
-		if err := tooLargeToRead(r.Trace, opts); err != nil {
+		var err error
+		if limit, err = prefixWithin(r.Trace, opts); err != nil {
 			ar.TraceErr = err
 			return ar
 		}
@@ -493,7 +495,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.holdInspection(reserveInspect(r.Trace, opts))
 		opts.Reserved = true
 	}
-	read, err := trace.ReadFile(r.Trace)
+	read, err := trace.ReadFilePrefix(r.Trace, limit)
 	if err != nil {
 		ar.TraceErr = err
 		return ar
@@ -856,7 +858,7 @@ func (c *campaign) result() *Report {
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
 			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter(),
-			Discarded: t.discarded, TraceCut: t.cuts.runs}
+			Discarded: t.discarded, TraceCut: t.cuts.recorder.runs, AnalysisCut: t.cuts.budget.runs}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

@@ -62,3 +62,37 @@ func TestWholeTraceIsNotCut(t *testing.T) {
 		}
 	}
 }
+
+// A run too large to analyze whole within the analysis memory budget is analyzed on its
+// first events (a finding of the run is still found) and the report says so: the run log,
+// the test's analysisCut count and a warning. Before, it had no analysis and its test's
+// bugs were unknown.
+func TestRunPastTheMemoryBudgetIsAnalyzedOnItsPrefix(t *testing.T) {
+	fakeAnalysis(t)
+	old := minPrefixEvents
+	minPrefixEvents = 1
+	t.Cleanup(func() { minPrefixEvents = old })
+	t.Setenv("FAKERECORDER_CHANNELS", "20000") // 40000 events: about 4 MB decoded
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.Strategy, cfg.RunsPerTest = "^TestAlways$", "record", 2
+	cfg.AnalysisMemory = 1 << 20 // the first 2500 or so events fit
+	var logs []RunLog
+	cfg.Log = func(l RunLog) { logs = append(logs, l) }
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Tests[0]
+	if tr.Runs != 2 || tr.Analyzed != 2 || tr.AnalysisCut != 2 || tr.TraceCut != 0 || len(rep.Findings) != 1 {
+		t.Fatalf("%+v, findings %+v, warnings %q: want 2 runs, both analyzed on their first events, and the finding", tr, rep.Findings, rep.Warnings)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "fakerecorder.TestAlways: 2 runs were too large to analyze whole within the analysis memory budget (1 MB)") ||
+		!strings.Contains(rep.Warnings[0], "-analysis-memory") {
+		t.Errorf("warnings %q: want one that names the test, the budget and the flag", rep.Warnings)
+	}
+	for _, l := range logs {
+		if !strings.Contains(l.String(), "analysis cut: the memory budget held its first ") || strings.Contains(l.String(), "recorder's buffer") {
+			t.Errorf("run log %q: want the analysis cut, not the recorder's", l.String())
+		}
+	}
+}

@@ -45,7 +45,11 @@ func TestMain(m *testing.M) {
 		if d := os.Getenv("FAKERECORDER_DROPPED"); d != "" {
 			meta["dropped"] = d // the recorder's buffer filled (a campaign test sets it)
 		}
-		os.WriteFile(path, encode(meta, 1+runIndex()%2), 0o644)
+		n := 1 + runIndex()%2
+		if e, err := strconv.Atoi(os.Getenv("FAKERECORDER_CHANNELS")); err == nil {
+			n = e // a large trace (a campaign test sets it)
+		}
+		os.WriteFile(path, encode(meta, n), 0o644)
 	}
 	os.Exit(code)
 }
