@@ -189,6 +189,7 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 	if need := t.last.Add(perRun).Sub(c.shareEnd(t)); need > 0 && c.loans.takeAll(need+c.firstClaims()) {
 		c.loans.give(c.firstClaims())
 		t.borrowed += need
+		t.costs.lent, t.costs.lentAt = true, t.started // runcost.go: not refused for want of room
 	}
 }
 

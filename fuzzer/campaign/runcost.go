@@ -23,6 +23,10 @@ type runCosts struct {
 	// run of about perRun; the warning says so (a prediction stays unconfirmed).
 	unconfirmed int
 	perRun      time.Duration
+	// lent: the campaign lent the test one more run's time after its first run
+	// (settleFirst), to be started when runs had started; that run is not refused.
+	lent   bool
+	lentAt int
 }
 
 // note records the cost of one analyzed run.
@@ -48,6 +52,9 @@ func (r *runCosts) next() time.Duration {
 func (c *campaign) noRoomForRun(t *testState, now time.Time) bool {
 	if c.cfg.TimePerTest <= 0 || t.first.IsZero() {
 		return false
+	}
+	if t.costs.lent && t.started == t.costs.lentAt {
+		return false // the run the campaign lent it for (budget.go), however late it starts
 	}
 	cost := t.costs.next()
 	if cost <= 0 || !now.Add(cost).After(c.shareEnd(t)) {

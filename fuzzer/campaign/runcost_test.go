@@ -9,6 +9,7 @@ import (
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/fuzzer/run"
 )
 
 // A test whose analysis takes most of a run's cost (1 s, a run of a few ms) starts no run
@@ -73,5 +74,27 @@ func TestConfirmationWithoutRoomIsAWarning(t *testing.T) {
 	ts.budgetFrom = now // room again
 	if c.noRoomForRun(ts, now) || c.noRoomWarning("p.TestX", ts) != "" {
 		t.Error("with room for the run: want it started and no warning")
+	}
+}
+
+// The run the campaign lends a slow test after its first run (settleFirst) starts even when
+// the finish of the first run left less than its estimate with margin: that run is what
+// the loan was for. The next one is judged by the room left.
+func TestLentRunIsNotRefused(t *testing.T) {
+	now := time.Now()
+	l := &loans{limit: 20 * time.Second, left: 20 * time.Second}
+	c := &campaign{cfg: Config{TimePerTest: time.Second}, loans: l}
+	ts := &testState{first: now, budgetFrom: now, last: now.Add(4 * time.Second), started: 1}
+	res := jobResult{job: job{test: ts, index: 1, shareEnd: now.Add(time.Second), loan: &firstRun{loans: l, granted: l.take(10 * time.Second)}},
+		exited: now.Add(3 * time.Second), run: &AnalyzedRun{Run: &run.Run{Elapsed: 3 * time.Second}}, inspected: time.Second}
+	c.settleFirst(ts, res)
+	ts.costs.note(4 * time.Second)
+	later := ts.last.Add(500 * time.Millisecond) // the first run's finish took that long
+	if c.noRoomForRun(ts, later) {
+		t.Fatalf("share end %v after the start, next run at %v: the lent run was refused", c.shareEnd(ts).Sub(now), later.Sub(now))
+	}
+	ts.started++
+	if !c.noRoomForRun(ts, later) {
+		t.Error("after the lent run started: want the room judged again (none left)")
 	}
 }
