@@ -13,12 +13,14 @@ import (
 // buffer of fixed size (4M events unless GOWEAVE_EVENTS says otherwise) and counts the rest
 // as dropped (trace META "dropped"). Such a run is analyzed on what it recorded: the
 // analysis then reports only what happened, not what another schedule would show (its
-// happens-before relation misses the lost edges), and no schedule is derived from it. A
-// test that loops long enough fills the buffer in every run; before, the report said
-// nothing of it (a loop of 2M iterations in 3 goroutines: "1 run, analyzed", 7.8M of its
-// 12M operations lost, no warning), so "no bug" read as a verdict on the whole test.
-// Each such run says so in the run log (-v), the test's count is TestResult.TraceCut, and
-// a warning names the test, the first such run and how much of it was recorded.
+// happens-before relation misses the lost edges), and the schedules that reorder a whole
+// run (gopie, prefix, confirmation) are not derived from it. A test that loops long enough
+// fills the buffer in every run; before, the report said nothing of it (a loop of 2M
+// iterations in 3 goroutines: "1 run, analyzed", 7.8M of its 12M operations lost, no
+// warning), so "no bug" read as a verdict on the whole test. Each such run says so in the
+// run log (-v), the test's count is TestResult.TraceCut, and a warning names the test, the
+// first such run and how much of it was recorded. A run whose trace is read in part for
+// the analysis memory budget (prefixWithin) is reported the same way (AnalysisCut).
 
 // maxRecorderEvents is the most GOWEAVE_EVENTS may ask for (runtimepatch.EnvEvents).
 const maxRecorderEvents = 1 << 26
@@ -78,11 +80,11 @@ func (c *traceCuts) note(ar *AnalyzedRun) string {
 func (c *traceCuts) warnings(name string, memory int64) []string {
 	var out []string
 	if r := c.recorder; r.runs > 0 {
-		out = append(out, fmt.Sprintf("%s: %s filled the recorder's buffer and lost operations (run %d recorded its first %d and lost %d more): each was analyzed on what it recorded, for bugs that happened only (no predictions, no schedules derived from it); raise %s (at most %d) or make the test's loops shorter",
+		out = append(out, fmt.Sprintf("%s: %s filled the recorder's buffer and lost operations (run %d recorded its first %d and lost %d more): each was analyzed on what it recorded, for bugs that happened only (no predictions; no gopie, prefix or confirmation schedule is derived from it); raise %s (at most %d) or make the test's loops shorter",
 			name, plural(r.runs, "run"), r.first, r.kept, r.lost, runtimepatch.EnvEvents, maxRecorderEvents))
 	}
 	if r := c.budget; r.runs > 0 {
-		out = append(out, fmt.Sprintf("%s: %s too large to analyze whole within the analysis memory budget (%d MB) (run %d: its first %d events analyzed, %d more left out): each was analyzed on its first operations, for bugs that happened only (no predictions, no schedules derived from it); raise -analysis-memory or make the test's loops shorter",
+		out = append(out, fmt.Sprintf("%s: %s too large to analyze whole within the analysis memory budget (%d MB) (run %d: its first %d events analyzed, %d more left out): each was analyzed on its first operations, for bugs that happened only (no predictions; no gopie, prefix or confirmation schedule is derived from it); raise -analysis-memory or make the test's loops shorter",
 			name, wasWere(r.runs), memory>>20, r.first, r.kept, r.lost))
 	}
 	return out
