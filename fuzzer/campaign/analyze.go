@@ -58,6 +58,23 @@ func prefixWithin(path string, o analysis.Options) (int, error) {
 	return int(limit), nil
 }
 
+// retryPrefix is how many of a run's events (of events) to analyze again after its analysis
+// passed the memory budget be midway (the decoded trace fit, its clocks did not: many
+// goroutines), 0 for none. The walk stopped at an unknown point with be.Held about the
+// budget, so a quarter of the share of the events the budget holds: a walk stopped past a
+// quarter of the run fits then; one stopped earlier fails again and the run is not
+// analyzed, as before, at the cost of one more try.
+func retryPrefix(be *analysis.BudgetError, events int) int {
+	if be.Held <= 0 || be.Budget <= 0 {
+		return 0
+	}
+	n := int64(events) * min(be.Budget, be.Held) / be.Held / 4
+	if n < minPrefixEvents || n >= int64(events) {
+		return 0
+	}
+	return int(n)
+}
+
 // minPrefixEvents is the least prefix worth analyzing (a variable for tests).
 var minPrefixEvents int64 = 10000
 

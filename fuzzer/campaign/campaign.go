@@ -508,6 +508,19 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	if analyze {
 		ar.Choices = analysis.SelectChoicesOf(tr)
 		res, err := analyzeFn(tr, opts)
+		if be, ok := errors.AsType[*analysis.BudgetError](err); ok && limit == 0 {
+			if n := retryPrefix(be, len(tr.Events)); n > 0 {
+				// Past the budget midway: once more on a prefix (analyze.go); the whole
+				// run stays the run's when that fails too.
+				if short, rerr := trace.ReadFilePrefix(r.Trace, n); rerr == nil {
+					if res2, err2 := analyzeFn(short, opts); err2 == nil {
+						res, err = res2, nil
+						tr, ar.Recorded, ar.Events = short, short, len(short.Events)
+						ar.Choices = analysis.SelectChoicesOf(tr)
+					}
+				}
+			}
+		}
 		if err != nil {
 			if _, ok := errors.AsType[*analysis.BudgetError](err); !ok {
 				err = fmt.Errorf("analyzing %s: %w", r.Trace, err)

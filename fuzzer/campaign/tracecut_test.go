@@ -6,6 +6,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/goweave/goweave/analysis"
+	"github.com/goweave/goweave/analysis/trace"
 )
 
 // A run whose recorder's buffer filled (trace META "dropped") is analyzed on what it
@@ -94,5 +97,37 @@ func TestRunPastTheMemoryBudgetIsAnalyzedOnItsPrefix(t *testing.T) {
 		if !strings.Contains(l.String(), "analysis cut: the memory budget held its first ") || strings.Contains(l.String(), "recorder's buffer") {
 			t.Errorf("run log %q: want the analysis cut, not the recorder's", l.String())
 		}
+	}
+}
+
+// A run whose analysis passes the memory budget midway (the trace fit, the analysis's own
+// state did not) is analyzed again on a prefix; when that fits, the run counts as analyzed
+// on its first events (analysisCut, the warning), with its finding. Before, it was not
+// analyzed at all.
+func TestAnalysisPastTheBudgetMidwayRetriesAPrefix(t *testing.T) {
+	old, oldMin := analyzeTrace, minPrefixEvents
+	minPrefixEvents = 1
+	analyzeTrace = func(tr *trace.Trace, o analysis.Options) (*analysis.Result, error) {
+		if len(tr.Events) > 10000 { // stands in for clocks that grow past the budget
+			return nil, &analysis.BudgetError{Run: o.Run, Budget: o.Budget(), Held: o.Budget(), Events: len(tr.Events)}
+		}
+		return &analysis.Result{Trace: tr, Findings: []analysis.Finding{{Kind: "fake", Fingerprint: "f", Message: "found",
+			Positions: []analysis.Position{{Role: "here", File: "/x/f.go", Line: 1}}}}}, nil
+	}
+	t.Cleanup(func() { analyzeTrace, minPrefixEvents = old, oldMin })
+	t.Setenv("FAKERECORDER_CHANNELS", "10000") // 20000 events, well within the budget decoded
+	cfg := fakeConfig(t)
+	cfg.Run, cfg.Strategy, cfg.RunsPerTest = "^TestAlways$", "record", 1
+	cfg.AnalysisMemory = 64 << 20
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := rep.Tests[0]
+	if tr.Runs != 1 || tr.Analyzed != 1 || tr.AnalysisCut != 1 || len(rep.Findings) != 1 {
+		t.Fatalf("%+v, findings %+v, warnings %q: want the run analyzed on a prefix, with its finding", tr, rep.Findings, rep.Warnings)
+	}
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "too large to analyze whole") {
+		t.Errorf("warnings %q: want the prefix's, not the budget's", rep.Warnings)
 	}
 }
