@@ -24,7 +24,7 @@ type runCosts struct {
 	unconfirmed int
 	perRun      time.Duration
 	// lent: the campaign lent the test one more run's time after its first run
-	// (settleFirst), to be started when runs had started; that run is not refused.
+	// (settleFirst), when lentAt runs had started; that run may borrow what it lacks.
 	lent   bool
 	lentAt int
 }
@@ -53,10 +53,15 @@ func (c *campaign) noRoomForRun(t *testState, now time.Time) bool {
 	if c.cfg.TimePerTest <= 0 || t.first.IsZero() {
 		return false
 	}
-	if t.costs.lent && t.started == t.costs.lentAt {
-		return false // the run the campaign lent it for (budget.go), however late it starts
-	}
 	cost := t.costs.next()
+	if short := now.Add(cost).Sub(c.shareEnd(t)); short > 0 && cost > 0 && t.costs.lent && t.started == t.costs.lentAt && c.loans != nil &&
+		c.loans.takeAll(short+c.firstClaims()) {
+		// The run the campaign lent it after its first (budget.go) starts later than the
+		// loan reckoned (the first run's finish, its schedules' derivation, came between):
+		// it borrows the rest, as far as the loans go beyond the first runs' claims.
+		c.loans.give(c.firstClaims())
+		t.borrowed += short
+	}
 	if cost <= 0 || !now.Add(cost).After(c.shareEnd(t)) {
 		t.costs.unconfirmed = 0 // (a loan may have made room again: budget.go)
 		return false

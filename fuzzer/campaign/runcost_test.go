@@ -78,8 +78,8 @@ func TestConfirmationWithoutRoomIsAWarning(t *testing.T) {
 }
 
 // The run the campaign lends a slow test after its first run (settleFirst) starts even when
-// the finish of the first run left less than its estimate with margin: that run is what
-// the loan was for. The next one is judged by the room left.
+// the finish of the first run left less than its estimate with margin: it borrows what it
+// lacks, so that it is analyzed. The next one is judged by the room left.
 func TestLentRunIsNotRefused(t *testing.T) {
 	now := time.Now()
 	l := &loans{limit: 20 * time.Second, left: 20 * time.Second}
@@ -93,8 +93,11 @@ func TestLentRunIsNotRefused(t *testing.T) {
 	if c.noRoomForRun(ts, later) {
 		t.Fatalf("share end %v after the start, next run at %v: the lent run was refused", c.shareEnd(ts).Sub(now), later.Sub(now))
 	}
+	if end := c.shareEnd(ts); later.Add(ts.costs.next()).After(end) {
+		t.Errorf("share end %v: the lent run starting at %v lacks room for its analysis", end.Sub(now), later.Sub(now))
+	}
 	ts.started++
-	if !c.noRoomForRun(ts, later) {
+	if !c.noRoomForRun(ts, later.Add(time.Second)) {
 		t.Error("after the lent run started: want the room judged again (none left)")
 	}
 }
