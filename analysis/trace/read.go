@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -57,10 +58,31 @@ func ReadFile(path string) (*Trace, error) {
 	return t, nil
 }
 
+// ReadFilePrefix is ReadFile keeping only the first maxEvents events (0: all), and a
+// select's cases with it: the rest of the file is still read and validated, not decoded
+// into events. What is left out is counted in Trace.Cut and added to META "dropped", so the
+// analysis treats it as the events a recorder of that size would have lost (only what
+// happened is reported). For a trace too large to analyze whole within a memory budget.
+func ReadFilePrefix(path string, maxEvents int) (*Trace, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	t, err := read(f, maxEvents)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return t, nil
+}
+
 // Read decodes and validates a trace. Memory grows with the data actually present, never
 // with a length field alone, so a corrupt length cannot make it allocate absurd amounts.
-func Read(r io.Reader) (*Trace, error) {
-	d := &decoder{r: bufio.NewReaderSize(r, 1<<16), t: &Trace{Meta: map[string]string{}}}
+func Read(r io.Reader) (*Trace, error) { return read(r, 0) }
+
+// read is Read keeping the first limit events (0: all; ReadFilePrefix).
+func read(r io.Reader, limit int) (*Trace, error) {
+	d := &decoder{r: bufio.NewReaderSize(r, 1<<16), t: &Trace{Meta: map[string]string{}}, limit: limit, cutFrom: -1}
 	switch s := r.(type) {
 	case interface{ Len() int }: // bytes.Reader, bytes.Buffer, strings.Reader
 		d.size = int64(s.Len())
@@ -76,6 +98,10 @@ func Read(r io.Reader) (*Trace, error) {
 	}
 	if err := d.decode(); err != nil {
 		return nil, err
+	}
+	if d.t.Cut > 0 {
+		dropped, _ := strconv.ParseUint(d.t.Meta["dropped"], 10, 64)
+		d.t.Meta["dropped"] = strconv.FormatUint(dropped+d.t.Cut, 10)
 	}
 	return d.t, nil
 }
@@ -99,6 +125,8 @@ type decoder struct {
 	goOff       int64
 	haveEvents  bool
 	haveGorouts bool
+	limit       int // events kept (0: all; ReadFilePrefix)
+	cutFrom     int // the first record left out past limit (-1: none yet)
 }
 
 type rawPosition struct{ file, line, col, fn uint32 }
@@ -326,6 +354,13 @@ func (d *decoder) events(off int64, length uint64) error {
 	err := d.records("EVENTS", length, RecordSize, func(b []byte, at int64) error {
 		rec := d.nrecords
 		d.nrecords++
+		if d.cutFrom < 0 && d.limit > 0 && len(d.t.Events) >= d.limit && want == 0 {
+			d.cutFrom = rec // not inside a select's cases: the select keeps them all
+		}
+		if d.cutFrom >= 0 {
+			d.t.Cut++
+			return nil
+		}
 		e := Event{
 			Kind:  Kind(b[0]),
 			Flags: Flags(b[1]),
@@ -428,6 +463,9 @@ type skippedRecord struct{ rec, event int }
 
 // eventOf maps an EVENTS record index to an event index (-1: an empty slot).
 func (d *decoder) eventOf(rec int) int {
+	if d.cutFrom >= 0 && rec >= d.cutFrom {
+		return -1 // left out (ReadFilePrefix)
+	}
 	k := sort.Search(len(d.skipped), func(i int) bool { return d.skipped[i].rec >= rec })
 	if k < len(d.skipped) && d.skipped[k].rec == rec {
 		return d.skipped[k].event

@@ -73,6 +73,9 @@ type Trace struct {
 	Positions  []Position // position id i is Positions[i-1]
 	Goroutines []Goroutine
 	Timed      []Timed // timing records, in record order (not operations: never in Events)
+	// Cut counts the records ReadFilePrefix left out past its limit (0: the whole trace).
+	// Like the events the recorder dropped, they are counted in META "dropped" too.
+	Cut uint64
 }
 
 // Timed is a timing record (FORMAT.md): how long the schedule held a goroutine before an

@@ -40,7 +40,8 @@ func runFuzz(args []string) int {
 			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+
 			"Budget: -time 5s per test unless -time or -runs is given (with both, whichever ends first);\n"+
 			"it holds for the test's runs, their analysis and confirmation, except the test's first\n"+
-			"run, stopped only at -timeout, and its analysis, which always complete: a test slower than\n"+
+			"run, stopped only at -timeout, and its analysis, which may go on past -time by -time\n"+
+			"(at least 30s; then it is stopped and a warning says so): a test slower than\n"+
 			"-time borrows the time past it, and one more run's, from the campaign, which lends at most\n"+
 			"tests x -time in all (at least one -timeout), so a campaign takes at most about twice\n"+
 			"tests x -time / -p; warnings name the tests that borrowed and any left with no finished run.\n"+
@@ -49,8 +50,9 @@ func runFuzz(args []string) int {
 			"Slow is not hung: a run still making progress at -timeout (operations recorded, a timer\n"+
 			"pending or a goroutine runnable, or 2%% CPU over the last second) goes on up to 3x the\n"+
 			"test's slowest passing run (this campaign's and earlier ones'), never less than -timeout,\n"+
-			"or 3x -timeout while none has passed; it is stopped as soon as it stops progressing. A\n"+
-			"slow run is a warning that names the test and its duration, never a hang.\n\n")
+			"or 3x -timeout (or -time, if longer) while none has passed; it is stopped as soon as it\n"+
+			"stops progressing. A slow run is a warning that names the test and its duration, never\n"+
+			"a hang.\n\n")
 		fs.PrintDefaults()
 	}
 	run := fs.String("run", "", "fuzz only tests matching `regexp`")
@@ -68,7 +70,7 @@ func runFuzz(args []string) int {
 	fresh := fs.Bool("fresh", false, "start over: ignore what earlier campaigns of the same test binaries saved (coverage, schedules run and queued, findings)")
 	verbose := fs.Bool("v", false, "print one line per run to stderr: its strategy, what its schedule changed, how it ended, what it found first; print each finding's trace path")
 	quiet := fs.Bool("q", false, "print no progress on stderr (without a terminal: a line per test start and end, and a heartbeat every 10s)")
-	memory := fs.Int64("analysis-memory", 0, "memory budget of one run's analysis, in MB; past it that run is not analyzed and the campaign goes on (0: a quarter of the machine's memory, at most 1 GB)")
+	memory := fs.Int64("analysis-memory", 0, "memory budget of one run's analysis, in MB; a run whose trace does not fit is analyzed on its first events that do (a warning says so), one that passes it during the analysis is not analyzed; the campaign goes on (0: a quarter of the machine's memory, at most 1 GB)")
 	untilWants := fs.Bool("until-wants", false, "stop fuzzing a test once every \"// want\" annotation of its package is met (for annotated test programs)")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code

@@ -39,6 +39,45 @@ func tooLargeToRead(path string, o analysis.Options) error {
 	return nil
 }
 
+// prefixWithin is how many of the events of the trace at path its inspection reads: 0 (all
+// of them) when decoding it fits the memory budget (tooLargeToRead), else the first ones
+// that fit, the decoded events, the analysis and the signature together. A run cut by the
+// memory budget is analyzed on its first operations, as one cut by the recorder's buffer is
+// (tracecut.go): only what happened is reported, and the report says how much was left out.
+// Before, such a run had no analysis at all. The error is tooLargeToRead's when not even
+// minPrefixEvents fit.
+func prefixWithin(path string, o analysis.Options) (int, error) {
+	err := tooLargeToRead(path, o)
+	if err == nil {
+		return 0, nil
+	}
+	limit := o.Budget() / (analysis.BytesPerEvent + signatureBytesPerEvent)
+	if limit < minPrefixEvents {
+		return 0, err
+	}
+	return int(limit), nil
+}
+
+// retryPrefix is how many of a run's events (of events) to analyze again after its analysis
+// passed the memory budget be midway (the decoded trace fit, its clocks did not: many
+// goroutines), 0 for none. The walk stopped at an unknown point with be.Held about the
+// budget, so a quarter of the share of the events the budget holds: a walk stopped past a
+// quarter of the run fits then; one stopped earlier fails again and the run is not
+// analyzed, as before, at the cost of one more try.
+func retryPrefix(be *analysis.BudgetError, events int) int {
+	if be.Held <= 0 || be.Budget <= 0 {
+		return 0
+	}
+	n := int64(events) * min(be.Budget, be.Held) / be.Held / 4
+	if n < minPrefixEvents || n >= int64(events) {
+		return 0
+	}
+	return int(n)
+}
+
+// minPrefixEvents is the least prefix worth analyzing (a variable for tests).
+var minPrefixEvents int64 = 10000
+
 // signatureWithin is the run's signature, or "" when the run is too large to sign within
 // the analysis's memory budget memory (bytes, 0: none) beside its trace: the same bound as
 // the schedules derived from it (memory_derive.go), which the signature costs about as much

@@ -3,6 +3,7 @@ package campaign
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -176,10 +177,11 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 	res.loan.settle(used)
 	t.borrowed += used
 	t.unlent = t.unlent || res.loan.unlent
-	if res.run == nil || res.run.Canceled || res.run.Progressing {
+	if res.run == nil || res.run.Canceled || res.run.Progressing || errors.Is(res.run.TraceErr, errFirstCut) {
 		// A run stopped at its cap still making progress: another would take as long
 		// (3 × -timeout) and end the same. (A stuck one gets its second run: two timeouts
-		// tell a hang, worthReporting.)
+		// tell a hang, worthReporting.) So would the analysis of one that reached its
+		// bound (firstbound.go).
 		return
 	}
 	perRun := res.run.Elapsed + res.inspected
@@ -187,6 +189,7 @@ func (c *campaign) settleFirst(t *testState, res jobResult) {
 	if need := t.last.Add(perRun).Sub(c.shareEnd(t)); need > 0 && c.loans.takeAll(need+c.firstClaims()) {
 		c.loans.give(c.firstClaims())
 		t.borrowed += need
+		t.costs.lent, t.costs.lentAt = true, t.started // runcost.go: not refused for want of room
 	}
 }
 

@@ -70,9 +70,11 @@ type testState struct {
 	slowestPass     time.Duration         // longest passing run, earlier campaigns included (slowLimit)
 	overBudget      *analysis.BudgetError // the first run whose analysis passed its memory budget
 	overBudgetRuns  int                   // runs whose analysis did
+	cuts            traceCuts             // runs whose recorder lost events (tracecut.go)
 	borrowed        time.Duration         // its share of the campaign's time past -time (budget.go)
 	unlent          bool                  // its first run was stopped: nothing was left to lend (budget.go)
 	last            time.Time             // when the latest run finished
+	costs           runCosts              // what its latest analyzed runs took (runcost.go)
 	worst           run.Status
 	runs            int
 	signatures      map[string]bool
@@ -141,6 +143,8 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 		return false
 	case c.timeSpent(t, now):
 		return false // confirmations too: the time budget holds for all a test's work
+	case c.noRoomForRun(t, now):
+		return false // it would not be analyzed before its share ends (runcost.go)
 	case t.broken():
 		return false // it fails without goweave's scheduling: more runs fail the same (broken.go)
 	case t.leftState():
@@ -387,7 +391,8 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	// Reading and analyzing the trace of a long run can take longer than what is left of
 	// the time budget: when the budget ends first, the run counts without its analysis
 	// (which finishes unseen, on its own copy of the run). The first run of a test is
-	// always analyzed: without it the campaign would know nothing of the test.
+	// analyzed past the budget, up to its bound (firstbound.go): without it the campaign
+	// would know nothing of the test.
 	rc := *r
 	began := time.Now()
 	done := ctx.Done()
@@ -400,7 +405,18 @@ func (c *campaign) execute(ctx context.Context, j job) jobResult {
 	go func() {
 		inspected <- inspect(t.bin, t.name, j.index, j.request, &rc, c.analyze, c.cfg.AnalysisMemory, stop, analyze)
 	}()
+	var bound <-chan time.Time // a first run's analysis ends at its bound (firstbound.go)
+	if j.index == 1 && budgeted {
+		tm := time.NewTimer(time.Until(later(deadline, began).Add(c.firstAnalysisBound())))
+		defer tm.Stop()
+		bound = tm.C
+	}
 	select {
+	case <-bound:
+		close(stop)
+		dropUnseen(inspected)
+		late := time.Since(later(deadline, began))
+		return jobResult{job: j, run: &AnalyzedRun{Run: r, Index: j.index, Request: j.request, TraceErr: firstCut(late, began)}, late: late, exited: exited}
 	case ar := <-inspected:
 		res := jobResult{job: j, run: ar, inspected: time.Since(began), exited: exited}
 		if j.index == 1 && budgeted && time.Now().After(deadline) {
@@ -466,8 +482,10 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		return ar
 	}
 	opts := analysis.Options{Run: fmt.Sprintf("%s.%s run %d", bin.Package, test, index), MemoryBudget: memory, Stop: stop, Test: test, Dir: bin.Dir}
+	limit := 0 // events read: all, or the first that fit the memory budget
 	if analyze {
-		if err := tooLargeToRead(r.Trace, opts); err != nil {
+		var err error
+		if limit, err = prefixWithin(r.Trace, opts); err != nil {
 			ar.TraceErr = err
 			return ar
 		}
@@ -477,7 +495,7 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 		ar.holdInspection(reserveInspect(r.Trace, opts))
 		opts.Reserved = true
 	}
-	read, err := trace.ReadFile(r.Trace)
+	read, err := trace.ReadFilePrefix(r.Trace, limit)
 	if err != nil {
 		ar.TraceErr = err
 		return ar
@@ -490,6 +508,19 @@ func inspect(bin *build.TestBinary, test string, index int, req *RunRequest, r *
 	if analyze {
 		ar.Choices = analysis.SelectChoicesOf(tr)
 		res, err := analyzeFn(tr, opts)
+		if be, ok := errors.AsType[*analysis.BudgetError](err); ok && limit == 0 {
+			if n := retryPrefix(be, len(tr.Events)); n > 0 {
+				// Past the budget midway: once more on a prefix (analyze.go); the whole
+				// run stays the run's when that fails too.
+				if short, rerr := trace.ReadFilePrefix(r.Trace, n); rerr == nil {
+					if res2, err2 := analyzeFn(short, opts); err2 == nil {
+						res, err = res2, nil
+						tr, ar.Recorded, ar.Events = short, short, len(short.Events)
+						ar.Choices = analysis.SelectChoicesOf(tr)
+					}
+				}
+			}
+		}
 		if err != nil {
 			if _, ok := errors.AsType[*analysis.BudgetError](err); !ok {
 				err = fmt.Errorf("analyzing %s: %w", r.Trace, err)
@@ -571,6 +602,9 @@ func (c *campaign) finish(res jobResult) {
 	t.runs++
 	c.runs++
 	t.notes.finished(res, c.analyze)
+	if ar.TraceErr == nil && res.inspected > 0 {
+		t.costs.note(ar.Elapsed + res.inspected)
+	}
 	if ar.Status == run.StatusPass {
 		t.slowestPass = max(t.slowestPass, ar.Elapsed)
 	}
@@ -584,6 +618,7 @@ func (c *campaign) finish(res jobResult) {
 	t.noteSeen(ar.Findings, ar.Index)
 	t.noteChoices(ar)
 	entry := RunLog{Status: ar.Status, Steered: ar.Steered, Err: ar.TraceErr}
+	entry.TraceCut = t.cuts.note(ar)
 	if be, ok := errors.AsType[*analysis.BudgetError](ar.TraceErr); ok {
 		c.overBudget(t, be)
 	}
@@ -827,6 +862,7 @@ func (c *campaign) result() *Report {
 		}
 	}
 	rep.Warnings = append(rep.Warnings, c.derivationWarnings()...)
+	rep.Warnings = append(rep.Warnings, c.traceCutWarnings()...)
 	for _, f := range c.findings {
 		f.Timing = c.timingOf(*f) // the campaign's verdict, not its first run's evidence
 		rep.Findings = append(rep.Findings, *f)
@@ -835,7 +871,7 @@ func (c *campaign) result() *Report {
 	for _, t := range c.tests {
 		tr := TestResult{Package: t.bin.Package, Test: t.name, Runs: t.runs, Analyzed: t.notes.analyzed, CutShort: t.cutShort,
 			Slow: t.notes.slow + t.notes.capped, Borrowed: t.borrowed.Seconds(), Signatures: len(t.signatures), Steered: t.steered, Status: string(t.worst), Statuses: t.statuses, Failing: t.failing(), FailsAfter: t.failsAfter(),
-			Discarded: t.discarded}
+			Discarded: t.discarded, TraceCut: t.cuts.recorder.runs, AnalysisCut: t.cuts.budget.runs}
 		if t.earlierCampaigns > 0 {
 			tr.EarlierRuns, tr.EarlierCampaigns = t.earlierRuns, t.earlierCampaigns
 			tr.TotalSignatures = len(t.seenBefore)

@@ -159,3 +159,19 @@ func TestShortDuration(t *testing.T) {
 		}
 	}
 }
+
+// Before any run passed, a run still making progress may go on for the test's whole -time
+// when that is longer than 3× -timeout: the test that takes 5 s with -timeout 1s and
+// -time 8s passes, slow, instead of being stopped at 3 s.
+func TestSlowFirstRunGetsTheTestsTime(t *testing.T) {
+	fakeAnalysis(t)
+	cfg := slowConfig(t, "^TestSlow$")
+	cfg.RunTimeout, cfg.RunsPerTest, cfg.TimePerTest = time.Second, 1, 8*time.Second
+	rep, err := Fuzz(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := rep.Tests[0]; tr.Statuses["pass"] != 1 || tr.Slow != 1 || tr.Analyzed != 1 {
+		t.Fatalf("%+v: want one slow passing run, analyzed", tr)
+	}
+}

@@ -90,6 +90,12 @@ type TestResult struct {
 	// such failure). See fuzzer/campaign/overlap.go.
 	Discarded int    `json:"discarded,omitempty"`
 	Serial    string `json:"serial,omitempty"`
+	// TraceCut counts the runs whose recorder's buffer filled: analyzed on the operations
+	// they recorded, for bugs that happened only (see Report.Warnings; tracecut.go).
+	TraceCut int `json:"traceCut,omitempty"`
+	// AnalysisCut counts the runs too large to analyze whole within the analysis memory
+	// budget: analyzed on their first events, for bugs that happened only (tracecut.go).
+	AnalysisCut int `json:"analysisCut,omitempty"`
 }
 
 // Finding is an analysis finding as found by the campaign: the first run that found it

@@ -23,7 +23,9 @@ type RunLog struct {
 	// failure, a stuck test), whether its trace showed a wait by the clock expiring while a
 	// goroutine was late (timing.go): the campaign's verdict needs it in every such run.
 	Clock string
-	Err   error // why the run could not be made or its trace not read
+	// TraceCut says the recorder's buffer filled and how much was lost (tracecut.go).
+	TraceCut string
+	Err      error // why the run could not be made or its trace not read
 }
 
 // String formats the log line like
@@ -57,6 +59,9 @@ func (l RunLog) String() string {
 	}
 	if l.Clock != "" {
 		fmt.Fprintf(&b, "; %s", l.Clock)
+	}
+	if l.TraceCut != "" {
+		fmt.Fprintf(&b, "; %s", l.TraceCut)
 	}
 	return b.String()
 }

@@ -154,3 +154,30 @@ func TestLogicalIDsFallbackWalksUpUserSpawns(t *testing.T) {
 		t.Errorf("fallback ids %v (goids %v)", ids, g)
 	}
 }
+
+// Name does not index the operations by name (a map of every event: most of its time on a
+// run of millions of operations); Event builds the index when first asked, and finds each
+// named operation, concurrent callers alike.
+func TestNameIndexesOpsOnDemand(t *testing.T) {
+	tr, _ := spawnTree(0)
+	n := Name(tr)
+	if n.byOp != nil {
+		t.Fatalf("Name built the index of %d operations before any Event", len(n.byOp))
+	}
+	done := make(chan struct{})
+	for range 2 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i, op := range n.Ops {
+				if op.G == "" {
+					continue
+				}
+				if j, ok := n.Event(op); !ok || n.Ops[j] != op {
+					t.Errorf("Event(%v) = %d, %v; want event %d", op, j, ok, i)
+				}
+			}
+		}()
+	}
+	<-done
+	<-done
+}

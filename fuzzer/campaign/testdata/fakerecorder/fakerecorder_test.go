@@ -41,7 +41,15 @@ func TestNothing(t *testing.T) { time.Sleep(20 * time.Millisecond) }
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if path := os.Getenv("GOWEAVE_TRACE"); path != "" {
-		os.WriteFile(path, encode(map[string]string{"exit": "exit", "finding": finding}, 1+runIndex()%2), 0o644)
+		meta := map[string]string{"exit": "exit", "finding": finding}
+		if d := os.Getenv("FAKERECORDER_DROPPED"); d != "" {
+			meta["dropped"] = d // the recorder's buffer filled (a campaign test sets it)
+		}
+		n := 1 + runIndex()%2
+		if e, err := strconv.Atoi(os.Getenv("FAKERECORDER_CHANNELS")); err == nil {
+			n = e // a large trace (a campaign test sets it)
+		}
+		os.WriteFile(path, encode(meta, n), 0o644)
 	}
 	os.Exit(code)
 }
