@@ -318,3 +318,14 @@ func goweaveStackMoved(gp *g, old stack, delta uintptr) {
 		}
 	}
 }
+
+// goweaveIDStats returns the entries of the address table and how many the
+// GC dropped so far; runtimepatch's tests read it by linkname.
+//
+//go:linkname goweaveIDStats
+func goweaveIDStats() (live, swept uint64) {
+	lock(&goweaveIDs.mu)
+	live, swept = uint64(goweaveIDs.n), goweaveIDs.swept
+	unlock(&goweaveIDs.mu)
+	return
+}
