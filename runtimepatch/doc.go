@@ -28,7 +28,9 @@
 // named function (sites.go), so patched files keep their line numbers. Every recorded channel, select and sync operation passes through
 // one pre hook (goweaveBefore in _patch/runtime/zz_goweave_record.go) on its
 // own goroutine before it takes a lock: there schedule control parks
-// goroutines.
+// goroutines. No exported type changes: every sync type keeps the stock
+// toolchain's size and layout, the ids of sync objects live in the runtime
+// (_patch/runtime/zz_goweave_objid.go; TestSyncLayoutStock).
 //
 // Schedule control: with GOWEAVE_SCHEDULE=<file> (format:
 // fuzzer/schedule/FORMAT.md) the recording run also follows a schedule:

@@ -71,6 +71,11 @@ var siteTable = append([]site{
 	{"runtime/proc.go", "checkdead", "", "\tfatal(\"all goroutines are asleep - deadlock!\")",
 		"\tgoweaveNoteDeadlock(\"all goroutines are asleep - deadlock!\"); fatal(\"all goroutines are asleep - deadlock!\")"},
 
+	// stack.go, mgc.go: the ids of sync objects, kept outside them (zz_goweave_objid.go), follow a
+	// stack that moves, and are dropped for heap objects the GC found dead before the sweep frees them.
+	{"runtime/stack.go", "copystack", "", "\tadjinfo.delta = new.hi - old.hi", "\tadjinfo.delta = new.hi - old.hi; goweaveStackMoved(gp, old, adjinfo.delta)"},
+	{"runtime/mgc.go", "gcMarkTermination", "", "\t\tsetGCPhase(_GCoff)", "\t\tgoweaveIDsSweep(); setGCPhase(_GCoff)"},
+
 	// time.go: a timer's set (creation, Reset) and the run of its function (zz_goweave_timer.go).
 	{"runtime/time.go", "type timer", "", "\tmu mutex", "\tmu mutex; goweaveID uint64; goweavePos uint32"},
 	{"runtime/time.go", "newTimer", "", "\tt.init = true", "\tt.init = true; goweaveTimerSet(t, c, when, period, sys.GetCallerPC())"},
@@ -96,36 +101,32 @@ var siteTable = append([]site{
 
 	// sync: Mutex.
 	{"sync/mutex.go", "import", "", "\tisync \"internal/sync\"", "\tisync \"internal/sync\"; \"internal/runtime/sys\""},
-	{"sync/mutex.go", "type Mutex", "", "\tmu isync.Mutex", "\tmu isync.Mutex; goweaveID uint64"},
 	{"sync/mutex.go", "(*Mutex).Lock", "", "\tm.mu.Lock()",
-		"\tgoweaveH := goweaveSyncPre(goweaveKLock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); m.mu.Lock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) }"},
+		"\tgoweaveH := goweaveSyncPre(goweaveKLock, 0, goweaveObj(m), sys.GetCallerPC(), 0, 0); m.mu.Lock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) }"},
 	{"sync/mutex.go", "(*Mutex).TryLock", "", "\treturn m.mu.TryLock()",
-		"\tgoweaveH := goweaveSyncPre(goweaveKTryLock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); ok := m.mu.TryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok"},
+		"\tgoweaveH := goweaveSyncPre(goweaveKTryLock, 0, goweaveObj(m), sys.GetCallerPC(), 0, 0); ok := m.mu.TryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok"},
 	{"sync/mutex.go", "(*Mutex).Unlock", "", "\tm.mu.Unlock()",
-		"\tif goweaveH := goweaveSyncPre(goweaveKUnlock, 0, &m.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; m.mu.Unlock()"},
+		"\tif goweaveH := goweaveSyncPre(goweaveKUnlock, 0, goweaveObj(m), sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; m.mu.Unlock()"},
 
 	// sync: RWMutex. Each method becomes a wrapper around its renamed original body.
 	{"sync/rwmutex.go", "import", "", "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
-	{"sync/rwmutex.go", "type RWMutex", "", "\treaderWait  atomic.Int32 // number of departing readers",
-		"\treaderWait  atomic.Int32; goweaveID uint64 // number of departing readers"},
 	{"sync/rwmutex.go", "(*RWMutex).RLock", "", "func (rw *RWMutex) RLock() {",
-		"func (rw *RWMutex) RLock() { goweaveH := goweaveSyncPre(goweaveKRLock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); rw.goweaveRLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveRLock() {"},
+		"func (rw *RWMutex) RLock() { goweaveH := goweaveSyncPre(goweaveKRLock, 0, goweaveObj(rw), sys.GetCallerPC(), 0, 0); rw.goweaveRLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveRLock() {"},
 	{"sync/rwmutex.go", "(*RWMutex).TryRLock", "", "func (rw *RWMutex) TryRLock() bool {",
-		"func (rw *RWMutex) TryRLock() bool { goweaveH := goweaveSyncPre(goweaveKTryRLock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryRLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryRLock() bool {"},
+		"func (rw *RWMutex) TryRLock() bool { goweaveH := goweaveSyncPre(goweaveKTryRLock, 0, goweaveObj(rw), sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryRLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryRLock() bool {"},
 	{"sync/rwmutex.go", "(*RWMutex).RUnlock", "", "func (rw *RWMutex) RUnlock() {",
-		"func (rw *RWMutex) RUnlock() { if goweaveH := goweaveSyncPre(goweaveKRUnlock, 0, &rw.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveRUnlock() }; func (rw *RWMutex) goweaveRUnlock() {"},
+		"func (rw *RWMutex) RUnlock() { if goweaveH := goweaveSyncPre(goweaveKRUnlock, 0, goweaveObj(rw), sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveRUnlock() }; func (rw *RWMutex) goweaveRUnlock() {"},
 	{"sync/rwmutex.go", "(*RWMutex).Lock", "", "func (rw *RWMutex) Lock() {",
-		"func (rw *RWMutex) Lock() { goweaveH := goweaveSyncPre(goweaveKLock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); rw.goweaveLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveLock() {"},
+		"func (rw *RWMutex) Lock() { goweaveH := goweaveSyncPre(goweaveKLock, goweaveFRW, goweaveObj(rw), sys.GetCallerPC(), 0, 0); rw.goweaveLock(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (rw *RWMutex) goweaveLock() {"},
 	{"sync/rwmutex.go", "(*RWMutex).TryLock", "", "func (rw *RWMutex) TryLock() bool {",
-		"func (rw *RWMutex) TryLock() bool { goweaveH := goweaveSyncPre(goweaveKTryLock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryLock() bool {"},
+		"func (rw *RWMutex) TryLock() bool { goweaveH := goweaveSyncPre(goweaveKTryLock, goweaveFRW, goweaveObj(rw), sys.GetCallerPC(), 0, 0); ok := rw.goweaveTryLock(); if goweaveH != 0 { goweaveSyncTry(goweaveH, ok) }; return ok }; func (rw *RWMutex) goweaveTryLock() bool {"},
 	{"sync/rwmutex.go", "(*RWMutex).Unlock", "", "func (rw *RWMutex) Unlock() {",
-		"func (rw *RWMutex) Unlock() { if goweaveH := goweaveSyncPre(goweaveKUnlock, goweaveFRW, &rw.goweaveID, sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveUnlock() }; func (rw *RWMutex) goweaveUnlock() {"},
+		"func (rw *RWMutex) Unlock() { if goweaveH := goweaveSyncPre(goweaveKUnlock, goweaveFRW, goweaveObj(rw), sys.GetCallerPC(), 0, 0); goweaveH != 0 { goweaveSyncAt(goweaveH, 0) }; rw.goweaveUnlock() }; func (rw *RWMutex) goweaveUnlock() {"},
 
 	// sync: Once. Do completes its record also when f panics (Do then counts as returned).
 	{"sync/once.go", "import", "", "\t\"sync/atomic\"", "\t\"sync/atomic\"; \"internal/runtime/sys\""},
-	{"sync/once.go", "type Once", "", "\tm    Mutex", "\tm    Mutex; goweaveID uint64"},
 	{"sync/once.go", "(*Once).Do", "", "func (o *Once) Do(f func()) {",
-		"func (o *Once) Do(f func()) { goweaveH := goweaveSyncPre(goweaveKOnceDo, 0, &o.goweaveID, sys.GetCallerPC(), 0, 0); if goweaveH != 0 { defer goweaveSyncPost(goweaveH, 0) }; o.goweaveDo(f, goweaveH) }; func (o *Once) goweaveDo(f func(), goweaveH uintptr) {"},
+		"func (o *Once) Do(f func()) { goweaveH := goweaveSyncPre(goweaveKOnceDo, 0, goweaveObj(o), sys.GetCallerPC(), 0, 0); if goweaveH != 0 { defer goweaveSyncPost(goweaveH, 0) }; o.goweaveDo(f, goweaveH) }; func (o *Once) goweaveDo(f func(), goweaveH uintptr) {"},
 	{"sync/once.go", "(*Once).Do", "", "\t\to.doSlow(f)", "\t\to.goweaveDoSlow(f, goweaveH)"},
 	{"sync/once.go", "(*Once).doSlow", "", "func (o *Once) doSlow(f func()) {",
 		"func (o *Once) doSlow(f func()) { o.goweaveDoSlow(f, 0) }; func (o *Once) goweaveDoSlow(f func(), goweaveH uintptr) {"},
@@ -134,27 +135,25 @@ var siteTable = append([]site{
 	// sync: WaitGroup. Add, Done and Go share the renamed Add body, which is told
 	// the kind and the user's call site.
 	{"sync/waitgroup.go", "import", "", "\t\"internal/race\"", "\t\"internal/race\"; \"internal/runtime/sys\""},
-	{"sync/waitgroup.go", "type WaitGroup", "", "\tsema  uint32", "\tsema  uint32; goweaveID uint64"},
 	{"sync/waitgroup.go", "(*WaitGroup).Add", "", "func (wg *WaitGroup) Add(delta int) {",
 		"func (wg *WaitGroup) Add(delta int) { wg.goweaveAdd(delta, goweaveKWgAdd, sys.GetCallerPC()) }; func (wg *WaitGroup) goweaveAdd(delta int, goweaveKind uint8, goweavePC uintptr) {"},
 	{"sync/waitgroup.go", "(*WaitGroup).Add", "", "\tstate := wg.state.Add(uint64(delta) << 32)",
-		"\tgoweaveH := goweaveSyncPre(goweaveKind, 0, &wg.goweaveID, goweavePC, uint64(int64(delta)), 0); state := wg.state.Add(uint64(delta) << 32); if goweaveH != 0 { goweaveSyncAt(goweaveH, goweaveWgCounter(state)) }"},
+		"\tgoweaveH := goweaveSyncPre(goweaveKind, 0, goweaveObj(wg), goweavePC, uint64(int64(delta)), 0); state := wg.state.Add(uint64(delta) << 32); if goweaveH != 0 { goweaveSyncAt(goweaveH, goweaveWgCounter(state)) }"},
 	{"sync/waitgroup.go", "(*WaitGroup).Done", "", "\twg.Add(-1)", "\twg.goweaveAdd(-1, goweaveKWgDone, sys.GetCallerPC())"},
 	{"sync/waitgroup.go", "(*WaitGroup).Wait", "", "func (wg *WaitGroup) Wait() {",
-		"func (wg *WaitGroup) Wait() { goweaveH := goweaveSyncPre(goweaveKWgWait, 0, &wg.goweaveID, sys.GetCallerPC(), 0, goweaveWgCounter(wg.state.Load())); wg.goweaveWait(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (wg *WaitGroup) goweaveWait() {"},
+		"func (wg *WaitGroup) Wait() { goweaveH := goweaveSyncPre(goweaveKWgWait, 0, goweaveObj(wg), sys.GetCallerPC(), 0, goweaveWgCounter(wg.state.Load())); wg.goweaveWait(); if goweaveH != 0 { goweaveSyncPost(goweaveH, 0) } }; func (wg *WaitGroup) goweaveWait() {"},
 	{"sync/waitgroup.go", "(*WaitGroup).Go", "", "\twg.Add(1)", "\twg.goweaveAdd(1, goweaveKWgAdd, sys.GetCallerPC()); goweaveSpawnVia(sys.GetCallerPC())"},
 
 	// sync: Cond.
 	{"sync/cond.go", "import", "", "\t\"sync/atomic\"", "\t\"sync/atomic\"; \"internal/runtime/sys\""},
-	{"sync/cond.go", "type Cond", "", "\tchecker copyChecker", "\tchecker copyChecker; goweaveID uint64"},
 	{"sync/cond.go", "(*Cond).Wait", "", "func (c *Cond) Wait() {",
 		"func (c *Cond) Wait() { c.goweaveWait(sys.GetCallerPC()) }; func (c *Cond) goweaveWait(goweavePC uintptr) {"},
 	{"sync/cond.go", "(*Cond).Wait", "", "\tt := runtime_notifyListAdd(&c.notify)",
-		"\tt := runtime_notifyListAdd(&c.notify); goweaveH := goweaveCondWaitPre(&c.goweaveID, goweaveLockerID(c.L), t, goweavePC)"},
+		"\tt := runtime_notifyListAdd(&c.notify); goweaveH := goweaveCondWaitPre(goweaveObj(c), goweaveLocker(c.L), t, goweavePC)"},
 	{"sync/cond.go", "(*Cond).Wait", "", "\truntime_notifyListWait(&c.notify, t)", "\truntime_notifyListWait(&c.notify, t); goweaveSyncPost(goweaveH, 0)"},
 	{"sync/cond.go", "(*Cond).Wait", "", "\tc.L.Lock()", "\tc.L.Lock(); if goweaveH != 0 { goweaveAttrDone() }"},
 	{"sync/cond.go", "(*Cond).Signal", "", "\truntime_notifyListNotifyOne(&c.notify)",
-		"\tgoweaveCondNotify(goweaveKCondSignal, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
+		"\tgoweaveCondNotify(goweaveKCondSignal, goweaveObj(c), &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyOne(&c.notify)"},
 	{"sync/cond.go", "(*Cond).Broadcast", "", "\truntime_notifyListNotifyAll(&c.notify)",
-		"\tgoweaveCondNotify(goweaveKCondBroadcast, &c.goweaveID, &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
+		"\tgoweaveCondNotify(goweaveKCondBroadcast, goweaveObj(c), &c.notify, sys.GetCallerPC()); runtime_notifyListNotifyAll(&c.notify)"},
 }, append(append(append(atomicSiteTable, atomicFnSiteTable...), reflectSiteTable...), testingSiteTable...)...) // sites_atomic.go, sites_atomicfn.go, sites_reflect.go, sites_testing.go

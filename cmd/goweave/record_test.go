@@ -120,10 +120,9 @@ func TestRecordCommandBuildError(t *testing.T) {
 }
 
 // A package whose constants depend on the size of a sync type (padding to a cache line, as
-// puzpuzpuz/xsync's map buckets) builds with plain go and not under goweave's runtime, whose
-// sync.Mutex carries an id: the error says the failure is goweave's and why, not only the
-// compiler's message that blames the module.
-func TestRecordCommandBuildErrorOnlyPatched(t *testing.T) {
+// puzpuzpuz/xsync's map buckets) builds under goweave's runtime as with plain go: the patch
+// keeps sync.Mutex at its stock size (runtimepatch's zz_goweave_objid.go keeps ids outside).
+func TestRecordCommandPaddedBuilds(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module padded\n\ngo 1.25\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "p.go"), []byte("package padded\n\nimport (\n\t\"sync\"\n\t\"unsafe\"\n)\n\n"+
@@ -132,13 +131,8 @@ func TestRecordCommandBuildErrorOnlyPatched(t *testing.T) {
 		"type line struct {\n\tslot\n\t_ [64 - unsafe.Sizeof(slot{})]byte\n}\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package padded\n\nimport \"testing\"\n\nfunc TestLine(t *testing.T) { var l line; l.mu.Lock(); l.mu.Unlock() }\n"), 0o644)
 	_, stderr, code := runGoweave(t, dir, "record", "-race=false", "-o", t.TempDir())
-	if code != 2 {
-		t.Errorf("exit %d, want 2", code)
-	}
-	for _, want := range []string{"cannot build the tests of padded", "unsafe.Sizeof(slot{})", "build with plain go", "8-byte id to sync.Mutex", "leave this package out"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("stderr lacks %q:\n%s", want, stderr)
-		}
+	if code != 0 || strings.Contains(stderr, "cannot build") {
+		t.Errorf("exit %d, want 0; stderr:\n%s", code, stderr)
 	}
 }
 

@@ -100,6 +100,8 @@ type goweaveG struct {
 	heardAt  uint64                  // stamp when heard last grew
 	passAt   uint64                  // stamp of this goroutine's last possible hand-off (a tagged send, go statement, Unlock)
 	s        goweaveSteerG
+	stk      [goweaveStkIDs]goweaveStkID // ids of the sync objects on this goroutine's stack (zz_goweave_objid.go)
+	stkNext  uint8                       // the entry of stk the next new stack object takes
 }
 
 // goweaveChan is the per-channel recorder state, embedded in hchan.
@@ -354,9 +356,10 @@ func goweaveOpen(gp *g, kind, flags uint8, pos uint32, obj uint64) uint64 {
 	return h
 }
 
-// goweaveObjectID returns the object id stored at p, assigning the next one
-// if the object has none yet.
-func goweaveObjectID(p *uint64) uint64 {
+// goweaveFieldID returns the object id stored at p, assigning the next one
+// if the object has none yet: for the runtime's and testing's own objects,
+// which keep their id in a field (sync objects: zz_goweave_objid.go).
+func goweaveFieldID(p *uint64) uint64 {
 	if p == nil {
 		return 0
 	}

@@ -265,13 +265,12 @@ func goweaveLocked(gp *g, obj uint64, write bool, at uint64) {
 	goweaveTaintReaders(obj)
 }
 
-// goweaveReadUnlocked notes that gp read-unlocks the RWMutex whose id lives
-// at idp (before the release: until then it may still look read-held).
-func goweaveReadUnlocked(gp *g, idp *uint64) {
+// goweaveReadUnlocked notes that gp read-unlocks the RWMutex at rw (before the release: until then it may still look read-held).
+func goweaveReadUnlocked(gp *g, rw unsafe.Pointer) {
 	if !goweaveStuck.on {
 		return
 	}
-	obj := atomic.Load64(idp)
+	obj := goweaveSyncIDPeek(gp, rw)
 	if obj == 0 {
 		return // never recorded: read-held by no one the check knows
 	}

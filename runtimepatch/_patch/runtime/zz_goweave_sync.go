@@ -1,29 +1,29 @@
 // Copyright goweave authors. Added to package runtime by the goweave overlay.
 
 // goweave sync hooks. The sync package declares them without bodies; the
-// runtime provides them with push linknames. Object ids are passed as
-// *uint64 to functions sync declares //go:noescape, so a mutex on the stack
-// stays there and stack copying adjusts the pointer.
+// runtime provides them with push linknames. Sync objects are passed by
+// address to functions sync declares //go:noescape, so a mutex on the stack
+// stays there; their ids live outside them (zz_goweave_objid.go).
 
 package runtime
 
 import (
 	"internal/runtime/atomic"
-	_ "unsafe" // for go:linkname
+	"unsafe"
 )
 
 // goweaveSyncPre opens a record for a sync operation of the given kind on the
-// object whose id lives at id, called at return address pc: the pre hook of
+// sync object at obj, called at return address pc: the pre hook of
 // every sync method. It returns the record handle, 0 when not recorded.
 //
 //go:linkname goweaveSyncPre sync.goweaveSyncPre
-func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uintptr {
+func goweaveSyncPre(kind, flags uint8, obj unsafe.Pointer, pc uintptr, a, b uint64) uintptr {
 	if !goweaveOn {
 		return 0
 	}
 	gp := getg()
 	if kind == goweaveKRUnlock {
-		goweaveReadUnlocked(gp, id) // zz_goweave_stuck.go; recorded or not
+		goweaveReadUnlocked(gp, obj) // zz_goweave_stuck.go; recorded or not
 	}
 	pos := goweavePosOf(pc)
 	if pos == 0 {
@@ -38,7 +38,7 @@ func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uint
 	} else {
 		goweaveBefore(gp, kind, pos)
 	}
-	h := goweaveOpen(gp, kind, flags, pos, goweaveObjectID(id))
+	h := goweaveOpen(gp, kind, flags, pos, goweaveSyncID(gp, obj))
 	if h == 0 {
 		return 0
 	}
@@ -115,11 +115,11 @@ func goweaveSyncFlag(h uintptr, flags uint8) {
 // Lock of the Cond's Locker inside Wait to the user's call site.
 //
 //go:linkname goweaveCondWaitPre sync.goweaveCondWaitPre
-func goweaveCondWaitPre(id, lockerID *uint64, ticket uint32, pc uintptr) uintptr {
+func goweaveCondWaitPre(obj, locker unsafe.Pointer, ticket uint32, pc uintptr) uintptr {
 	if !goweaveOn {
 		return 0
 	}
-	h := goweaveSyncPre(goweaveKCondWait, 0, id, pc, uint64(ticket), goweaveObjectID(lockerID))
+	h := goweaveSyncPre(goweaveKCondWait, 0, obj, pc, uint64(ticket), goweaveSyncID(getg(), locker))
 	if h != 0 {
 		gp := getg()
 		gp.goweave.attrPC = pc
@@ -141,11 +141,11 @@ func goweaveAttrDone() {
 // before the call: a = next ticket to notify, b = next ticket to hand out.
 //
 //go:linkname goweaveCondNotify sync.goweaveCondNotify
-func goweaveCondNotify(kind uint8, id *uint64, l *notifyList, pc uintptr) {
+func goweaveCondNotify(kind uint8, obj unsafe.Pointer, l *notifyList, pc uintptr) {
 	if !goweaveOn {
 		return
 	}
-	h := goweaveSyncPre(kind, 0, id, pc, uint64(atomic.Load(&l.notify)), uint64(l.wait.Load()))
+	h := goweaveSyncPre(kind, 0, obj, pc, uint64(atomic.Load(&l.notify)), uint64(l.wait.Load()))
 	if h != 0 {
 		e := goweaveRec(uint64(h))
 		e.post = e.pre

@@ -34,7 +34,7 @@ func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
 	}
 	gp := getg()
 	goweaveBefore(gp, goweaveKTestUse, pos) // a schedule may hold it past the test's end
-	goweaveTestPoint(gp, goweaveKTestUse, goweaveObjectID(id), pos, uint64(method))
+	goweaveTestPoint(gp, goweaveKTestUse, goweaveFieldID(id), pos, uint64(method))
 	return goweaveSchedOn
 }
 
@@ -60,7 +60,7 @@ func goweaveTestEnd(id *uint64, fnPC uintptr) {
 	}
 	gp := getg()
 	goweaveBefore(gp, goweaveKTestEnd, pos)
-	goweaveTestPoint(gp, goweaveKTestEnd, goweaveObjectID(id), pos, 0)
+	goweaveTestPoint(gp, goweaveKTestEnd, goweaveFieldID(id), pos, 0)
 }
 
 // goweaveTestPoint writes a completed one-stamp record.

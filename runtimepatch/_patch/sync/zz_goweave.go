@@ -1,11 +1,14 @@
 // Copyright goweave authors. Added to package sync by the goweave overlay.
 
 // goweave hooks of package sync. The runtime implements the bodyless
-// functions below (push linknames from runtime/zz_goweave_sync.go). Object
-// ids are passed as *uint64 with //go:noescape: a Mutex that does not escape
-// stays on the stack, and stack copying keeps the pointer valid.
+// functions below (push linknames from runtime/zz_goweave_sync.go). Sync
+// objects are passed by address with //go:noescape: a Mutex that does not
+// escape stays on the stack. The runtime keeps their ids outside them
+// (runtime/zz_goweave_objid.go), so every sync type keeps its stock size.
 
 package sync
+
+import "unsafe"
 
 // Event kinds of the goweave trace format.
 const (
@@ -28,7 +31,7 @@ const (
 )
 
 //go:noescape
-func goweaveSyncPre(kind, flags uint8, id *uint64, pc uintptr, a, b uint64) uintptr
+func goweaveSyncPre(kind, flags uint8, obj unsafe.Pointer, pc uintptr, a, b uint64) uintptr
 
 func goweaveSyncPost(h uintptr, flags uint8)
 
@@ -39,23 +42,27 @@ func goweaveSyncTry(h uintptr, ok bool)
 func goweaveSyncFlag(h uintptr, flags uint8)
 
 //go:noescape
-func goweaveCondWaitPre(id, lockerID *uint64, ticket uint32, pc uintptr) uintptr
+func goweaveCondWaitPre(obj, locker unsafe.Pointer, ticket uint32, pc uintptr) uintptr
 
 func goweaveAttrDone()
 
 //go:noescape
-func goweaveCondNotify(kind uint8, id *uint64, l *notifyList, pc uintptr)
+func goweaveCondNotify(kind uint8, obj unsafe.Pointer, l *notifyList, pc uintptr)
 
 func goweaveSpawnVia(pc uintptr)
 
-// goweaveLockerID returns where the object id of a Cond's Locker lives, when
-// it is a Mutex or RWMutex.
-func goweaveLockerID(l Locker) *uint64 {
+// goweaveObj is the address of sync object p, as the hooks take it (the
+// patched methods' files need not import unsafe).
+func goweaveObj[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }
+
+// goweaveLocker is the address of a Cond's Locker, when it is a Mutex or
+// RWMutex (whose operations are recorded), else nil.
+func goweaveLocker(l Locker) unsafe.Pointer {
 	switch m := l.(type) {
 	case *Mutex:
-		return &m.goweaveID
+		return unsafe.Pointer(m)
 	case *RWMutex:
-		return &m.goweaveID
+		return unsafe.Pointer(m)
 	}
 	return nil
 }
