@@ -33,3 +33,22 @@ func TestRuleBufferedSendStampedBeforeItsFreeingReceive(t *testing.T) {
 		}
 	}
 }
+
+// The other half of the same stamp order: receive k happens before the completion of send
+// k+capacity, so what the woken sender does next is ordered after the receive (a buffered
+// channel used as a semaphore: the releaser's work before <-sem is visible to the goroutine
+// whose sem <- x it unblocked).
+func TestRuleFreeingReceiveBeforeTheSendItCompleted(t *testing.T) {
+	b := tracetest.New()
+	m := b.Main()
+	c := m.MakeChan(1, "a.go:1")
+	p1 := m.Go("a.go:2")
+	p2 := m.Go("a.go:3")
+	p1.Send(c, "a.go:10")
+	s2 := p2.Pending().Send(c, "a.go:10")
+	r1 := m.Pending().RecvBare(c, "a.go:20")
+	s2.Complete() // completed by r1, stamped before it
+	r1.Complete()
+	next := p2.Send(m.MakeChan(5, "a.go:4"), "a.go:11")
+	hb(t, b, [][2]*tracetest.Op{{r1, next}, {r1, s2}}, nil)
+}
