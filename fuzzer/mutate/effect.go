@@ -42,49 +42,81 @@ func effectKeys(t *trace.Trace) []uint64 {
 // what its goroutine did next, before the receive it must wait for.
 func completionKeys(t *trace.Trace) []uint64 {
 	keys := make([]uint64, len(t.Events))
-	capacity := map[uint64]uint64{}
-	sends := map[chanKey]int{} // the k-th completed send of a channel
-	recvs := map[chanKey]int{} // the k-th completed value receive
+	chans := map[uint64]*seqs{}
+	ch := func(obj uint64) *seqs {
+		c := chans[obj]
+		if c == nil {
+			c = &seqs{}
+			chans[obj] = c
+		}
+		return c
+	}
 	for i := range t.Events {
 		e := &t.Events[i]
 		keys[i] = 2*e.Post + 1
 		switch e.Kind {
 		case trace.KindChanMake:
-			capacity[e.Obj] = e.A
+			ch(e.Obj).capacity = e.A
 		case trace.KindChanSend, trace.KindChanRecv:
 			if e.C != 0 {
-				capacity[e.Obj] = e.C
+				ch(e.Obj).capacity = e.C
 			}
 		}
 		if !e.Completed() {
 			continue
 		}
-		if obj, dir, seq, closed := transfer(e); seq > 0 && !closed {
+		if obj, dir, seq, closed := transfer(e); dir != 0 && seq > 0 && !closed {
+			c := ch(obj)
 			if dir > 0 {
-				sends[chanKey{obj, seq}] = i
-			} else if dir < 0 {
-				recvs[chanKey{obj, seq}] = i
+				c.sends = bySeqSet(c.sends, seq, i)
+			} else {
+				c.recvs = bySeqSet(c.recvs, seq, i)
 			}
 		}
 	}
-	for k, s := range sends {
-		c := capacity[k.obj]
-		if c == 0 || k.seq <= c {
+	for _, c := range chans {
+		if c.capacity == 0 {
 			continue
 		}
-		freed := chanKey{k.obj, k.seq - c}
-		r, ok := recvs[freed]
-		if !ok {
-			continue
+		for n := c.capacity; n < uint64(len(c.sends)); n++ { // send seq n+1 took the slot receive n+1-capacity freed
+			s, r, own := c.sends[n], bySeqGet(c.recvs, n+1-c.capacity), c.sends[n-c.capacity]
+			if s < 0 || r < 0 || own < 0 {
+				continue
+			}
+			es, er := &t.Events[s], &t.Events[r]
+			if er.Post <= es.Post || er.Pre >= es.Post {
+				continue // the receive completed first, or came after the send: completion order holds
+			}
+			if t.Events[own].Post >= es.Post {
+				continue // its own value was sent after: it cannot have freed a slot before
+			}
+			keys[r] = 2 * es.Post
 		}
-		es, er := &t.Events[s], &t.Events[r]
-		if er.Post <= es.Post || er.Pre >= es.Post {
-			continue // the receive completed first, or came after the send: completion order holds
-		}
-		if own, ok := sends[freed]; !ok || t.Events[own].Post >= es.Post {
-			continue // its own value was sent after: it cannot have freed a slot before
-		}
-		keys[r] = 2 * es.Post
 	}
 	return keys
+}
+
+// seqs is one channel's completed sends and value receives by sequence number (event index
+// at seq-1, -1 unknown).
+type seqs struct {
+	capacity     uint64
+	sends, recvs []int32
+}
+
+func bySeqSet(s []int32, seq uint64, i int) []int32 {
+	if seq > uint64(len(s))+1<<20 { // a corrupt sequence number must not allocate absurdly
+		return s
+	}
+	for uint64(len(s)) < seq {
+		s = append(s, -1)
+	}
+	s[seq-1] = int32(i)
+	return s
+}
+
+func bySeqGet(s []int32, seq uint64) int32 {
+	if seq == 0 || seq > uint64(len(s)) {
+		return -1
+	}
+	return s[seq-1]
 }
