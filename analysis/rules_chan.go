@@ -291,6 +291,9 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 		e.after(i, g, x, class)
 		return
 	}
+	if seq > uint64(ch.capacity) {
+		e.freeingRecvFirst(i, ch, seq-uint64(ch.capacity))
+	}
 	e.before(i, g, x, true)
 	if seq > uint64(ch.capacity) && len(ch.ringR) > 0 {
 		if r := bySeq(ch.recvBySeq, seq-uint64(ch.capacity)); r >= 0 && e.r.epoch[r] != 0 {
@@ -303,6 +306,32 @@ func (e *engine) send(i, g, x int32, seq uint64, class uint8) {
 		e.ck.publish(slot, &e.vc[g], &e.wvc[g])
 	}
 	e.after(i, g, x, class)
+}
+
+// freeingRecvFirst walks receive k, the one that freed the slot of send i, before send i
+// when the runtime stamped the send's completion first: a sender blocked on a full buffer is
+// completed by that receive, which stamps the sender before itself. In the walk's order the
+// send would miss the receive's clocks (the k-th receive happens before the k+capacity-th
+// send completes: a buffered channel used as a semaphore orders what the releaser did before
+// its receive with what the woken sender does next). The receive is walked early only when
+// its goroutine did nothing since it was requested (its request precedes the send's
+// completion) and its own send was walked; the walk skips it when it comes. The fuzzer's
+// schedules order such a receive before the send by the same conditions
+// (fuzzer/mutate/effect.go, completionKeys): keep the two in step.
+func (e *engine) freeingRecvFirst(i int32, ch *chanState, k uint64) {
+	r := bySeq(ch.recvBySeq, k)
+	if r < 0 || e.r.epoch[r] != 0 || e.done[r] || e.r.gOf[r] < 0 {
+		return
+	}
+	evs := e.t.Events
+	if evs[r].Post == 0 || evs[r].Pre >= evs[i].Post {
+		return
+	}
+	if s := bySeq(ch.sendBySeq, k); s < 0 || e.r.epoch[s] == 0 {
+		return
+	}
+	e.step(r, &evs[r])
+	e.done[r] = true
 }
 
 // keepForReceive moves the clocks in the ring slot that send seq is about to fill to the

@@ -31,6 +31,11 @@ func TestCorpusSchedules(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
 		t.Skipf("no corpus at %s", dir)
 	}
+	// a worktree's ../shared may be a symlink: the recorder takes the module's files for
+	// user code by the path given, and the compiler records them by the resolved one
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
+		t.Fatal(err)
+	}
 	traces := map[string]*trace.Trace{}
 	err = fuzzer.Record(context.Background(), fuzzer.Config{Dir: dir, OutDir: t.TempDir(), RunTimeout: 20 * time.Second},
 		func(r *fuzzer.AnalyzedRun) {

@@ -98,17 +98,18 @@ func (m *mustHB) compute(t *trace.Trace, cut map[int]bool) {
 		}
 	}
 
-	// Completion order; operations that never completed come last, by request.
+	// Completion order (completionKeys); operations that never completed come last, by request.
 	order := make([]int, 0, len(t.Events))
 	for i := range t.Events {
 		if m.gOf[i] >= 0 {
 			order = append(order, i)
 		}
 	}
+	done := completionKeys(t) // a receive that woke a blocked sender before that sender
 	key := func(i int) (bool, uint64) {
 		e := &t.Events[i]
 		if e.Completed() {
-			return false, e.Post
+			return false, done[i]
 		}
 		return true, e.Pre
 	}

@@ -71,15 +71,16 @@ func PinRun(s *schedule.Schedule, r *Run) bool {
 }
 
 // pinStamps returns, for each event of r, where an order that pins atomics places it: when
-// it took effect (effectStamp), except a channel send or receive that blocked until a
+// it took effect (keys, from effectKeys), except a channel send or receive that blocked until a
 // partner of another goroutine came (a receive woken by a send, a close or a timer; a send by
 // a receive): that one at its request. Ordered by its completion, a blocked receive is
 // admitted after its partner, which tells the order nothing about where its goroutine was:
 // zerolog's test goroutine had cancelled the context before it waited for the poller, and
 // the poller's look at the context came after that wait began, not after it ended. Admitted
 // at its request, it blocks as it did and its partner's admission wakes it: channels queue
-// their waiters in order, so the outcome is the recorded one.
-func pinStamps(t *trace.Trace) []uint64 {
+// their waiters in order, so the outcome is the recorded one. Stamps are on keys' scale
+// (twice the trace's).
+func pinStamps(t *trace.Trace, keys []uint64) []uint64 {
 	byObj := map[uint64][]int{}
 	for i := range t.Events {
 		if o := object(&t.Events[i]); o != 0 {
@@ -95,7 +96,7 @@ func pinStamps(t *trace.Trace) []uint64 {
 	stamps := make([]uint64, len(t.Events))
 	for i := range t.Events {
 		e := &t.Events[i]
-		stamps[i] = effectStamp(e)
+		stamps[i] = keys[i]
 		if (e.Kind != trace.KindChanRecv && e.Kind != trace.KindChanSend) || !e.Completed() {
 			continue
 		}
@@ -103,12 +104,12 @@ func pinStamps(t *trace.Trace) []uint64 {
 		k, _ := slices.BinarySearchFunc(evs, e.Pre+1, func(j int, pre uint64) int { return cmp.Compare(t.Events[j].Pre, pre) })
 		for ; k < len(evs) && t.Events[evs[k]].Pre < e.Post; k++ {
 			if wokeBy(e, &t.Events[evs[k]]) {
-				stamps[i] = e.Pre
+				stamps[i] = 2*e.Pre + 1
 				break
 			}
 		}
 	}
-	keepChannelOrder(t, byObj, stamps)
+	keepChannelOrder(t, byObj, keys, stamps)
 	return stamps
 }
 
@@ -118,7 +119,7 @@ func pinStamps(t *trace.Trace) []uint64 {
 // another worker's send that pairs with the waiting receiver, and block until a later
 // receive. Left at its request, the replay admits it first and the receiver takes its value
 // instead, in every replay (correct_worker_pool's result channel).
-func keepChannelOrder(t *trace.Trace, byObj map[uint64][]int, stamps []uint64) {
+func keepChannelOrder(t *trace.Trace, byObj map[uint64][]int, keys, stamps []uint64) {
 	var sends, recvs []int
 	for _, evs := range byObj {
 		sends, recvs = sends[:0], recvs[:0]
@@ -136,7 +137,7 @@ func keepChannelOrder(t *trace.Trace, byObj map[uint64][]int, stamps []uint64) {
 		}
 		for _, same := range [][]int{sends, recvs} {
 			slices.SortFunc(same, func(a, b int) int {
-				return cmp.Compare(effectStamp(&t.Events[a]), effectStamp(&t.Events[b]))
+				return cmp.Compare(keys[a], keys[b])
 			})
 			var last uint64
 			for k, i := range same {

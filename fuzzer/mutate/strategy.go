@@ -51,7 +51,7 @@ type Run struct {
 	Deadline time.Time
 
 	prep sync.Once
-	lin  []int // schedulable completed events in the order they took effect (effectStamp)
+	lin  []int // schedulable completed events in the order they took effect (effectKeys)
 	rank []int // rank[i] = index of event i in lin, -1 if absent
 	// linPin is lin with the atomic operations of goroutines with a logical id, for orders
 	// that pin atomics (Replay, PinRun), a blocked channel operation at its request
@@ -88,8 +88,9 @@ func (r *Run) Prepare() {
 				r.linPin = append(r.linPin, i)
 			}
 		}
-		r.rank = ranked(r.lin, len(r.Trace.Events), func(i int) uint64 { return effectStamp(&r.Trace.Events[i]) })
-		stamps := pinStamps(r.Trace)
+		keys := effectKeys(r.Trace)
+		r.rank = ranked(r.lin, len(r.Trace.Events), func(i int) uint64 { return keys[i] })
+		stamps := pinStamps(r.Trace, keys)
 		r.pinRank = ranked(r.linPin, len(r.Trace.Events), func(i int) uint64 { return stamps[i] })
 		r.selectExecs = map[schedule.Pos][]int{}
 		for i := range r.Trace.Events {
@@ -116,18 +117,6 @@ func ranked(events []int, n int, stamp func(int) uint64) []int {
 		rank[e] = k
 	}
 	return rank
-}
-
-// effectStamp is when e took effect, as far as the order of operations on its object goes:
-// its completion, except for the Once.Do that ran f, which took the Once when it started.
-// Its completion comes after f returns, and a Do that found the Once done meanwhile returns
-// at once, before it: ordered by completion, a replay would admit that late Do first and
-// it would run f instead.
-func effectStamp(e *trace.Event) uint64 {
-	if e.Kind == trace.KindOnceDo && e.Flags.Has(trace.FlagSuccess) {
-		return e.Pre
-	}
-	return e.Post
 }
 
 // Mutation is a schedule to run, proposed by a strategy.

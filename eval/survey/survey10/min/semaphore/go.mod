@@ -1,0 +1,3 @@
+module semaphore
+
+go 1.25
