@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/goweave/goweave/analysis/selectcase"
 	"github.com/goweave/goweave/analysis/trace"
 )
 
@@ -18,22 +20,31 @@ import (
 // orders mattered (one failing run against one passing one differs in dozens).
 //
 // Each run is summarized (OrderOf) by, per object (channel, mutex, atomic word, WaitGroup,
-// ...), the source lines that operated on it in the order they first reached it, up to the
-// test's first reported failure (as for SelectChoicesOf): pairs "x before y". Objects are
-// named by address, which differs between runs, so a pair is by lines. A run "has x before
-// y" when some object saw x first and y after, or when x ran and y did not run at all (the
-// failure came first). OrderCauses keeps a pair only on a strong split, by the rule
-// SelectCauses uses: at least 90% of the failing runs (and at least minCauseRuns) have x
-// before y, at most 10% of the passing runs do, at least half of the passing runs have y
-// before x (or y without x), and those failing runs and those passing runs number at least
-// minCauseEvidence together; in addition the split must
-// be unlikely by chance (orderCauseP, the one-sided Fisher exact test of the 2x2 table of
-// outcome against order, at most maxCauseP). An order unrelated to the outcome (two
-// goroutines racing each run, a failure from a random number) goes both ways in failing and
-// passing runs alike and is never named.
+// ...) and per goroutine, the source lines that reached it in the order they first did, up
+// to the test's first reported failure (as for SelectChoicesOf): pairs "x before y". A
+// select counts at the line of the case it took, so that a loop's select that received a
+// removal before a request tells them apart, and a receive knows the line whose send it
+// got. Objects and goroutines are named by ids that differ between runs, so a pair is by
+// lines. A run "has x before y" when some object or goroutine saw x first and y after, or
+// when x ran and y did not run at all (the failure came first). OrderCauses keeps a pair
+// only on a strong split: at least half of the failing runs (and at least minCauseRuns)
+// have x before y (a test's failing runs may fail in two ways, one subtest's timing and
+// another's bug), at most 10% of the passing runs do, at least half of the passing runs
+// have y before x (or y without x: lines only failing runs reach are the failure's path,
+// not an order), those failing and passing runs number at least minCauseEvidence together,
+// and the split is unlikely by chance (orderCauseP, the one-sided Fisher exact test of the
+// 2x2 table of outcome against order, at most maxCauseP). An order unrelated to the outcome
+// (two goroutines racing in each run, a failure from a random number) goes both ways in
+// failing and passing runs alike and is never named.
 
-// maxOrderPairs bounds the pairs kept per run (a run of many objects keeps the first).
-const maxOrderPairs = 4096
+// maxOrderPairs bounds the distinct pairs of lines kept per test (a run's pair beyond it is
+// not kept, in any run). A run's pairs are a bitset over them: runs of tens of thousands of
+// events (two subtests' worth) keep every object's pairs, not the first objects' only.
+const maxOrderPairs = 1 << 18
+
+// goroutineObj marks a goroutine's id as an object of its own: its lines' order (object
+// ids are addresses, below it).
+const goroutineObj = 1 << 63
 
 // maxOrderLinesPerObject bounds the lines per object whose order is kept.
 const maxOrderLinesPerObject = 24
@@ -45,10 +56,90 @@ const maxCauseP = 0.01
 // OrderLines interns the lines of a test's runs, so that runs share the lines' names. Not
 // safe for concurrent use.
 type OrderLines struct {
-	ids   map[SelectSite]uint32
-	lines []SelectSite
-	ops   []string // the operation first seen at each line: "Lock", "send", ...
-	funcs []string // the function of each line
+	ids     map[SelectSite]uint32
+	lines   []SelectSite
+	ops     []string          // the operation first seen at each line: "Lock", "send", ...
+	funcs   []string          // the function of each line
+	pairIDs map[uint64]uint32 // x<<32|y: x before y
+	pairs   []uint64
+	onObj   bitset          // the pairs one object saw; the others, one goroutine only
+	cases   map[caseKey]int // a select's case's source line (0: not found)
+	// sentFrom is, per receiving line, the line of the send whose value it received first
+	// (a removal received at the scheduler's loop was sent at the remover's line)
+	sentFrom map[uint32]uint32
+}
+
+type caseKey struct {
+	site  SelectSite
+	k, n  int
+	sends uint64
+}
+
+// caseLine returns the source line of case k of the select of ev at site: which case a
+// select took tells a removal from a request that one loop's select receives.
+func (ls *OrderLines) caseLine(site SelectSite, ev *trace.Event) int {
+	key := caseKey{site: site, k: int(ev.A), n: len(ev.Cases)}
+	sends := make([]bool, len(ev.Cases))
+	for i, c := range ev.Cases {
+		sends[i] = c.Send
+		if c.Send && i < 64 {
+			key.sends |= 1 << i
+		}
+	}
+	if line, ok := ls.cases[key]; ok {
+		return line
+	}
+	if ls.cases == nil {
+		ls.cases = map[caseKey]int{}
+	}
+	line := 0
+	if sel, err := selectcase.Find(site.File, site.Line, sends); err == nil {
+		if c, ok := sel.Source(int(ev.A)); ok {
+			line = c.Line
+		}
+	}
+	ls.cases[key] = line
+	return line
+}
+
+// bitset is a set of small integers.
+type bitset []uint64
+
+func (b bitset) has(i uint32) bool { return int(i/64) < len(b) && b[i/64]&(1<<(i%64)) != 0 }
+
+func (b *bitset) add(i uint32) {
+	for int(i/64) >= len(*b) {
+		*b = append(*b, 0)
+	}
+	(*b)[i/64] |= 1 << (i % 64)
+}
+
+// each calls f with each member of b.
+func (b bitset) each(f func(uint32)) {
+	for w, word := range b {
+		for ; word != 0; word &= word - 1 {
+			f(uint32(w*64 + bits.TrailingZeros64(word)))
+		}
+	}
+}
+
+// pairID returns the id of x before y, adding it when add is set; ok is false when it has
+// none.
+func (ls *OrderLines) pairID(x, y uint32, add bool) (uint32, bool) {
+	p := uint64(x)<<32 | uint64(y)
+	if id, ok := ls.pairIDs[p]; ok {
+		return id, true
+	}
+	if !add || len(ls.pairs) >= maxOrderPairs {
+		return 0, false
+	}
+	if ls.pairIDs == nil {
+		ls.pairIDs = map[uint64]uint32{}
+	}
+	id := uint32(len(ls.pairs))
+	ls.pairIDs[p] = id
+	ls.pairs = append(ls.pairs, p)
+	return id, true
 }
 
 func (ls *OrderLines) id(s SelectSite, op, fn string) uint32 {
@@ -67,24 +158,30 @@ func (ls *OrderLines) id(s SelectSite, op, fn string) uint32 {
 }
 
 // RunOrder is a run's summary: the lines that ran and the pairs of lines in the order one
-// object saw them, as sorted slices (x<<32 | y: x before y).
+// object saw them, as sets of the OrderLines' ids.
 type RunOrder struct {
-	Ran    []uint32
-	Before []uint64
+	ran, before bitset
 }
 
-func (r RunOrder) ran(x uint32) bool {
-	_, ok := slices.BinarySearch(r.Ran, x)
-	return ok
+// has reports whether r has x before y (pair id xy, ok when it has one): an object saw them
+// in that order, or x ran and y never did.
+func (r RunOrder) has(x, y, xy uint32, ok bool) bool {
+	return (ok && r.before.has(xy)) || (r.ran.has(x) && !r.ran.has(y))
 }
 
-// has reports whether r has x before y: an object saw them in that order, or x ran and y
-// never did.
-func (r RunOrder) has(x, y uint32) bool {
-	if _, ok := slices.BinarySearch(r.Before, uint64(x)<<32|uint64(y)); ok {
-		return true
+// orderChanSeq returns the channel and sequence number of a completed value send or receive
+// (a select's chosen one), to pair a receive with its send.
+func orderChanSeq(ev *trace.Event) (ch, seq uint64, send, ok bool) {
+	switch ev.Kind {
+	case trace.KindChanSend, trace.KindChanRecv:
+		return ev.Obj, ev.A, ev.Kind == trace.KindChanSend, ev.A != 0
+	case trace.KindSelect:
+		if ev.A < uint64(len(ev.Cases)) && ev.B != 0 && !ev.Flags.Has(trace.FlagClosed) {
+			c := ev.Cases[ev.A]
+			return c.Obj, ev.B, c.Send, true
+		}
 	}
-	return r.ran(x) && !r.ran(y)
+	return 0, 0, false, false
 }
 
 // orderOp names what an event did, for the messages.
@@ -157,6 +254,12 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 	var order []uint64 // objects in first-seen order
 	ran := map[uint32]bool{}
 	kept := map[string]bool{}
+	type recvAt struct {
+		line    uint32
+		ch, seq uint64
+	}
+	sentAt := map[[2]uint64]uint32{}
+	var received []recvAt
 	for i := range tr.Events {
 		ev := &tr.Events[i]
 		op := orderOp(ev)
@@ -187,44 +290,71 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		if !k {
 			continue
 		}
-		id := ls.id(SelectSite{p.File, p.Line}, op, enclosingFunc(p.Func))
-		ran[id] = true
-		rs, ok := objs[obj]
-		if !ok {
-			order = append(order, obj)
+		site := SelectSite{p.File, p.Line}
+		if ev.Kind == trace.KindSelect {
+			if line := ls.caseLine(site, ev); line > 0 {
+				site.Line = line
+			}
 		}
-		j := slices.IndexFunc(rs, func(r reach) bool { return r.line == id })
-		switch {
-		case j >= 0:
-			rs[j].at = min(rs[j].at, at)
-		case len(rs) < maxOrderLinesPerObject:
-			objs[obj] = append(rs, reach{at, id})
+		id := ls.id(site, op, enclosingFunc(p.Func))
+		ran[id] = true
+		if ch, seq, send, ok := orderChanSeq(ev); ok {
+			if send {
+				sentAt[[2]uint64{ch, seq}] = id
+			} else {
+				received = append(received, recvAt{id, ch, seq})
+			}
+		}
+		// the object's order, and the goroutine's: a loop that received a removal before a
+		// request, on two channels, did them in that order
+		for _, o := range []uint64{obj, ev.G | goroutineObj} {
+			if o == goroutineObj {
+				continue
+			}
+			rs, ok := objs[o]
+			if !ok {
+				order = append(order, o)
+			}
+			j := slices.IndexFunc(rs, func(r reach) bool { return r.line == id })
+			switch {
+			case j >= 0:
+				rs[j].at = min(rs[j].at, at)
+			case len(rs) < maxOrderLinesPerObject:
+				objs[o] = append(rs, reach{at, id})
+			}
+		}
+	}
+	for _, r := range received {
+		if from, ok := sentAt[[2]uint64{r.ch, r.seq}]; ok {
+			if _, named := ls.sentFrom[r.line]; !named {
+				if ls.sentFrom == nil {
+					ls.sentFrom = map[uint32]uint32{}
+				}
+				ls.sentFrom[r.line] = from
+			}
 		}
 	}
 	var out RunOrder
 	for id := range ran {
-		out.Ran = append(out.Ran, id)
+		out.ran.add(id)
 	}
-	slices.Sort(out.Ran)
-	pairs := map[uint64]bool{}
 	for _, obj := range order {
 		rs := objs[obj]
 		slices.SortStableFunc(rs, func(a, b reach) int { return cmp.Compare(a.at, b.at) })
 		for i, a := range rs {
 			for _, b := range rs[i+1:] {
-				if len(pairs) >= maxOrderPairs {
-					break
+				if a.at == b.at {
+					continue
 				}
-				if a.at < b.at {
-					pairs[uint64(a.line)<<32|uint64(b.line)] = true
+				if id, ok := ls.pairID(a.line, b.line, true); ok {
+					out.before.add(id)
+					if obj&goroutineObj == 0 {
+						ls.onObj.add(id)
+					}
 				}
 			}
 		}
 	}
-	for p := range pairs {
-		out.Before = append(out.Before, p)
-	}
-	slices.Sort(out.Before)
 	return out
 }
 
@@ -236,8 +366,11 @@ type OrderCause struct {
 	ThenRan                                                int // failing runs in which Then ran at all (after First)
 	Failing, FailingHad, Passing, PassingHad, PassingOther int
 	P                                                      float64 // the split's chance were the order unrelated to the outcome
-	libraryLines                                           int
-	firstFunc, thenFunc                                    string
+	// FirstSent and ThenSent: for a receive, the send whose value it got (zero: none)
+	FirstSent, ThenSent SelectSite
+	OnObject            bool // one object saw the two lines (else one goroutine ran both)
+	libraryLines        int
+	firstFunc, thenFunc string
 }
 
 // OrderCauses returns the pairs of lines whose order separates the failing runs from the
@@ -249,40 +382,51 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 	}
 	// candidates: the failing runs' orders, and the reverse of the passing runs' (their
 	// "y before x" may be "x ran, y never did" in the failing runs)
-	cand := map[uint64]int{}
+	cand := map[uint32]bool{}
 	for _, r := range failing {
-		for _, p := range r.Before {
-			cand[p]++
-		}
+		r.before.each(func(id uint32) { cand[id] = true })
 	}
 	for _, r := range passing {
-		for _, p := range r.Before {
-			rev := p<<32 | p>>32
-			if _, ok := cand[rev]; !ok {
-				cand[rev] = 0
+		r.before.each(func(id uint32) {
+			p := ls.pairs[id]
+			if rev, ok := ls.pairID(uint32(p), uint32(p>>32), false); ok {
+				cand[rev] = true
+			} else {
+				cand[^id] = true // y before x with no id: named by the complement of x before y's
 			}
-		}
+		})
 	}
-	need := max(minCauseRuns, (9*len(failing)+9)/10)
+	need := max(minCauseRuns, (len(failing)+1)/2)
 	var out []OrderCause
-	for p := range cand {
-		x, y := uint32(p>>32), uint32(p)
+	for id := range cand {
+		var x, y uint32
+		if int(id) < len(ls.pairs) {
+			x, y = uint32(ls.pairs[id]>>32), uint32(ls.pairs[id])
+		} else {
+			p := ls.pairs[^id]
+			x, y = uint32(p), uint32(p>>32)
+		}
+		xy, okxy := ls.pairID(x, y, false)
+		yx, okyx := ls.pairID(y, x, false)
 		c := OrderCause{Failing: len(failing), Passing: len(passing)}
+		missed := 0
 		for _, r := range failing {
-			if r.has(x, y) {
+			if r.has(x, y, xy, okxy) {
 				c.FailingHad++
-				if r.ran(y) {
+				if r.ran.has(y) {
 					c.ThenRan++
 				}
+			} else if missed++; len(failing)-missed < need {
+				break
 			}
 		}
 		if c.FailingHad < need {
 			continue
 		}
 		for _, r := range passing {
-			if r.has(x, y) {
+			if r.has(x, y, xy, okxy) {
 				c.PassingHad++
-			} else if r.has(y, x) {
+			} else if r.has(y, x, yx, okyx) {
 				c.PassingOther++
 			}
 		}
@@ -298,6 +442,13 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		c.First, c.Then = ls.lines[x], ls.lines[y]
 		c.FirstOp, c.ThenOp = ls.ops[x], ls.ops[y]
 		c.firstFunc, c.thenFunc = ls.funcs[x], ls.funcs[y]
+		if from, ok := ls.sentFrom[x]; ok {
+			c.FirstSent = ls.lines[from]
+		}
+		if from, ok := ls.sentFrom[y]; ok {
+			c.ThenSent = ls.lines[from]
+		}
+		c.OnObject = okxy && ls.onObj.has(xy) || okyx && ls.onObj.has(yx)
 		for _, s := range []SelectSite{c.First, c.Then} {
 			if !strings.HasSuffix(s.File, "_test.go") {
 				c.libraryLines++
@@ -355,14 +506,24 @@ func orderCauseP(had, failing, passHad, passing int) float64 {
 // positions.
 func (c OrderCause) Describe() (string, []Position) {
 	at := func(s SelectSite) string { return fmt.Sprintf("%s:%d", filepath.Base(s.File), s.Line) }
-	then := fmt.Sprintf("the %s at %s", c.ThenOp, at(c.Then))
+	sent := func(s SelectSite) string {
+		if s.File == "" {
+			return ""
+		}
+		return " (of the send at " + at(s) + ")"
+	}
+	then := fmt.Sprintf("the %s at %s%s", c.ThenOp, at(c.Then), sent(c.ThenSent))
 	how := "before"
 	if c.ThenRan == 0 {
 		how, then = "while", then+" had not run yet"
 	} else if c.ThenRan < c.FailingHad {
 		then += " (or that had not run yet)"
 	}
-	msg := fmt.Sprintf("the %s at %s came %s %s, on one %s, in %s failing runs and in ", c.FirstOp, at(c.First), how, then, orderObject(c.FirstOp), ofRuns(c.FailingHad, c.Failing))
+	where := "in one goroutine"
+	if c.OnObject {
+		where = "on one " + orderObject(c.FirstOp)
+	}
+	msg := fmt.Sprintf("the %s at %s came %s %s, %s, in %s failing runs and in ", c.FirstOp, at(c.First)+sent(c.FirstSent), how, then, where, ofRuns(c.FailingHad, c.Failing))
 	if c.PassingHad == 0 {
 		msg += fmt.Sprintf("none of the %d passing runs", c.Passing)
 	} else {
@@ -374,6 +535,13 @@ func (c OrderCause) Describe() (string, []Position) {
 			File: c.First.File, Line: c.First.Line, Column: LineColumn(c.First.File, c.First.Line)},
 		{Role: fmt.Sprintf("this %s came after %s (or not at all) when the test failed, before it when the test passed", c.ThenOp, at(c.First)),
 			File: c.Then.File, Line: c.Then.Line, Column: LineColumn(c.Then.File, c.Then.Line)},
+	}
+	for _, sp := range []struct {
+		from, to SelectSite
+	}{{c.FirstSent, c.First}, {c.ThenSent, c.Then}} {
+		if sp.from.File != "" && sp.from != sp.to {
+			pos = append(pos, Position{Role: fmt.Sprintf("sent what %s received", at(sp.to)), File: sp.from.File, Line: sp.from.Line, Column: LineColumn(sp.from.File, sp.from.Line)})
+		}
 	}
 	return msg, pos
 }
