@@ -366,6 +366,8 @@ type OrderCause struct {
 	ThenRan                                                int // failing runs in which Then ran at all (after First)
 	Failing, FailingHad, Passing, PassingHad, PassingOther int
 	P                                                      float64 // the split's chance were the order unrelated to the outcome
+	// Among names the failing runs compared when not all of them: the subtest they failed in
+	Among string
 	// FirstSent and ThenSent: for a receive, the send whose value it got (zero: none)
 	FirstSent, ThenSent SelectSite
 	OnObject            bool // one object saw the two lines (else one goroutine ran both)
@@ -523,7 +525,11 @@ func (c OrderCause) Describe() (string, []Position) {
 	if c.OnObject {
 		where = "on one " + orderObject(c.FirstOp)
 	}
-	msg := fmt.Sprintf("the %s at %s came %s %s, %s, in %s failing runs and in ", c.FirstOp, at(c.First)+sent(c.FirstSent), how, then, where, ofRuns(c.FailingHad, c.Failing))
+	among := ""
+	if c.Among != "" {
+		among = " of " + c.Among
+	}
+	msg := fmt.Sprintf("the %s at %s came %s %s, %s, in %s failing runs%s and in ", c.FirstOp, at(c.First)+sent(c.FirstSent), how, then, where, ofRuns(c.FailingHad, c.Failing), among)
 	if c.PassingHad == 0 {
 		msg += fmt.Sprintf("none of the %d passing runs", c.Passing)
 	} else {

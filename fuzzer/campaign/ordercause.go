@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goweave/goweave/analysis"
@@ -31,6 +32,7 @@ const minOrderFailing = 4
 type orderRuns struct {
 	lines      analysis.OrderLines
 	pass, fail map[int]analysis.RunOrder
+	failed     map[int]string         // the subtests each failing run failed, by run
 	cached     map[string]cachedOrder // by fingerprint
 }
 
@@ -45,7 +47,7 @@ func (o *orderRuns) note(t *testState, ar *AnalyzedRun) {
 		return
 	}
 	if o.pass == nil {
-		o.pass, o.fail, o.cached = map[int]analysis.RunOrder{}, map[int]analysis.RunOrder{}, map[string]cachedOrder{}
+		o.pass, o.fail, o.cached, o.failed = map[int]analysis.RunOrder{}, map[int]analysis.RunOrder{}, map[string]cachedOrder{}, map[int]string{}
 	}
 	m := o.fail
 	if ar.Status == run.StatusPass {
@@ -57,6 +59,9 @@ func (o *orderRuns) note(t *testState, ar *AnalyzedRun) {
 	module := ""
 	if t.bin != nil {
 		module = t.bin.Module
+	}
+	if ar.Status != run.StatusPass {
+		o.failed[ar.Index] = failedSubtests(ar.Output)
 	}
 	m[ar.Index] = o.lines.OrderOf(ar.Recorded, func(file string) bool {
 		_, ok := below(module, file)
@@ -78,9 +83,13 @@ func (c *campaign) orderCauses(f Finding) (causes []analysis.OrderCause, enough 
 	o := &t.choices.order
 	happened := t.seen[f.Fingerprint].happened
 	var failing, passing []analysis.RunOrder
+	bySubtest := map[string][]analysis.RunOrder{}
 	for i, r := range o.fail {
 		if happened.has(i) {
 			failing = append(failing, r)
+			if k := o.failed[i]; k != "" {
+				bySubtest[k] = append(bySubtest[k], r)
+			}
 		}
 	}
 	if len(failing) < minOrderFailing || len(o.pass) == 0 {
@@ -93,8 +102,53 @@ func (c *campaign) orderCauses(f Finding) (causes []analysis.OrderCause, enough 
 		passing = append(passing, r)
 	}
 	causes = o.lines.OrderCauses(failing, passing)
+	if len(causes) == 0 && len(bySubtest) > 1 {
+		// failing runs that failed in different subtests may fail for different reasons (one
+		// subtest's sleep, another's bug): each subtest's failing runs on their own
+		keys := make([]string, 0, len(bySubtest))
+		for k := range bySubtest {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if len(bySubtest[k]) < minOrderFailing {
+				continue
+			}
+			for _, c := range o.lines.OrderCauses(bySubtest[k], passing) {
+				c.Among = k
+				causes = append(causes, c)
+			}
+		}
+	}
 	o.cached[f.Fingerprint] = cachedOrder{pass: len(passing), fail: len(failing), causes: causes}
 	return causes, true
+}
+
+// failedSubtests names the subtests a run's output says failed ("--- FAIL: TestX/sub"), the
+// innermost of each, joined; "" when none did.
+func failedSubtests(output string) string {
+	var out []string
+	for _, l := range strings.Split(output, "\n") {
+		l = strings.TrimSpace(l)
+		name, ok := strings.CutPrefix(l, "--- FAIL: ")
+		if !ok {
+			continue
+		}
+		name, _, _ = strings.Cut(name, " (")
+		if strings.Contains(name, "/") {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	// a parent fails with its subtest: keep the innermost
+	kept := out[:0]
+	for i, n := range out {
+		if i+1 < len(out) && strings.HasPrefix(out[i+1], n+"/") {
+			continue
+		}
+		kept = append(kept, n)
+	}
+	return strings.Join(kept, ", ")
 }
 
 // markOrderCause names in f, a grouped flaky panic or failure with cause finding cause,
