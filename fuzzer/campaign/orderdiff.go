@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
@@ -107,4 +108,10 @@ func orderDifferences(failing, passing lineOrder, max int) []analysis.Position {
 		}
 	}
 	return out
+}
+
+// isOrderDifference reports whether role is one orderDifferences gives.
+func isOrderDifference(role string) bool {
+	return strings.Contains(role, " when the test passed") &&
+		(strings.HasPrefix(role, "ran before ") || strings.HasPrefix(role, "ran after ") || strings.HasPrefix(role, "had not run yet here"))
 }

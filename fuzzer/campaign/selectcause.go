@@ -24,6 +24,7 @@ const maxSelectCauses = 2
 type choiceRuns struct {
 	pass, fail map[int]analysis.SelectChoices
 	cached     map[string]cachedCauses // by fingerprint
+	order      orderRuns               // the order of their operations (ordercause.go)
 }
 
 type cachedCauses struct {
@@ -49,6 +50,7 @@ func (t *testState) noteChoices(ar *AnalyzedRun) {
 	if len(m) < maxChoiceRuns {
 		m[ar.Index] = ar.Choices
 	}
+	t.choices.order.note(t, ar)
 }
 
 // selectCauses returns the selects whose choices tell the runs in which f happened from
@@ -125,4 +127,5 @@ func (c *campaign) markSelectCause(f *Finding, cause Finding, at map[string]bool
 			}
 		}
 	}
+	c.markOrderCause(f, cause, at)
 }

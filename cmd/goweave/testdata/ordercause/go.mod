@@ -1,0 +1,3 @@
+module ordercause
+
+go 1.25
