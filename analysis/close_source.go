@@ -40,9 +40,32 @@ type closeFacts struct {
 	closes   []closeSite
 	sends    bool   // some send on the same variable or field
 	makeFunc string // the function the make is in
-	// testCall: where a _test.go file of the package's directory calls the make's
-	// function (or a function of the package that calls it), "" when none does.
-	testCall string
+	// testCalls: where _test.go files of the package's directory call the make's function
+	// (or a wrapper of it that returns the object), in file order.
+	testCalls []testCallSite
+}
+
+// testCallSite is one call of a maker in a _test.go file.
+type testCallSite struct {
+	at    string // file:line
+	fn    string // the top-level function the call is in
+	entry bool   // that function is a Test, Benchmark, Example or Fuzz function
+}
+
+// testCall is where the test test (a top-level Test function's name; "" unknown) calls the
+// maker: in its own body, else in a helper of the test files (not another test's body); ""
+// when it does not. Unknown test: the first call of any test file.
+func (f closeFacts) testCall(test string) string {
+	helper := ""
+	for _, c := range f.testCalls {
+		switch {
+		case test == "" || c.fn == test:
+			return c.at
+		case !c.entry && helper == "":
+			helper = c.at
+		}
+	}
+	return helper
 }
 
 type closeKey struct {
@@ -142,25 +165,98 @@ func computeCloses(file string, line, k int) closeFacts {
 	if out.makeFunc == "" {
 		return closeFacts{}
 	}
-	// who the test would call to make it: the make's function, or one that calls it
+	// who the test would call to make it: the make's function, or one that calls it and
+	// returns the object whose method closes it (a wrapper of its constructor). One that
+	// calls it for an object of its own (NewPool making a worker) owns what it made: its
+	// close is that object's job, not the test's.
+	owners := map[string]bool{} // receiver types of the closing methods
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && len(fd.Recv.List) == 1 && closesIn(fd, out.closes) {
+				owners[typeName(fd.Recv.List[0].Type)] = true
+			}
+		}
+	}
 	makers := map[string]bool{out.makeFunc: true}
 	for _, f := range files {
 		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && calls(fd.Body, out.makeFunc) {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && calls(fd.Body, out.makeFunc) && returnsOwner(fd, owners) {
 				makers[fd.Name.Name] = true
 			}
 		}
 	}
 	for _, f := range tests {
-		ast.Inspect(f, func(n ast.Node) bool {
-			if c, ok := n.(*ast.CallExpr); ok && out.testCall == "" && makers[calleeName(c)] {
-				p := fset.Position(c.Pos())
-				out.testCall = filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line)
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
 			}
-			return out.testCall == ""
-		})
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok && makers[calleeName(c)] {
+					p := fset.Position(c.Pos())
+					out.testCalls = append(out.testCalls, testCallSite{at: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line),
+						fn: fd.Name.Name, entry: fd.Recv == nil && testEntry(fd.Name.Name)})
+				}
+				return true
+			})
+		}
 	}
 	return out
+}
+
+// testEntry reports whether a top-level function of a _test.go file is one go test runs.
+func testEntry(name string) bool {
+	for _, p := range []string{"Test", "Benchmark", "Example", "Fuzz"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// closesIn reports whether one of closes is in function fd.
+func closesIn(fd *ast.FuncDecl, closes []closeSite) bool {
+	name := astname.Func(fd)
+	for _, c := range closes {
+		if c.Func == name {
+			return true
+		}
+	}
+	return false
+}
+
+// returnsOwner reports whether fd returns a value of one of the types owners (T or *T);
+// with no closing method (a close in a plain function) any caller counts.
+func returnsOwner(fd *ast.FuncDecl, owners map[string]bool) bool {
+	if len(owners) == 0 {
+		return true
+	}
+	if fd.Type.Results == nil {
+		return false
+	}
+	for _, r := range fd.Type.Results.List {
+		if owners[typeName(r.Type)] {
+			return true
+		}
+	}
+	return false
+}
+
+// typeName is the name of a type expression T, *T, T[X] or pkg.T; "" for others.
+func typeName(e ast.Expr) string {
+	switch t := ast.Unparen(e).(type) {
+	case *ast.StarExpr:
+		return typeName(t.X)
+	case *ast.Ident:
+		return t.Name
+	case *ast.IndexExpr:
+		return typeName(t.X)
+	case *ast.IndexListExpr:
+		return typeName(t.X)
+	case *ast.SelectorExpr:
+		return t.Sel.Name
+	}
+	return ""
 }
 
 // calls reports whether body calls a function or method named name.

@@ -95,7 +95,7 @@ func (r *Result) leaks() []leak {
 
 func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
-		out := r.withoutPackageDaemons(r.timeLimitLeaks())
+		out := r.withoutEndedBubbles(r.withoutPackageDaemons(r.timeLimitLeaks()))
 		r.markTestOnly(out)
 		r.markWayOut(out)
 		return out
@@ -159,7 +159,7 @@ func (r *Result) findLeaks() []leak {
 		reported[l.ev] = true
 	}
 	out = append(out, r.tickerLeaks(reported)...)
-	out = r.withoutPackageDaemons(out)
+	out = r.withoutEndedBubbles(r.withoutPackageDaemons(out))
 	r.markTestOnly(out)
 	r.markWayOut(out)
 	return out
@@ -427,7 +427,7 @@ func (r *Result) blockedIn(i int32) string {
 }
 
 func leakDetector(kind, summary, why string) *Detector {
-	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule}
+	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule + "\n\n" + bubbleRule}
 	if kind == "leak-chan" || kind == "leak-select" {
 		d.Doc += "\n\n" + wayOutRule
 	}

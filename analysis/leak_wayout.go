@@ -15,9 +15,13 @@ made: "its way out, close(b.input) at batcher.go:51 in (*Batcher).Close, never r
 run". The close is found by reading the package: a close(x) whose x is the variable or
 field the make stored the channel in (static matching on that name; a close through a copy
 of the channel is not found). When the test made the object (the make ran on the test's
-goroutine, and a _test.go file of the package calls the function that made it) and every
-channel the goroutine waits on has such an exported close that never ran, the leak is the
-test's (test-only, a warning): it made the object and never closed it.`
+goroutine, and the test's function, or a helper of its files, calls the function that made
+it, or a wrapper returning the object the close belongs to; a constructor that makes it for
+an object of its own owns it, and its close is that object's job) and the
+channel the goroutine receives from has such an exported close that never ran, the leak is the
+test's (test-only, a warning): it made the object and never closed it. A select leaves by any
+of its cases: one receive case waiting for such a close of an object the test made is
+enough (its other cases may wait on a context's Done or a send), and names the way out.`
 
 // wayOut is what a leak waits for: a close the source has and the run never ran.
 type wayOut struct {
@@ -56,14 +60,16 @@ func (r *Result) markWayOut(leaks []leak) {
 			objs = []uint64{ev.Obj}
 		case ev.Kind == trace.KindSelect && l.ticker == 0:
 			for _, c := range ev.Cases {
-				if c.Send {
-					objs = nil
-					break
+				if !c.Send {
+					objs = append(objs, c.Obj)
 				}
-				objs = append(objs, c.Obj)
 			}
 		}
-		testMade, named := true, 0
+		// A receive waits for its one channel; a select leaves by any of its cases, so one
+		// case whose close the test never ran is the way out the test withheld, whatever the
+		// other cases wait on (a context's Done, a send).
+		anyCase := ev.Kind == trace.KindSelect
+		testMade, named := !anyCase, 0
 		for _, o := range objs {
 			m, ok := r.makeEvent(o)
 			if !ok || evs[m].Pos == 0 {
@@ -72,7 +78,9 @@ func (r *Result) markWayOut(leaks []leak) {
 			p := r.Trace.Position(evs[m].Pos)
 			facts, ok := closesOf(p.File, p.Line, r.makeOrdinal(m))
 			if !ok || len(facts.closes) == 0 {
-				testMade = false
+				if !anyCase {
+					testMade = false
+				}
 				continue
 			}
 			w := &wayOut{close: facts.closes[0], made: m, makeFunc: facts.makeFunc}
@@ -84,10 +92,17 @@ func (r *Result) markWayOut(leaks []leak) {
 			w.ran = ranAt(w.close)
 			g := r.gOf[m]
 			byTest := testKnown && g == test || g >= 0 && r.spawnedInTest(g)
-			if byTest && facts.testCall != "" && w.close.Exported {
-				w.testCall = facts.testCall
-			} else {
+			call := facts.testCall(r.opts.Test)
+			mine := byTest && call != "" && w.close.Exported
+			if mine {
+				w.testCall = call
+			}
+			switch {
+			case !anyCase && !mine:
 				testMade = false
+			case anyCase && mine && !testMade:
+				testMade = true
+				l.wayOut = w // the case the test withheld names the way out
 			}
 			if l.wayOut == nil {
 				l.wayOut = w
