@@ -468,6 +468,8 @@ func leakDetector(kind, summary, why string) *Detector {
 				msg += r.wayOutText(l.wayOut)
 			}
 			switch {
+			case l.testMade && l.wayOut.testChan:
+				msg += "; the test never closed it: test-only"
 			case l.testMade:
 				msg += fmt.Sprintf("; the test made it (%s, called at %s) and never closed it: test-only", l.wayOut.makeFunc, l.wayOut.testCall)
 			case l.testOnly:
@@ -499,7 +501,7 @@ func leakDetector(kind, summary, why string) *Detector {
 				// one lock never released, whichever goroutines queued behind it in this run
 				f.Fingerprint = r.fingerprint(kind, []Position{heldPosition(f.Positions[:root])})
 			}
-			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
+			if w := l.wayOut; w != nil && !w.testChan && len(f.Positions) > 0 {
 				// the close that never ran is in the source, not the trace: not part of the fingerprint
 				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line, Column: w.close.Column})
 			}

@@ -21,7 +21,10 @@ an object of its own owns it, and its close is that object's job) and the
 channel the goroutine receives from has such an exported close that never ran, the leak is the
 test's (test-only, a warning): it made the object and never closed it. A select leaves by any
 of its cases: one receive case waiting for such a close of an object the test made is
-enough (its other cases may wait on a context's Done or a send), and names the way out.`
+enough (its other cases may wait on a context's Done or a send), and names the way out.
+A goroutine of the package receiving from a channel the test made (in a _test.go file),
+that nothing closed and only the test's code sent on, waits for the test, its producer, to
+close it: test-only too.`
 
 // wayOut is what a leak waits for: a close the source has and the run never ran.
 type wayOut struct {
@@ -30,6 +33,31 @@ type wayOut struct {
 	makeFunc string // the function the make is in
 	ran      bool   // the close statement ran in this run, for another channel
 	testCall string // the test's call of the maker, when the test made the object
+	testChan bool   // the channel was made in a _test.go file (no close to name)
+}
+
+// testOnlyChannel reports whether channel o, made by the test, was never closed and only
+// the test's code sent on it: the package received from the test's channel, and its
+// producer, the test, never closed it.
+func (r *Result) testOnlyChannel(o uint64) bool {
+	for i := range r.Trace.Events {
+		ev := &r.Trace.Events[i]
+		switch {
+		case ev.Kind == trace.KindChanClose && ev.Obj == o:
+			return false
+		case ev.Kind == trace.KindChanSend && ev.Obj == o:
+			if !strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go") {
+				return false
+			}
+		case ev.Kind == trace.KindSelect:
+			for _, c := range ev.Cases {
+				if c.Send && c.Obj == o && !strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go") {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // markWayOut names the close each receive leak waits for, and marks test-only the leaks of
@@ -51,6 +79,7 @@ func (r *Result) markWayOut(leaks []leak) {
 		}
 		return false
 	}
+	testChans := map[uint64]bool{} // testOnlyChannel, memoized: many leaks may wait on one
 	for k := range leaks {
 		l := &leaks[k]
 		ev := &evs[l.ev]
@@ -76,6 +105,27 @@ func (r *Result) markWayOut(leaks []leak) {
 				continue // a timer's or another package's channel: no make to read
 			}
 			p := r.Trace.Position(evs[m].Pos)
+			if strings.HasSuffix(p.File, "_test.go") {
+				// the test's own channel, handed to the package: only the test can close it
+				w := &wayOut{made: m, testChan: true}
+				mine, seen := testChans[o]
+				if !seen {
+					mine = r.testOnlyChannel(o)
+					testChans[o] = mine
+				}
+				switch {
+				case !anyCase && !mine:
+					testMade = false
+				case anyCase && mine && !testMade:
+					testMade = true
+					l.wayOut = w
+				}
+				if l.wayOut == nil {
+					l.wayOut = w
+				}
+				named++
+				continue
+			}
 			facts, ok := closesOf(p.File, p.Line, r.makeOrdinal(m))
 			if !ok || len(facts.closes) == 0 {
 				if !anyCase {
@@ -123,6 +173,9 @@ func (r *Result) spawnedInTest(g int32) bool {
 
 // wayOutText is the message part naming a leak's way out.
 func (r *Result) wayOutText(w *wayOut) string {
+	if w.testChan {
+		return fmt.Sprintf("; it waits for the channel the test made at %s, which nothing closed", r.at(w.made))
+	}
 	when := "never ran in this run"
 	if w.ran {
 		when = "did not run for this channel (it ran for another)"

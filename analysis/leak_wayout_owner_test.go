@@ -115,3 +115,32 @@ func analyzeTest(t *testing.T, b *tracetest.Builder, test, dir string) *Result {
 	}
 	return r
 }
+
+// A goroutine of the package ranging over a channel the test made, sent on only by the
+// test and never closed: it waits for the test to close it (test-only). The same channel
+// sent on by the package's code too stays the package's leak.
+func TestLeakOnTestsChannel(t *testing.T) {
+	dir := writeOwnerPkg(t)
+	at := func(f, line string) string { return filepath.Join(dir, f) + ":" + line }
+	for _, pkgSends := range []bool{false, true} {
+		b := tracetest.New().Meta("testgoid", "1")
+		m := b.Main()
+		in := m.MakeChan(0, at("p_test.go", "5"))
+		w := m.Go(at("p.go", "20"))
+		m.Send(in, at("p_test.go", "5"))
+		w.Recv(in, at("p.go", "22"))
+		if pkgSends {
+			u := m.Go(at("p.go", "20"))
+			u.Send(in, at("p.go", "24"))
+			w.Recv(in, at("p.go", "22"))
+			u.End()
+		}
+		w.Pending().Recv(in, at("p.go", "22"))
+		m.End()
+		r := analyzeTest(t, b, "TestRouter", dir)
+		f := want(t, r, "leak-chan", Actual, "p.go:22")
+		if f.TestOnly == pkgSends || !strings.Contains(f.Message, "it waits for the channel the test made at p_test.go:5, which nothing closed") {
+			t.Errorf("package sends %v: test only %v, message %q", pkgSends, f.TestOnly, f.Message)
+		}
+	}
+}

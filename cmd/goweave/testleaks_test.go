@@ -21,6 +21,8 @@ import (
 //     (watermill's router at the fixed commit).
 //   - wayout.TestPoolClosed closes its pool, whose Close forgets its worker: the worker's
 //     leak stays an error, although another test of the package makes a worker itself.
+//   - wayout.TestConsumeNeverClosed hands the package a channel and never closes it: the
+//     package's goroutine ranging over it is the test's leak (watermill's subscriber mock).
 func TestFuzzCommandTestMadeLeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzzes a test program")
@@ -53,6 +55,7 @@ func TestFuzzCommandTestMadeLeaks(t *testing.T) {
 		{"leak-select", "wayout.go:35", true, "its way out, close(r.closing) at wayout.go:42 in (*Router).Close, never ran"},
 		{"leak-chan", "wayout.go:26", true, "the test made it (NewRouter, called at wayout_test.go:13)"},
 		{"leak-chan", "wayout.go:54", false, "close(w.stop) at wayout.go:57 in (*Worker).Close"},
+		{"leak-chan", "wayout.go:74", true, "it waits for the channel the test made at wayout_test.go:52, which nothing closed; the test never closed it"},
 	} {
 		f, ok := got[key{w.kind, w.at}]
 		if !ok {

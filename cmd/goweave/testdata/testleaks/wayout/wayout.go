@@ -67,3 +67,11 @@ func NewPool() *Pool { return &Pool{w: NewWorker(), done: make(chan struct{})} }
 
 // Close stops the pool; it forgets to close its worker.
 func (p *Pool) Close() { close(p.done) }
+
+// Consume receives the values of in until it is closed.
+func Consume(in <-chan int) {
+	go func() {
+		for range in {
+		}
+	}()
+}

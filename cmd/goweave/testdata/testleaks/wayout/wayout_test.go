@@ -46,3 +46,11 @@ func waitBlocked(t *testing.T, reason string, n int) {
 		runtime.Gosched()
 	}
 }
+
+// TestConsumeNeverClosed hands the package its channel and never closes it.
+func TestConsumeNeverClosed(t *testing.T) {
+	in := make(chan int)
+	Consume(in)
+	in <- 1
+	waitBlocked(t, "chan receive", 1)
+}
