@@ -80,6 +80,9 @@ func (r *Result) markWayOut(leaks []leak) {
 		return false
 	}
 	testChans := map[uint64]bool{} // testOnlyChannel, memoized: many leaks may wait on one
+	inTestFile := func(ev *trace.Event) bool {
+		return strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go")
+	}
 	for k := range leaks {
 		l := &leaks[k]
 		ev := &evs[l.ev]
@@ -105,7 +108,7 @@ func (r *Result) markWayOut(leaks []leak) {
 				continue // a timer's or another package's channel: no make to read
 			}
 			p := r.Trace.Position(evs[m].Pos)
-			if strings.HasSuffix(p.File, "_test.go") {
+			if strings.HasSuffix(p.File, "_test.go") && !inTestFile(ev) {
 				// the test's own channel, handed to the package: only the test can close it
 				w := &wayOut{made: m, testChan: true}
 				mine, seen := testChans[o]
