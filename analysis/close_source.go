@@ -43,6 +43,9 @@ type closeFacts struct {
 	// testCalls: where _test.go files of the package's directory call the make's function
 	// (or a wrapper of it that returns the object), in file order.
 	testCalls []testCallSite
+	// helpersOf: per test function of the _test.go files, the helpers (functions of those
+	// files that are no test) its body calls
+	helpersOf map[string]map[string]bool
 }
 
 // testCallSite is one call of a maker in a _test.go file.
@@ -53,15 +56,16 @@ type testCallSite struct {
 }
 
 // testCall is where the test test (a top-level Test function's name; "" unknown) calls the
-// maker: in its own body, else in a helper of the test files (not another test's body); ""
-// when it does not. Unknown test: the first call of any test file.
+// maker: in its own body, else in a helper of the test files its body calls (not another
+// test's body, nor a helper only other tests call); "" when it does not. Unknown test: the
+// first call of any test file.
 func (f closeFacts) testCall(test string) string {
 	helper := ""
 	for _, c := range f.testCalls {
 		switch {
 		case test == "" || c.fn == test:
 			return c.at
-		case !c.entry && helper == "":
+		case !c.entry && helper == "" && f.helpersOf[test][c.fn]:
 			helper = c.at
 		}
 	}
@@ -185,17 +189,29 @@ func computeCloses(file string, line, k int) closeFacts {
 			}
 		}
 	}
+	out.helpersOf = map[string]map[string]bool{}
 	for _, f := range tests {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
+			entry := fd.Recv == nil && testEntry(fd.Name.Name)
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if c, ok := n.(*ast.CallExpr); ok && makers[calleeName(c)] {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				if makers[calleeName(c)] {
 					p := fset.Position(c.Pos())
 					out.testCalls = append(out.testCalls, testCallSite{at: filepath.Base(p.Filename) + ":" + strconv.Itoa(p.Line),
-						fn: fd.Name.Name, entry: fd.Recv == nil && testEntry(fd.Name.Name)})
+						fn: fd.Name.Name, entry: entry})
+				}
+				if entry {
+					if out.helpersOf[fd.Name.Name] == nil {
+						out.helpersOf[fd.Name.Name] = map[string]bool{}
+					}
+					out.helpersOf[fd.Name.Name][calleeName(c)] = true
 				}
 				return true
 			})

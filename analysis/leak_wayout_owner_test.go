@@ -48,6 +48,10 @@ func TestRouter(t *testing.T) { NewRouter() }
 func TestPool(t *testing.T) { NewPool() }
 
 func TestWorker(t *testing.T) { NewWorker().Close() }
+
+func newRouter() *Router { return NewRouter() }
+
+func TestOther(t *testing.T) { newRouter() }
 `
 
 func writeOwnerPkg(t *testing.T) string {
@@ -141,6 +145,28 @@ func TestLeakOnTestsChannel(t *testing.T) {
 		f := want(t, r, "leak-chan", Actual, "p.go:22")
 		if f.TestOnly == pkgSends || !strings.Contains(f.Message, "it waits for the channel the test made at p_test.go:5, which nothing closed") {
 			t.Errorf("package sends %v: test only %v, message %q", pkgSends, f.TestOnly, f.Message)
+		}
+	}
+}
+
+// The test made the router when its own function, or a helper its function calls, calls
+// the maker; a helper only another test calls is not this test's (the router made on the
+// test's goroutine by the package's code, as watermill's router made its decorator's
+// channel, stays the package's leak).
+func TestLeakTestMadeThroughHelper(t *testing.T) {
+	dir := writeOwnerPkg(t)
+	at := func(line string) string { return filepath.Join(dir, "p.go") + ":" + line }
+	for test, wantCall := range map[string]string{"TestOther": "p_test.go:11", "TestPool": ""} {
+		b := tracetest.New().Meta("testgoid", "1")
+		m := b.Main()
+		closing := m.MakeChan(0, at("7"))
+		w := m.Go(at("7"))
+		w.Pending().Recv(closing, at("12"))
+		m.End()
+		r := analyzeTest(t, b, test, dir)
+		f := want(t, r, "leak-chan", Actual, "p.go:12")
+		if f.TestOnly != (wantCall != "") || wantCall != "" && !strings.Contains(f.Message, "called at "+wantCall+")") {
+			t.Errorf("%s: test only %v, message %q", test, f.TestOnly, f.Message)
 		}
 	}
 }
