@@ -33,6 +33,9 @@ type closeSite struct {
 	// Exported: the function is exported (a method of an exported name, or a function),
 	// so a user of the package, a test, can call it.
 	Exported bool
+	// LitFrom: the first line of the innermost function literal the close is in (0: none),
+	// where a goroutine running it was started (go func() {...}())
+	LitFrom int
 }
 
 // closeFacts is what the source says of a channel made at a line.
@@ -159,7 +162,8 @@ func computeCloses(file string, line, k int) closeFacts {
 					if id, ok := x.Fun.(*ast.Ident); ok && id.Name == "close" && len(x.Args) == 1 && objectOf(x.Args[0], info) == obj {
 						p := fset.Position(x.Pos())
 						out.closes = append(out.closes, closeSite{File: p.Filename, Line: p.Line, Column: p.Column,
-							Text: strings.TrimSpace(sourceText(fset, x)), Func: astname.Func(fd), Exported: funcExported(fd)})
+							Text: strings.TrimSpace(sourceText(fset, x)), Func: astname.Func(fd), Exported: funcExported(fd),
+							LitFrom: litAround(fset, fd, x)})
 					}
 				}
 				return true
@@ -218,6 +222,21 @@ func computeCloses(file string, line, k int) closeFacts {
 		}
 	}
 	return out
+}
+
+// litAround is the first line of the innermost function literal of fd around n, 0 for none.
+func litAround(fset *token.FileSet, fd *ast.FuncDecl, n ast.Node) int {
+	var in *ast.FuncLit
+	ast.Inspect(fd.Body, func(m ast.Node) bool {
+		if lit, ok := m.(*ast.FuncLit); ok && lit.Pos() <= n.Pos() && n.End() <= lit.End() {
+			in = lit // the walk goes outer to inner: the last one is the innermost
+		}
+		return true
+	})
+	if in == nil {
+		return 0
+	}
+	return fset.Position(in.Pos()).Line
 }
 
 // testEntry reports whether a top-level function of a _test.go file is one go test runs.

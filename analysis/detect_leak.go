@@ -468,6 +468,9 @@ func leakDetector(kind, summary, why string) *Detector {
 				msg += r.wayOutText(l.wayOut)
 			}
 			switch {
+			case l.testMade && l.wayOut.closer > 0:
+				msg += fmt.Sprintf("; the goroutine that would run it, %s, is blocked at %s, a leak of the test's: test-only",
+					r.spawnedAt(l.wayOut.closer-1), r.at(l.wayOut.closer-1))
 			case l.testMade && l.wayOut.testChan:
 				msg += "; the test never closed it: test-only"
 			case l.testMade:

@@ -24,7 +24,9 @@ of its cases: one receive case waiting for such a close of an object the test ma
 enough (its other cases may wait on a context's Done or a send), and names the way out.
 A goroutine of the package receiving from a channel the test made (in a _test.go file),
 that nothing closed and only the test's code sent on, waits for the test, its producer, to
-close it: test-only too.`
+close it: test-only too. So is a leak whose close would be run by a goroutine started at
+the function literal the close is in, itself a test-only leak blocked in that literal
+before the close (a forwarder ranging over the test's channel): the chain ends at the test.`
 
 // wayOut is what a leak waits for: a close the source has and the run never ran.
 type wayOut struct {
@@ -34,6 +36,40 @@ type wayOut struct {
 	ran      bool   // the close statement ran in this run, for another channel
 	testCall string // the test's call of the maker, when the test made the object
 	testChan bool   // the channel was made in a _test.go file (no close to name)
+	closer   int32  // > 0: the test-only leak, blocked before the close in the goroutine that would run it, plus 1
+}
+
+// markCloserLeaked marks test-only the leaks whose close would be run by a goroutine that is
+// itself a test-only leak, blocked in the same function literal before the close (a
+// forwarding goroutine, go func() { for v := range in {...}; close(out) }(), ranging over
+// the test's channel): the chain ends at the test. Repeated until nothing changes.
+func (r *Result) markCloserLeaked(leaks []leak) {
+	evs := r.Trace.Events
+	for changed := true; changed; {
+		changed = false
+		for k := range leaks {
+			l := &leaks[k]
+			w := l.wayOut
+			if l.testOnly || w == nil || w.testChan || w.close.LitFrom == 0 {
+				continue
+			}
+			for j := range leaks {
+				o := &leaks[j]
+				if j == k || !o.testOnly {
+					continue
+				}
+				p := r.Trace.Position(evs[o.ev].Pos)
+				s := r.Goroutines[r.gOf[o.ev]].Spawn
+				if p.File != w.close.File || p.Line < w.close.LitFrom || p.Line >= w.close.Line || s < 0 ||
+					r.Trace.Position(evs[s].Pos).File != w.close.File || r.Trace.Position(evs[s].Pos).Line != w.close.LitFrom {
+					continue
+				}
+				l.testOnly, l.testMade, w.closer = true, true, o.ev+1
+				changed = true
+				break
+			}
+		}
+	}
 }
 
 // testOnlyChannel reports whether channel o, made by the test, was never closed and only
@@ -166,6 +202,7 @@ func (r *Result) markWayOut(leaks []leak) {
 			l.testOnly, l.testMade = true, true
 		}
 	}
+	r.markCloserLeaked(leaks)
 }
 
 // spawnedInTest reports whether goroutine g was started by a go statement in a _test.go file.

@@ -23,6 +23,9 @@ import (
 //     leak stays an error, although another test of the package makes a worker itself.
 //   - wayout.TestConsumeNeverClosed hands the package a channel and never closes it: the
 //     package's goroutine ranging over it is the test's leak (watermill's subscriber mock).
+//     TestDrainNeverClosed: the same through a forwarder whose close waits for it: the
+//     goroutine waiting for the forwarder's close is the test's leak too (watermill's router
+//     handler waiting for its decorator's close).
 func TestFuzzCommandTestMadeLeaks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzzes a test program")
@@ -56,6 +59,8 @@ func TestFuzzCommandTestMadeLeaks(t *testing.T) {
 		{"leak-chan", "wayout.go:26", true, "the test made it (NewRouter, called at wayout_test.go:13)"},
 		{"leak-chan", "wayout.go:54", false, "close(w.stop) at wayout.go:57 in (*Worker).Close"},
 		{"leak-chan", "wayout.go:74", true, "it waits for the channel the test made at wayout_test.go:52, which nothing closed; the test never closed it"},
+		{"leak-chan", "wayout.go:86", true, "it waits for the channel the test made at wayout_test.go:61, which nothing closed"},
+		{"leak-chan", "wayout.go:98", true, "its way out, close(out) at wayout.go:89 in (*Forwarder).Forward, never ran in this run; the channel was made at wayout.go:84 in Forward; the goroutine that would run it, the goroutine started at wayout.go:85, is blocked at wayout.go:86, a leak of the test's: test-only"},
 	} {
 		f, ok := got[key{w.kind, w.at}]
 		if !ok {

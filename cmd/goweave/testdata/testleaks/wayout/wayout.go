@@ -75,3 +75,27 @@ func Consume(in <-chan int) {
 		}
 	}()
 }
+
+// Forwarder copies a channel.
+type Forwarder struct{}
+
+// Forward returns a channel with the values of in, closed after in is.
+func (f *Forwarder) Forward(in <-chan int) <-chan int {
+	out := make(chan int)
+	go func() {
+		for v := range in {
+			out <- v
+		}
+		close(out)
+	}()
+	return out
+}
+
+// Drain receives the values of in, through a Forwarder, until in is closed.
+func Drain(in <-chan int) {
+	out := (&Forwarder{}).Forward(in)
+	go func() {
+		for range out {
+		}
+	}()
+}

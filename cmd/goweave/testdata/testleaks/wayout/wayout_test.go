@@ -54,3 +54,12 @@ func TestConsumeNeverClosed(t *testing.T) {
 	in <- 1
 	waitBlocked(t, "chan receive", 1)
 }
+
+// TestDrainNeverClosed hands the package its channel and never closes it: the forwarder
+// waits for the test, and the drainer for the forwarder's close.
+func TestDrainNeverClosed(t *testing.T) {
+	in := make(chan int)
+	Drain(in)
+	in <- 1
+	waitBlocked(t, "chan receive", 2)
+}
