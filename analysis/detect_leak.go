@@ -95,7 +95,7 @@ func (r *Result) leaks() []leak {
 
 func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
-		out := r.withoutPackageDaemons(r.timeLimitLeaks())
+		out := r.withoutEndedBubbles(r.withoutPackageDaemons(r.timeLimitLeaks()))
 		r.markTestOnly(out)
 		r.markWayOut(out)
 		return out
@@ -159,7 +159,7 @@ func (r *Result) findLeaks() []leak {
 		reported[l.ev] = true
 	}
 	out = append(out, r.tickerLeaks(reported)...)
-	out = r.withoutPackageDaemons(out)
+	out = r.withoutEndedBubbles(r.withoutPackageDaemons(out))
 	r.markTestOnly(out)
 	r.markWayOut(out)
 	return out
@@ -427,7 +427,7 @@ func (r *Result) blockedIn(i int32) string {
 }
 
 func leakDetector(kind, summary, why string) *Detector {
-	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule}
+	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule + "\n\n" + bubbleRule}
 	if kind == "leak-chan" || kind == "leak-select" {
 		d.Doc += "\n\n" + wayOutRule
 	}
@@ -468,6 +468,11 @@ func leakDetector(kind, summary, why string) *Detector {
 				msg += r.wayOutText(l.wayOut)
 			}
 			switch {
+			case l.testMade && l.wayOut.closer > 0:
+				msg += fmt.Sprintf("; the goroutine that would run it, %s, is blocked at %s, a leak of the test's: test-only",
+					r.spawnedAt(l.wayOut.closer-1), r.at(l.wayOut.closer-1))
+			case l.testMade && l.wayOut.testChan:
+				msg += "; the test never closed it: test-only"
 			case l.testMade:
 				msg += fmt.Sprintf("; the test made it (%s, called at %s) and never closed it: test-only", l.wayOut.makeFunc, l.wayOut.testCall)
 			case l.testOnly:
@@ -499,7 +504,7 @@ func leakDetector(kind, summary, why string) *Detector {
 				// one lock never released, whichever goroutines queued behind it in this run
 				f.Fingerprint = r.fingerprint(kind, []Position{heldPosition(f.Positions[:root])})
 			}
-			if w := l.wayOut; w != nil && len(f.Positions) > 0 {
+			if w := l.wayOut; w != nil && !w.testChan && len(f.Positions) > 0 {
 				// the close that never ran is in the source, not the trace: not part of the fingerprint
 				f.Positions = append(f.Positions, Position{Role: "close that never ran", File: w.close.File, Line: w.close.Line, Column: w.close.Column})
 			}

@@ -95,7 +95,7 @@ func (r *Result) gcLeakedAtTimeLimit(blocked []int32) []int32 {
 func (r *Result) blockedForever() []int32 {
 	var blocked []int32
 	for _, i := range r.facts.blocked {
-		if leakKind(&r.Trace.Events[i]) != "" {
+		if leakKind(&r.Trace.Events[i]) != "" && !r.endedBubble(r.gOf[i]) { // bubbleRule
 			blocked = append(blocked, i)
 		}
 	}

@@ -15,9 +15,18 @@ made: "its way out, close(b.input) at batcher.go:51 in (*Batcher).Close, never r
 run". The close is found by reading the package: a close(x) whose x is the variable or
 field the make stored the channel in (static matching on that name; a close through a copy
 of the channel is not found). When the test made the object (the make ran on the test's
-goroutine, and a _test.go file of the package calls the function that made it) and every
-channel the goroutine waits on has such an exported close that never ran, the leak is the
-test's (test-only, a warning): it made the object and never closed it.`
+goroutine, and the test's function, or a helper of its files, calls the function that made
+it, or a wrapper returning the object the close belongs to; a constructor that makes it for
+an object of its own owns it, and its close is that object's job) and the
+channel the goroutine receives from has such an exported close that never ran, the leak is the
+test's (test-only, a warning): it made the object and never closed it. A select leaves by any
+of its cases: one receive case waiting for such a close of an object the test made is
+enough (its other cases may wait on a context's Done or a send), and names the way out.
+A goroutine of the package receiving from a channel the test made (in a _test.go file),
+that nothing closed and only the test's code sent on, waits for the test, its producer, to
+close it: test-only too. So is a leak whose close would be run by a goroutine started at
+the function literal the close is in, itself a test-only leak blocked in that literal
+before the close (a forwarder ranging over the test's channel): the chain ends at the test.`
 
 // wayOut is what a leak waits for: a close the source has and the run never ran.
 type wayOut struct {
@@ -26,6 +35,65 @@ type wayOut struct {
 	makeFunc string // the function the make is in
 	ran      bool   // the close statement ran in this run, for another channel
 	testCall string // the test's call of the maker, when the test made the object
+	testChan bool   // the channel was made in a _test.go file (no close to name)
+	closer   int32  // > 0: the test-only leak, blocked before the close in the goroutine that would run it, plus 1
+}
+
+// markCloserLeaked marks test-only the leaks whose close would be run by a goroutine that is
+// itself a test-only leak, blocked in the same function literal before the close (a
+// forwarding goroutine, go func() { for v := range in {...}; close(out) }(), ranging over
+// the test's channel): the chain ends at the test. Repeated until nothing changes.
+func (r *Result) markCloserLeaked(leaks []leak) {
+	evs := r.Trace.Events
+	for changed := true; changed; {
+		changed = false
+		for k := range leaks {
+			l := &leaks[k]
+			w := l.wayOut
+			if l.testOnly || w == nil || w.testChan || w.close.LitFrom == 0 {
+				continue
+			}
+			for j := range leaks {
+				o := &leaks[j]
+				if j == k || !o.testOnly {
+					continue
+				}
+				p := r.Trace.Position(evs[o.ev].Pos)
+				s := r.Goroutines[r.gOf[o.ev]].Spawn
+				if p.File != w.close.File || p.Line < w.close.LitFrom || p.Line >= w.close.Line || s < 0 ||
+					r.Trace.Position(evs[s].Pos).File != w.close.File || r.Trace.Position(evs[s].Pos).Line != w.close.LitFrom {
+					continue
+				}
+				l.testOnly, l.testMade, w.closer = true, true, o.ev+1
+				changed = true
+				break
+			}
+		}
+	}
+}
+
+// testOnlyChannel reports whether channel o, made by the test, was never closed and only
+// the test's code sent on it: the package received from the test's channel, and its
+// producer, the test, never closed it.
+func (r *Result) testOnlyChannel(o uint64) bool {
+	for i := range r.Trace.Events {
+		ev := &r.Trace.Events[i]
+		switch {
+		case ev.Kind == trace.KindChanClose && ev.Obj == o:
+			return false
+		case ev.Kind == trace.KindChanSend && ev.Obj == o:
+			if !strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go") {
+				return false
+			}
+		case ev.Kind == trace.KindSelect:
+			for _, c := range ev.Cases {
+				if c.Send && c.Obj == o && !strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go") {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // markWayOut names the close each receive leak waits for, and marks test-only the leaks of
@@ -47,6 +115,10 @@ func (r *Result) markWayOut(leaks []leak) {
 		}
 		return false
 	}
+	testChans := map[uint64]bool{} // testOnlyChannel, memoized: many leaks may wait on one
+	inTestFile := func(ev *trace.Event) bool {
+		return strings.HasSuffix(r.Trace.Position(ev.Pos).File, "_test.go")
+	}
 	for k := range leaks {
 		l := &leaks[k]
 		ev := &evs[l.ev]
@@ -56,23 +128,48 @@ func (r *Result) markWayOut(leaks []leak) {
 			objs = []uint64{ev.Obj}
 		case ev.Kind == trace.KindSelect && l.ticker == 0:
 			for _, c := range ev.Cases {
-				if c.Send {
-					objs = nil
-					break
+				if !c.Send {
+					objs = append(objs, c.Obj)
 				}
-				objs = append(objs, c.Obj)
 			}
 		}
-		testMade, named := true, 0
+		// A receive waits for its one channel; a select leaves by any of its cases, so one
+		// case whose close the test never ran is the way out the test withheld, whatever the
+		// other cases wait on (a context's Done, a send).
+		anyCase := ev.Kind == trace.KindSelect
+		testMade, named := !anyCase, 0
 		for _, o := range objs {
 			m, ok := r.makeEvent(o)
 			if !ok || evs[m].Pos == 0 {
 				continue // a timer's or another package's channel: no make to read
 			}
 			p := r.Trace.Position(evs[m].Pos)
+			if strings.HasSuffix(p.File, "_test.go") && !inTestFile(ev) {
+				// the test's own channel, handed to the package: only the test can close it
+				w := &wayOut{made: m, testChan: true}
+				mine, seen := testChans[o]
+				if !seen {
+					mine = r.testOnlyChannel(o)
+					testChans[o] = mine
+				}
+				switch {
+				case !anyCase && !mine:
+					testMade = false
+				case anyCase && mine && !testMade:
+					testMade = true
+					l.wayOut = w
+				}
+				if l.wayOut == nil {
+					l.wayOut = w
+				}
+				named++
+				continue
+			}
 			facts, ok := closesOf(p.File, p.Line, r.makeOrdinal(m))
 			if !ok || len(facts.closes) == 0 {
-				testMade = false
+				if !anyCase {
+					testMade = false
+				}
 				continue
 			}
 			w := &wayOut{close: facts.closes[0], made: m, makeFunc: facts.makeFunc}
@@ -84,10 +181,17 @@ func (r *Result) markWayOut(leaks []leak) {
 			w.ran = ranAt(w.close)
 			g := r.gOf[m]
 			byTest := testKnown && g == test || g >= 0 && r.spawnedInTest(g)
-			if byTest && facts.testCall != "" && w.close.Exported {
-				w.testCall = facts.testCall
-			} else {
+			call := facts.testCall(r.opts.Test)
+			mine := byTest && call != "" && w.close.Exported
+			if mine {
+				w.testCall = call
+			}
+			switch {
+			case !anyCase && !mine:
 				testMade = false
+			case anyCase && mine && !testMade:
+				testMade = true
+				l.wayOut = w // the case the test withheld names the way out
 			}
 			if l.wayOut == nil {
 				l.wayOut = w
@@ -98,6 +202,7 @@ func (r *Result) markWayOut(leaks []leak) {
 			l.testOnly, l.testMade = true, true
 		}
 	}
+	r.markCloserLeaked(leaks)
 }
 
 // spawnedInTest reports whether goroutine g was started by a go statement in a _test.go file.
@@ -108,6 +213,9 @@ func (r *Result) spawnedInTest(g int32) bool {
 
 // wayOutText is the message part naming a leak's way out.
 func (r *Result) wayOutText(w *wayOut) string {
+	if w.testChan {
+		return fmt.Sprintf("; it waits for the channel the test made at %s, which nothing closed", r.at(w.made))
+	}
 	when := "never ran in this run"
 	if w.ran {
 		when = "did not run for this channel (it ran for another)"

@@ -31,6 +31,7 @@ type Result struct {
 	timerChans   map[uint64]bool  // one-shot timers' channels (oneShotTimerChan), built on first use
 	receivers    map[uint64]int32 // per channel, its only receiving goroutine, -1 for several (soleReceiver), built on first use
 	timerPending int8             // funcTimerPending: 0 not computed, 1 a function timer is pending, -1 none
+	bubbleEnded  map[uint64]bool  // synctest bubbles that ended (endedBubble), built on first use
 }
 
 // GoroutineInfo describes one goroutine of the trace.

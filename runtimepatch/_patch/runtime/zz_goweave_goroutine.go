@@ -47,7 +47,19 @@ func goweaveSpawn(parent, child *g, pc uintptr) {
 	}
 	e := goweaveRec(h)
 	e.a = child.goid
+	e.b = goweaveBubbleID(child)
 	e.post = e.pre
+}
+
+// goweaveBubbleID is the id of the testing/synctest bubble gp runs in, 0 for
+// none: the analysis tells the goroutines a bubble left blocked when
+// synctest.Test ended in its deadlock panic (the test's own verdict) from
+// leaks (analysis/leak_bubble.go).
+func goweaveBubbleID(gp *g) uint64 {
+	if gp.bubble == nil {
+		return 0
+	}
+	return gp.bubble.id
 }
 
 // goweaveGoEnd records the end of the current goroutine (goexit1).

@@ -120,7 +120,9 @@ func goweaveTimerSpawn(parent, child *g, pos uint32) {
 		pos = p
 		child.goweave.spawnPos = p
 	}
-	goweaveRuntimeEvent(goweaveKGoSpawn, pos, parent.goweave.timer, child.goid)
+	if e := goweaveRuntimeEvent(goweaveKGoSpawn, pos, parent.goweave.timer, child.goid); e != nil {
+		e.b = goweaveBubbleID(child)
+	}
 }
 
 // goweaveRuntimeEvent records an operation the runtime performed for the

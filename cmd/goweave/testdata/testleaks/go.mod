@@ -1,0 +1,3 @@
+module testleaks
+
+go 1.25
