@@ -104,7 +104,8 @@ explain_result() {
       | .at_fix.on_bug_code as $F
       | .at_fix.leftovers = [$mine[] | {name, patch, test, upstream, runs, failed, reproduced, date,
           explains: (.name as $n | [$F[] | select(.leftover == $n)] | length)}]
-      | .at_fix.unexplained = ([$F[] | select(.leftover == null)] | length)
+      | .at_fix.unexplained = ([$F[] | select(.leftover == null and (.test_only // false | not))] | length)
+      | .at_fix.test_only = ([$F[] | select(.leftover == null and (.test_only // false))] | length)
     end' "$json" >"$json.tmp" && mv "$json.tmp" "$json"
 }
 
@@ -112,7 +113,9 @@ explain_result() {
 # findings as text ("" when none), and how many of its findings on the bug's code are
 # unexplained or explained.
 # shellcheck disable=SC2016,SC2034 # jq, not shell; used by the sourcing scripts
-leftover_jq='def leftover_text: [.at_fix.leftovers[]? | select(.explains > 0)
-  | "real leftover\(if .explains > 1 then " (\(.explains) findings)" else "" end), reproduced: patch \(.patch), fails \(.reproduced)/\(.runs) under go test -race"] | join("; ");
-  def unexplained: [.at_fix.on_bug_code[]? | select(.leftover == null)] | length;
+leftover_jq='def leftover_text: ([.at_fix.leftovers[]? | select(.explains > 0)
+  | "real leftover\(if .explains > 1 then " (\(.explains) findings)" else "" end), reproduced: patch \(.patch), fails \(.reproduced)/\(.runs) under go test -race"]
+  + [[.at_fix.on_bug_code[]? | select(.leftover == null and (.test_only // false))] | length | select(. > 0)
+     | "\(.) test-only (a leak the test made, warning)"]) | join("; ");
+  def unexplained: [.at_fix.on_bug_code[]? | select(.leftover == null and (.test_only // false | not))] | length;
   def explained: [.at_fix.on_bug_code[]? | select(.leftover != null)] | length;'

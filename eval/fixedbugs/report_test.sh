@@ -123,5 +123,13 @@ expect_marks "remarked from the store" "a a - - 2"
 rm "$t/lo/a.json"
 LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
 expect_marks "no reproduction, no mark" "- - - - 4"
+# A test-only leak (the test made the object and never closed it) is counted apart, never as
+# unexplained, and the table says so.
+jq '.at_fix.on_bug_code[2].test_only = true' "$t/b1.json" >"$t/b1.tmp" && mv "$t/b1.tmp" "$t/b1.json"
+LEFTOVER_OUT=$t/lo explain_result "$t/b1.json"
+expect_marks "a test-only leak is not unexplained" "- - - - 3"
+got=$(table "$t/b1.json" | sed -n 3p | awk -F' [|] ' '{print $NF}')
+want='3 / 0; 1 test-only (a leak the test made, warning) |'
+if [ "$got" = "$want" ]; then echo "ok   table cell, test-only"; else echo "FAIL table cell, test-only: got '$got', want '$want'"; fails=$((fails + 1)); fi
 
 [ "$fails" = 0 ] || exit 1

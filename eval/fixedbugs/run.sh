@@ -46,7 +46,8 @@
 # "on the bug's code" when it is at a bug line mapped through the fix's diff or at a line the fix
 # changed (outside _test.go files); such a finding that a kept reproduction shows to be a real
 # bug the fix left (leftovers.sh) is counted apart from the unexplained ones, which the target
-# is judged by. Time to the first finding is from the campaign's start (build
+# is judged by, and so is a test-only leak (test_only: an object the test made and never
+# closed, a warning about the test, not a claim about the module's code). Time to the first finding is from the campaign's start (build
 # included) to the -v line of the run that found it first.
 #
 # Environment:
@@ -307,7 +308,7 @@ classify() {
     ($locs | split(" ") | map(select(. != ""))) as $L
     | def rel: ltrimstr($dir);
       def where: [.positions[]?, (.related[]?.position)] | map("\(.file | rel):\(.line)");
-      def brief: {kind, confidence, severity, at: (.positions[0] | "\(.file | rel):\(.line)"),
+      def brief: {kind, confidence, severity, test_only: (.test_only // false), at: (.positions[0] | "\(.file | rel):\(.line)"),
                   where: (where | unique), run, message: (.message | .[0:200])};
       # The -v line of the run that found it: "12.3 <pkg>.<Test> run <n> ..." (run numbers
       # are per test: with several tests the finding'"'"'s test picks the line).
