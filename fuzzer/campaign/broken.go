@@ -33,7 +33,7 @@ import (
 //      (1-0.05^(1/32)); a test passing 15% of its plain runs is called broken once in 180
 //      (0.85^32 = 0.55%), 27% x 0.55% = 1 campaign in 670 for the 85% test above. Cost on
 //      a broken test: one build without goweave (as the single check before) and 32 short
-//      processes, about a second (BENCHMARKS.md).
+//      processes (0.35 s for testdata/failing's panicking test; BENCHMARKS.md).
 //   3. a plain pass: the failure depends on the schedule or on goweave's runtime (timing the
 //      recording changes): the test resumes, and is broken only when goweaveOnlyAfter of
 //      its goweave runs failed with none passing (the same 9% bound, now under goweave).
@@ -210,6 +210,15 @@ func failureWhere(f *TestFailure) string {
 	return where
 }
 
+// fuzzedOn says why a test resumed after a plain pass has no more runs: goweaveOnlyAfter
+// of them failed, or its budget ended first.
+func fuzzedOn(runs int) string {
+	if runs >= goweaveOnlyAfter {
+		return "not fuzzed further"
+	}
+	return "fuzzed on after plain go test passed, until its budget ended"
+}
+
 // plainTimes is "in its only run" or "in each of its n runs" of a plain check.
 func plainTimes(n int) string {
 	if n <= 1 {
@@ -238,9 +247,9 @@ func (c *campaign) unsteeredFailure(name string, f *TestFailure) string {
 	case plainFail:
 		return fmt.Sprintf("%s fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (%s failed %s; under goweave %s; not fuzzed further): ", name, f.PlainCommand, plainTimes(f.PlainFailed), runs)
 	case plainPass:
-		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; not fuzzed further); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, f.PlainCommand)
+		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; %s); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, fuzzedOn(f.Runs), f.PlainCommand)
 	case plainFlaky:
-		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; not fuzzed further); under plain go test it failed %s, then passed (%s): the failure depends on the schedule, and goweave's runtime makes it fail in every run: ", name, runtime, runs, plainTimes(f.PlainFailed), f.PlainCommand)
+		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; %s); under plain go test it failed %s, then passed (%s): the failure depends on the schedule, and goweave's runtime makes it fail in every run: ", name, runtime, runs, fuzzedOn(f.Runs), plainTimes(f.PlainFailed), f.PlainCommand)
 	}
 	note := "plain go test not run"
 	if f.PlainNote != "" {

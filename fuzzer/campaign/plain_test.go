@@ -177,3 +177,15 @@ func TestGoweaveOnly(t *testing.T) {
 		t.Errorf("broken package: %+v", r)
 	}
 }
+
+// A test resumed after a plain pass whose budget ended before goweaveOnlyAfter failing
+// runs was fuzzed on: its error must not say it was not.
+func TestResumedTestsErrorSaysFuzzedOn(t *testing.T) {
+	c := &campaign{}
+	for _, outcome := range []string{plainPass, plainFlaky} {
+		got := c.unsteeredFailure("p.TestX", &TestFailure{Runs: 12, Plain: outcome, PlainFailed: 2, PlainCommand: "go test"})
+		if !strings.Contains(got, "all 12 runs failed, one unsteered; fuzzed on after plain go test passed, until its budget ended)") {
+			t.Errorf("%s: %s", outcome, got)
+		}
+	}
+}
