@@ -245,7 +245,7 @@ func (c *campaign) unsteeredFailure(name string, f *TestFailure) string {
 	runs := failedRuns(f.Runs) + ", one unsteered"
 	switch f.Plain {
 	case plainFail:
-		return fmt.Sprintf("%s fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (%s failed %s; under goweave %s; not fuzzed further): ", name, f.PlainCommand, plainTimes(f.PlainFailed), runs)
+		return fmt.Sprintf("%s fails under plain go test too, with no schedule of goweave's: the failure comes whatever the schedule; make it pass to fuzz it (%s failed %s; under goweave %s; not fuzzed further): ", name, f.PlainCommand, plainTimes(f.PlainFailed), runs)
 	case plainPass:
 		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; %s); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, fuzzedOn(f.Runs), f.PlainCommand)
 	case plainFlaky:

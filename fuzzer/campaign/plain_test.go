@@ -22,7 +22,7 @@ func TestPlainCheckWording(t *testing.T) {
 		race         bool
 		want         string
 	}{
-		{plainFail, "", 32, true, "p.TestX fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (go test -run '^(TestX)$' . failed in each of 32 runs; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
+		{plainFail, "", 32, true, "p.TestX fails under plain go test too, with no schedule of goweave's: the failure comes whatever the schedule; make it pass to fuzz it (go test -run '^(TestX)$' . failed in each of 32 runs; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
 		{plainPass, "", 0, true, "p.TestX fails in every run under goweave (race detector and recording on; all 32 runs failed, one unsteered; not fuzzed further); plain go test passes (go test -run '^(TestX)$' .): the failure may depend on timing the recording changes: x_test.go:9: TestX failed: boom"},
 		{plainPass, "", 0, false, "p.TestX fails in every run under goweave (recording on; all 32 runs failed, one unsteered; not fuzzed further); plain go test passes"},
 		{plainFlaky, "", 3, false, "p.TestX fails in every run under goweave (recording on; all 32 runs failed, one unsteered; not fuzzed further); under plain go test it failed in each of 3 runs, then passed (go test -run '^(TestX)$' .): the failure depends on the schedule"},
