@@ -218,6 +218,7 @@ func (c *campaign) budgetStart(now time.Time) time.Time {
 // tests × TimePerTest / Parallel; with fewer tests than process slots, the slots go to
 // the tests under way, the one with fewest runs in flight first.
 func (c *campaign) nextJob(now time.Time) (job, bool) {
+	c.creditPlainWaits()
 	var next, least *testState
 	active := 0
 	for _, t := range c.tests {

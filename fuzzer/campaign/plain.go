@@ -51,6 +51,10 @@ type plainCheck struct {
 	why            string
 	command        string
 	passed, failed int // runs that passed (0 or 1: it stops at the first) and failed
+	// started and finished bound the test's wait (finished is written before done is
+	// closed); credited: a resumed test got the wait back (creditPlainWaits).
+	started, finished time.Time
+	credited          bool
 }
 
 // ended reports whether p's result is in.
@@ -85,12 +89,13 @@ func (c *campaign) checkPlain(t *testState, force bool) {
 	if c.plain == nil || t.plain != nil || (!force && !t.looksBroken()) {
 		return
 	}
-	p := &plainCheck{done: make(chan struct{})}
+	p := &plainCheck{done: make(chan struct{}), started: time.Now()}
 	t.plain = p
 	race, vet, timeout := c.cfg.Race, c.cfg.Vet, 3*c.cfg.RunTimeout
 	dir, name, checks := t.bin.Dir, t.name, c.plain
 	go func() {
 		defer func() {
+			p.finished = time.Now()
 			close(p.done)
 			select {
 			case checks.ended <- struct{}{}:
@@ -120,6 +125,21 @@ func (c *campaign) plainEnded() <-chan struct{} {
 		return nil
 	}
 	return c.plain.ended
+}
+
+// creditPlainWaits gives each test resumed after a plain pass the time it waited for its
+// check: the wait was the check's, not the test's fuzzing (redis's regression test without
+// -race: the check's 16 runs of 20,000 iterations took its whole -time 45s, and it resumed
+// to no run).
+func (c *campaign) creditPlainWaits() {
+	for _, t := range c.tests {
+		p := t.plain
+		if p == nil || p.credited || t.done || !p.ended() || (p.outcome != plainPass && p.outcome != plainFlaky) {
+			continue
+		}
+		p.credited = true
+		t.budgetFrom = t.budgetFrom.Add(p.finished.Sub(p.started))
+	}
 }
 
 // anyPlainPending reports whether a test waits for its check (the loop must not end).

@@ -98,8 +98,17 @@ func TestLooksBrokenButFlakyResumes(t *testing.T) {
 		c.checkPlain(ts, false)
 	}
 	<-c.plainEnded()
-	if !c.canStart(ts, ts.first) {
-		t.Fatal("a test whose plain runs passed once is not resumed")
+	// Its share was spent waiting for the check: the wait is given back.
+	c.cfg.TimePerTest = time.Minute
+	ts.first, ts.budgetFrom = ts.plain.started.Add(-30*time.Second), ts.plain.started.Add(-30*time.Second)
+	ts.plain.finished = ts.plain.started.Add(time.Hour)
+	now := ts.plain.finished.Add(time.Second)
+	if c.canStart(ts, now) {
+		t.Fatal("canStart before the wait was given back: the test is not set up as spent")
+	}
+	c.creditPlainWaits()
+	if !c.canStart(ts, now) {
+		t.Fatal("a test whose plain runs passed once is not resumed, or not given back the time it waited")
 	}
 	ts.runs++
 	ts.statuses["pass"]++
