@@ -34,7 +34,8 @@ func runFuzz(args []string) int {
 			"prints the distinct concurrency bugs found. Exit status: 0 no findings, 1 findings, 2 errors,\n"+
 			"a test of which no run could be analyzed (a warning says why), or a test that failed in every\n"+
 			"run (an error names the failure; one that fails unsteered too is stopped after 8 runs and run\n"+
-			"once under plain go test, and the error says whether that fails too). A predicted finding its confirmation refuted (the test passed without\n"+
+			"under plain go test until it passes, at most 32 times: a pass resumes it, as a flaky test, until\n"+
+			"32 runs under goweave failed; the error says what plain go test did). A predicted finding its confirmation refuted (the test passed without\n"+
 			"the bug) is a hint: listed, severity hint, no exit status 1. So is a timing-dependent failure\n"+
 			"(a warning): a test failure or panic that happened only when a time.Sleep, timer or deadline\n"+
 			"expired while goweave held the goroutine the test waited for (\"timing\" in -json, SARIF).\n"+

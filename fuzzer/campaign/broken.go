@@ -16,18 +16,39 @@ import (
 // before reaching the code under test. It is an error of the campaign (Report.Errors,
 // TestResult.Failing; goweave fuzz exits 2), not a finding of a kind: no detector claims
 // a concurrency bug, and a kind of its own would be one more thing a CI gate on bugs has to
-// know to skip. When an unsteered run (no schedule) failed too, the test fails without
-// goweave's scheduling: the campaign stops it after brokenAfter runs, all failing, instead
-// of spending its budget on the same failure, and runs it once under plain go test
-// (plain.go) to say whether it fails there too. The findings of its runs are reported as
-// any run's (a send on a closed channel the test recovers is still that bug).
+// know to skip. The findings of its runs are reported as any run's (a send on a closed
+// channel the test recovers is still that bug).
+//
+// "Broken" must mean the failure does not depend on the schedule, and a test that fails in
+// 85% of its runs is flaky: the campaign needs its passing runs to name the cause
+// (ordercause.go). A flaky test whose runs fail with probability p gives n failures in a
+// row with probability p^n, so the verdict is in stages, each a cheap test of "it never
+// passes":
+//   1. brokenAfter (8) goweave runs, all failing, one unsteered: the test looks broken. A
+//      test failing 85% of its runs gets here in 27% of campaigns (0.85^8), one failing
+//      half its runs in 0.4%. Its runs stop (cost: 8 runs).
+//   2. the plain check (plain.go): up to plainRuns (32) runs under plain go test, each a
+//      process of its own, until one passes. All failing: broken, an error as before. 32
+//      failures in a row put the pass rate under plain go test below 9% at 95% confidence
+//      (1-0.05^(1/32)); a test passing 15% of its plain runs is called broken once in 180
+//      (0.85^32 = 0.55%), 27% x 0.55% = 1 campaign in 670 for the 85% test above. Cost on
+//      a broken test: one build without goweave (as the single check before) and 32 short
+//      processes (0.35 s for testdata/failing's panicking test; BENCHMARKS.md).
+//   3. a plain pass: the failure depends on the schedule or on goweave's runtime (timing the
+//      recording changes): the test resumes, and is broken only when goweaveOnlyAfter of
+//      its goweave runs failed with none passing (the same 9% bound, now under goweave).
+// Any pass ends the question for good: the failures are flaky, reported with their cause.
 
-// brokenAfter is how many runs, all failing, one of them unsteered, end a test's campaign.
-// Not fewer: a flaky test on a loaded machine fails its unsteered run now and then (a 10 ms
-// stagger that load overtakes), and its steered runs may all fail because fuzzing finds its
-// bug; at 3 runs the corpus's concurrent_recv was called broken in some campaigns, at 8 a
-// test failing half its runs is called so once in 256.
+// brokenAfter is how many runs, all failing, one of them unsteered, make a test look
+// broken (stage 1). Not fewer: a flaky test on a loaded machine fails its unsteered run now
+// and then (a 10 ms stagger that load overtakes), and its steered runs may all fail because
+// fuzzing finds its bug; at 3 runs the corpus's concurrent_recv was called broken in some
+// campaigns.
 const brokenAfter = 8
+
+// goweaveOnlyAfter is how many goweave runs, all failing, call broken a test that passed
+// under plain go test (stage 3).
+const goweaveOnlyAfter = plainRuns
 
 // TestFailure is how a test failed in every run of a campaign (TestResult.Failing).
 type TestFailure struct {
@@ -42,12 +63,16 @@ type TestFailure struct {
 	// scheduling, with its runtime all the same (recording on, the race detector when the
 	// campaign has it); Plain says whether plain go test fails it.
 	Unsteered bool `json:"unsteered"`
-	// Plain is how the test ended when run once under plain go test (the campaign's -race
-	// and -vet, no goweave runtime; plain.go), for an Unsteered failure: "fail", "pass", or
-	// empty when that could not be told (PlainNote says why). PlainCommand is the command.
+	// Plain is how the test ended when run under plain go test (the campaign's -race and
+	// -vet, no goweave runtime; plain.go) until it passed, at most plainRuns times, for an
+	// Unsteered failure: "fail" (every run), "pass" (the first run), "flaky" (PlainFailed
+	// runs failed, then one passed), or empty when that could not be told (PlainNote says
+	// why). PlainCommand is the command each run stands for.
 	Plain        string `json:"plain,omitempty"`
 	PlainCommand string `json:"plainCommand,omitempty"`
 	PlainNote    string `json:"plainNote,omitempty"`
+	PlainFailed  int    `json:"plainFailed,omitempty"`
+	PlainPassed  int    `json:"plainPassed,omitempty"`
 	// PassedFirst, for TestResult.FailsAfter, is how many runs passed before the first
 	// failing one (leftstate.go).
 	PassedFirst int `json:"passedFirst,omitempty"`
@@ -113,9 +138,23 @@ func (t *testState) alwaysFails() bool {
 	return t.runs > 0 && t.failRuns == t.runs
 }
 
-// broken reports whether t's campaign ends for failing without goweave's scheduling.
-func (t *testState) broken() bool {
+// looksBroken reports whether t's runs so far say it may fail whatever the schedule
+// (stage 1): its plain check starts.
+func (t *testState) looksBroken() bool {
 	return t.unsteeredFailed && t.runs >= brokenAfter && t.alwaysFails()
+}
+
+// broken reports whether t starts no more runs for failing whatever the schedule: it looks
+// broken and its plain check saw no pass (or it is under way: the test waits for it, see
+// plainPending), or, after a plain pass, goweaveOnlyAfter runs failed.
+func (t *testState) broken() bool {
+	if !t.looksBroken() {
+		return false
+	}
+	if t.plain != nil && t.plain.ended() && (t.plain.outcome == plainPass || t.plain.outcome == plainFlaky) {
+		return t.runs >= goweaveOnlyAfter
+	}
+	return true
 }
 
 // failing is TestResult.Failing of t: nil unless every finished run failed.
@@ -171,6 +210,23 @@ func failureWhere(f *TestFailure) string {
 	return where
 }
 
+// fuzzedOn says why a test resumed after a plain pass has no more runs: goweaveOnlyAfter
+// of them failed, or its budget ended first.
+func fuzzedOn(runs int) string {
+	if runs >= goweaveOnlyAfter {
+		return "not fuzzed further"
+	}
+	return "fuzzed on after plain go test passed, until its budget ended"
+}
+
+// plainTimes is "in its only run" or "in each of its n runs" of a plain check.
+func plainTimes(n int) string {
+	if n <= 1 {
+		return "in its only run"
+	}
+	return fmt.Sprintf("in each of %d runs", n)
+}
+
 func failedRuns(n int) string {
 	if n == 1 {
 		return "its only run failed"
@@ -189,9 +245,11 @@ func (c *campaign) unsteeredFailure(name string, f *TestFailure) string {
 	runs := failedRuns(f.Runs) + ", one unsteered"
 	switch f.Plain {
 	case plainFail:
-		return fmt.Sprintf("%s fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (%s failed; under goweave %s; not fuzzed further): ", name, f.PlainCommand, runs)
+		return fmt.Sprintf("%s fails under plain go test too, with no schedule of goweave's: the failure comes whatever the schedule; make it pass to fuzz it (%s failed %s; under goweave %s; not fuzzed further): ", name, f.PlainCommand, plainTimes(f.PlainFailed), runs)
 	case plainPass:
-		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; not fuzzed further); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, f.PlainCommand)
+		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; %s); plain go test passes (%s): the failure may depend on timing the recording changes: ", name, runtime, runs, fuzzedOn(f.Runs), f.PlainCommand)
+	case plainFlaky:
+		return fmt.Sprintf("%s fails in every run under goweave (%s; %s; %s); under plain go test it failed %s, then passed (%s): the failure depends on the schedule, and goweave's runtime makes it fail in every run: ", name, runtime, runs, fuzzedOn(f.Runs), plainTimes(f.PlainFailed), f.PlainCommand)
 	}
 	note := "plain go test not run"
 	if f.PlainNote != "" {

@@ -146,7 +146,7 @@ func (c *campaign) canStart(t *testState, now time.Time) bool {
 	case c.noRoomForRun(t, now):
 		return false // it would not be analyzed before its share ends (runcost.go)
 	case t.broken():
-		return false // it fails without goweave's scheduling: more runs fail the same (broken.go)
+		return false // it fails whatever the schedule, or waits for its plain check (broken.go)
 	case t.leftState():
 		return false // it fails for what its first runs left behind: so will the next (leftstate.go)
 	case len(t.confirm) > 0:
@@ -218,12 +218,13 @@ func (c *campaign) budgetStart(now time.Time) time.Time {
 // tests × TimePerTest / Parallel; with fewer tests than process slots, the slots go to
 // the tests under way, the one with fewest runs in flight first.
 func (c *campaign) nextJob(now time.Time) (job, bool) {
+	c.creditPlainWaits()
 	var next, least *testState
 	active := 0
 	for _, t := range c.tests {
 		started := !t.first.IsZero()
 		if !c.canStart(t, now) {
-			if t.inflight == 0 {
+			if t.inflight == 0 && !t.plainPending() { // (a test waiting for its plain check may resume)
 				c.ended(t)
 			}
 			if started && !t.done {
@@ -345,12 +346,16 @@ func (c *campaign) loop(ctx context.Context) {
 				c.report(Progress{Package: j.test.bin.Package, Test: j.test.name, Started: true})
 			}
 		}
-		if inflight == 0 {
+		if inflight == 0 && (ctx.Err() != nil || !c.anyPlainPending()) {
 			break
 		}
-		res := <-results
-		inflight--
-		c.finish(res)
+		select {
+		case res := <-results:
+			inflight--
+			c.finish(res)
+		case <-c.plainEnded():
+			// a test that waited for its plain check may resume (plain.go)
+		}
 	}
 	for _, t := range c.tests {
 		t.done = true
@@ -679,7 +684,7 @@ func (c *campaign) finish(res jobResult) {
 	if c.cfg.Enough != nil && c.cfg.Enough(TestID{Package: t.bin.Package, Dir: t.bin.Dir, Test: t.name}, c.grouped(derefAll(t.found))) {
 		t.enough = true
 	}
-	if t.inflight == 0 && !c.canStart(t, time.Now()) {
+	if t.inflight == 0 && !t.plainPending() && !c.canStart(t, time.Now()) {
 		c.ended(t)
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})

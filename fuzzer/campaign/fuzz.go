@@ -39,7 +39,7 @@ func Fuzz(ctx context.Context, cfg Config, progress func(Progress)) (*Report, er
 		c.enoughAlready()
 	}
 	c.readLeftBefore()
-	c.plain = &plainChecks{ctx: ctx, sem: make(chan struct{}, c.cfg.Parallel)}
+	c.plain = &plainChecks{ctx: ctx, sem: make(chan struct{}, c.cfg.Parallel), ended: make(chan struct{}, 1)}
 	c.loop(ctx)
 	c.waitPlain()
 	c.noteJoins()

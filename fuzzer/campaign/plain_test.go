@@ -14,30 +14,39 @@ import (
 )
 
 // A test failing in every run, one unsteered, is checked once under plain go test, as soon
-// as it is found broken; the error says what that check saw.
+// as it looks broken; the error says what that check saw.
 func TestPlainCheckWording(t *testing.T) {
 	for _, c := range []struct {
 		outcome, why string
+		failed       int
 		race         bool
 		want         string
 	}{
-		{plainFail, "", true, "p.TestX fails under plain go test too, with no schedule of goweave's: the failure is the code's or the test's, not a schedule's; make it pass to fuzz it (go test -run '^(TestX)$' . failed; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
-		{plainPass, "", true, "p.TestX fails in every run under goweave (race detector and recording on; all 8 runs failed, one unsteered; not fuzzed further); plain go test passes (go test -run '^(TestX)$' .): the failure may depend on timing the recording changes: x_test.go:9: TestX failed: boom"},
-		{plainPass, "", false, "p.TestX fails in every run under goweave (recording on; all 8 runs failed, one unsteered; not fuzzed further); plain go test passes"},
-		{"", "it did not build: x", true, "p.TestX fails in every run under goweave (race detector and recording on; all 8 runs failed, one unsteered; not fuzzed further; plain go test could not tell: it did not build: x): x_test.go:9"},
+		{plainFail, "", 32, true, "p.TestX fails under plain go test too, with no schedule of goweave's: the failure comes whatever the schedule; make it pass to fuzz it (go test -run '^(TestX)$' . failed in each of 32 runs; under goweave all 8 runs failed, one unsteered; not fuzzed further): x_test.go:9: TestX failed: boom"},
+		{plainPass, "", 0, true, "p.TestX fails in every run under goweave (race detector and recording on; all 32 runs failed, one unsteered; not fuzzed further); plain go test passes (go test -run '^(TestX)$' .): the failure may depend on timing the recording changes: x_test.go:9: TestX failed: boom"},
+		{plainPass, "", 0, false, "p.TestX fails in every run under goweave (recording on; all 32 runs failed, one unsteered; not fuzzed further); plain go test passes"},
+		{plainFlaky, "", 3, false, "p.TestX fails in every run under goweave (recording on; all 32 runs failed, one unsteered; not fuzzed further); under plain go test it failed in each of 3 runs, then passed (go test -run '^(TestX)$' .): the failure depends on the schedule"},
+		{"", "it did not build: x", 0, true, "p.TestX fails in every run under goweave (race detector and recording on; all 8 runs failed, one unsteered; not fuzzed further; plain go test could not tell: it did not build: x): x_test.go:9"},
 	} {
 		checked := 0
-		plainGoTest = func(ctx context.Context, dir, test string, race bool, vet string, timeout time.Duration) (string, string, string) {
+		release := make(chan struct{})
+		plainGoTest = func(ctx context.Context, dir, test string, race bool, vet string, timeout time.Duration) plainResult {
+			<-release
 			checked++
 			if dir != "/m" || test != "TestX" || race != c.race || vet != "off" {
 				t.Errorf("checked %s %s race=%v vet=%q", dir, test, race, vet)
 			}
-			return c.outcome, c.why, "go test -run '^(TestX)$' ."
+			r := plainResult{outcome: c.outcome, why: c.why, command: "go test -run '^(TestX)$' .", failed: c.failed}
+			if c.outcome == plainPass || c.outcome == plainFlaky {
+				r.passed = 1
+			}
+			return r
 		}
-		ts := &testState{bin: &build.TestBinary{Package: "p", Dir: "/m"}, name: "TestX", statuses: map[string]int{}}
+		ts := &testState{bin: &build.TestBinary{Package: "p", Dir: "/m"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{}}
 		cp := &campaign{cfg: Config{Race: c.race, Vet: "off", RunTimeout: time.Second, Parallel: 1}, tests: []*testState{ts},
-			plain: &plainChecks{ctx: context.Background(), sem: make(chan struct{}, 1)}}
-		for range brokenAfter {
+			plain: &plainChecks{ctx: context.Background(), sem: make(chan struct{}, 1), ended: make(chan struct{}, 1)}}
+		// Runs go on while the check has not ended or it passed, until the test is broken.
+		for ts.runs < goweaveOnlyAfter+1 && (ts.runs < brokenAfter || cp.canStart(ts, ts.first)) {
 			ts.runs++
 			ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Findings: []Finding{{Finding: analysis.Finding{
 				Kind: "flaky-failure", Message: "TestX failed: boom", Positions: []analysis.Position{{File: "/m/x_test.go", Line: 9}}}}}}
@@ -46,17 +55,68 @@ func TestPlainCheckWording(t *testing.T) {
 			}
 			ts.noteFailure(ar)
 			cp.checkPlain(ts, false)
+			if ts.runs == brokenAfter {
+				if cp.canStart(ts, ts.first) || !ts.plainPending() {
+					t.Errorf("%q: a test that looks broken may start runs before its check ended", c.outcome)
+				}
+				close(release)
+				<-cp.plainEnded()
+			}
 		}
 		cp.waitPlain()
 		errs := cp.failingErrors()
 		if checked != 1 || len(errs) != 1 || !strings.HasPrefix(errs[0], c.want) {
 			t.Errorf("%d checks, errors %q; want one check and an error starting %q", checked, errs, c.want)
 		}
-		if f := ts.failing(); f == nil || f.Plain != c.outcome || f.PlainCommand == "" {
+		if f := ts.failing(); f == nil || f.Plain != c.outcome || f.PlainCommand == "" || f.PlainFailed != c.failed {
 			t.Errorf("failing %+v", f)
 		}
 	}
 	plainGoTest = runPlainGoTest
+}
+
+// A test failing 85% of its runs for the schedule's reasons (7 of 8 ready cases of a
+// select fail it) looks broken after 8 failing runs in a quarter of campaigns: its plain
+// check sees a pass, the campaign resumes it, and its next passing run makes its failure
+// the flaky-failure it is, with no error.
+func TestLooksBrokenButFlakyResumes(t *testing.T) {
+	plainGoTest = func(ctx context.Context, dir, test string, race bool, vet string, timeout time.Duration) plainResult {
+		return plainResult{outcome: plainFlaky, command: "go test", failed: 5, passed: 1}
+	}
+	defer func() { plainGoTest = runPlainGoTest }()
+	ts := &testState{bin: &build.TestBinary{Package: "p", Dir: "/m"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{}}
+	c := &campaign{cfg: Config{RunTimeout: time.Second, Parallel: 1}, tests: []*testState{ts},
+		plain: &plainChecks{ctx: context.Background(), sem: make(chan struct{}, 1), ended: make(chan struct{}, 1)}}
+	for ts.runs < brokenAfter {
+		ts.runs++
+		ts.statuses["fail"]++
+		ar := &AnalyzedRun{Run: &run.Run{Status: run.StatusFail}}
+		if ts.runs > 1 {
+			ar.Request = &RunRequest{Strategy: "flow"}
+		}
+		ts.noteFailure(ar)
+		c.checkPlain(ts, false)
+	}
+	<-c.plainEnded()
+	// Its share was spent waiting for the check: the wait is given back.
+	c.cfg.TimePerTest = time.Minute
+	ts.first, ts.budgetFrom = ts.plain.started.Add(-30*time.Second), ts.plain.started.Add(-30*time.Second)
+	ts.plain.finished = ts.plain.started.Add(time.Hour)
+	now := ts.plain.finished.Add(time.Second)
+	if c.canStart(ts, now) {
+		t.Fatal("canStart before the wait was given back: the test is not set up as spent")
+	}
+	c.creditPlainWaits()
+	if !c.canStart(ts, now) {
+		t.Fatal("a test whose plain runs passed once is not resumed, or not given back the time it waited")
+	}
+	ts.runs++
+	ts.statuses["pass"]++
+	ts.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusPass}})
+	f := Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX"}}
+	if errs := c.failingErrors(); len(errs) != 0 || !c.worthReporting(f) || ts.broken() {
+		t.Errorf("errors %q, flaky-failure reported %v; want no error and the flaky-failure", errs, c.worthReporting(f))
+	}
 }
 
 // runPlainGoTest runs go test and tells a failure, a pass and a build failure apart.
@@ -83,6 +143,16 @@ func TestPanic(t *testing.T) { panic("boom") }
 // TestPort fails as a second process does on a fixed port the campaign's runs hold.
 func TestPort(t *testing.T) { t.Fatal("listen tcp 127.0.0.1:16379: bind: address already in use") }
 
+// TestFlaky fails its first two runs (a counter in a file), then passes.
+func TestFlaky(t *testing.T) {
+	path := os.Getenv("PLAIN_COUNTER")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, append(b, 'x'), 0o644)
+	if len(b) < 2 {
+		t.Fatal("not yet")
+	}
+}
+
 // TestGoweaveOnly fails under goweave's runtime only: the plain check must not pass goweave's variables on.
 func TestGoweaveOnly(t *testing.T) {
 	if os.Getenv("GOWEAVE_RUN") != "" {
@@ -97,19 +167,34 @@ func TestGoweaveOnly(t *testing.T) {
 		}
 	}
 	t.Setenv("GOWEAVE_RUN", "1")
-	for test, want := range map[string]string{"TestPass": plainPass, "TestFail": plainFail, "TestPanic": plainFail, "TestGoweaveOnly": plainPass, "TestNone": "", "TestPort": ""} {
-		outcome, why, command := runPlainGoTest(context.Background(), dir, test, false, "", 10*time.Second)
-		if outcome != want || (want == "") != (why != "") || !strings.Contains(command, "-run ^("+test+")$") {
-			t.Errorf("%s: %q (%s) by %s, want %q", test, outcome, why, command, want)
+	t.Setenv("PLAIN_COUNTER", filepath.Join(t.TempDir(), "counter"))
+	for test, want := range map[string]plainResult{"TestPass": {outcome: plainPass, passed: 1}, "TestFail": {outcome: plainFail, failed: plainRuns},
+		"TestPanic": {outcome: plainFail, failed: plainRuns}, "TestGoweaveOnly": {outcome: plainPass, passed: 1}, "TestNone": {}, "TestPort": {},
+		"TestFlaky": {outcome: plainFlaky, failed: 2, passed: 1}} {
+		r := runPlainGoTest(context.Background(), dir, test, false, "", 10*time.Second)
+		if r.outcome != want.outcome || r.failed != want.failed || r.passed != want.passed || (want.outcome == "") != (r.why != "") || !strings.Contains(r.command, "-run ^("+test+")$") {
+			t.Errorf("%s: %+v, want %+v", test, r, want)
 		}
 	}
-	if _, why, _ := runPlainGoTest(context.Background(), dir, "TestPort", false, "", 10*time.Second); !strings.Contains(why, "the campaign's runs of the package may hold") || !strings.Contains(why, "bind: address already in use") {
-		t.Errorf("TestPort: %s", why)
+	if r := runPlainGoTest(context.Background(), dir, "TestPort", false, "", 10*time.Second); !strings.Contains(r.why, "the campaign's runs of the package may hold") || !strings.Contains(r.why, "bind: address already in use") {
+		t.Errorf("TestPort: %s", r.why)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "broken_test.go"), []byte("package plain\n\nfunc x() { undefined() }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if outcome, why, _ := runPlainGoTest(context.Background(), dir, "TestPass", false, "", 10*time.Second); outcome != "" || !strings.HasPrefix(why, "it did not build") {
-		t.Errorf("broken package: %q (%s)", outcome, why)
+	if r := runPlainGoTest(context.Background(), dir, "TestPass", false, "", 10*time.Second); r.outcome != "" || !strings.HasPrefix(r.why, "it did not build") {
+		t.Errorf("broken package: %+v", r)
+	}
+}
+
+// A test resumed after a plain pass whose budget ended before goweaveOnlyAfter failing
+// runs was fuzzed on: its error must not say it was not.
+func TestResumedTestsErrorSaysFuzzedOn(t *testing.T) {
+	c := &campaign{}
+	for _, outcome := range []string{plainPass, plainFlaky} {
+		got := c.unsteeredFailure("p.TestX", &TestFailure{Runs: 12, Plain: outcome, PlainFailed: 2, PlainCommand: "go test"})
+		if !strings.Contains(got, "all 12 runs failed, one unsteered; fuzzed on after plain go test passed, until its budget ended)") {
+			t.Errorf("%s: %s", outcome, got)
+		}
 	}
 }

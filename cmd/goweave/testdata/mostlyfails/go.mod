@@ -1,0 +1,3 @@
+module mostlyfails
+
+go 1.25
