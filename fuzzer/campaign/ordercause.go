@@ -169,18 +169,8 @@ func (c *campaign) markOrderCause(f *Finding, cause Finding, at map[string]bool)
 		}
 	}
 	f.Positions = kept
-	for i, oc := range causes[:min(len(causes), maxOrderCauses)] {
+	for _, oc := range causes[:min(len(causes), maxOrderCauses)] {
 		msg, pos := oc.Describe()
-		sep := "; cause: "
-		if i > 0 || strings.Contains(f.Message, "; cause: ") {
-			sep = "; also: "
-		}
-		f.Message += sep + msg
-		for _, p := range pos {
-			if key := fmt.Sprintf("%s:%d", p.File, p.Line); !at[key] {
-				at[key] = true
-				f.Positions = append(f.Positions, p)
-			}
-		}
+		addCause(f, msg, pos, at)
 	}
 }

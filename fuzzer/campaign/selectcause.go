@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/fuzzer/mutate"
@@ -113,19 +114,25 @@ func pinnedChoices(sched []byte, f *Finding, ar *AnalyzedRun) []byte {
 // holds the positions f has, by file:line).
 func (c *campaign) markSelectCause(f *Finding, cause Finding, at map[string]bool) {
 	causes := c.selectCauses(cause)
-	for i, sc := range causes[:min(len(causes), maxSelectCauses)] {
+	for _, sc := range causes[:min(len(causes), maxSelectCauses)] {
 		msg, pos := sc.Describe()
-		sep := "; cause: "
-		if i > 0 {
-			sep = "; also: "
-		}
-		f.Message += sep + msg
-		for _, p := range pos {
-			if key := fmt.Sprintf("%s:%d", p.File, p.Line); !at[key] {
-				at[key] = true
-				f.Positions = append(f.Positions, p)
-			}
-		}
+		addCause(f, msg, pos, at)
 	}
 	c.markOrderCause(f, cause, at)
+}
+
+// addCause appends one cause of f to its message (the first as "cause", the others as
+// "also") and its positions that f does not have yet (at: f's positions by file:line).
+func addCause(f *Finding, msg string, pos []analysis.Position, at map[string]bool) {
+	sep := "; cause: "
+	if strings.Contains(f.Message, sep) {
+		sep = "; also: "
+	}
+	f.Message += sep + msg
+	for _, p := range pos {
+		if key := fmt.Sprintf("%s:%d", p.File, p.Line); !at[key] {
+			at[key] = true
+			f.Positions = append(f.Positions, p)
+		}
+	}
 }
