@@ -43,7 +43,7 @@ func (s *Server) commandShowTimeline(ctx context.Context, args *ShowTimelineArgs
 			return nil, fmt.Errorf("writing the timeline: %v", err)
 		}
 		path := filepath.Join(dir, sf.ID+".html")
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		if err := writeFileAtomic(path, buf.Bytes()); err != nil {
 			return nil, fmt.Errorf("writing the timeline: %v", err)
 		}
 		res := ShowTimelineResult{Path: path, URI: uri.File(path)}
@@ -137,4 +137,29 @@ func findingTimeline(sf storedFinding) *timeline.Timeline {
 		})
 	}
 	return t
+}
+
+// writeFileAtomic writes data to path through a temporary file renamed over it. A finding's
+// page has one name for every server showing it (two editors on one workspace, or the
+// editors' tests side by side in CI), and os.WriteFile truncates before it writes: another
+// server's client reading the page in between got an empty or half page.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
