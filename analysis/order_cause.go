@@ -67,6 +67,9 @@ type OrderLines struct {
 	// sentFrom is, per receiving line, the line of the send whose value it received first
 	// (a removal received at the scheduler's loop was sent at the remover's line)
 	sentFrom map[uint32]uint32
+	// settled is, per pair, the mean index of the event at which a run first had the pair
+	// (the later line's arrival); firstRan, per line, of the event at which it first ran
+	settled, firstRan means
 }
 
 type caseKey struct {
@@ -247,12 +250,13 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		}
 	}
 	type reach struct {
-		at   uint64 // when the line first asked for the object
-		line uint32
+		at    uint64 // when the line first asked for the object
+		line  uint32
+		event int // the index of that event
 	}
 	objs := map[uint64][]reach{}
-	var order []uint64 // objects in first-seen order
-	ran := map[uint32]bool{}
+	var order []uint64      // objects in first-seen order
+	ran := map[uint32]int{} // line: the index of its first event
 	kept := map[string]bool{}
 	type recvAt struct {
 		line    uint32
@@ -297,7 +301,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			}
 		}
 		id := ls.id(site, op, enclosingFunc(p.Func))
-		ran[id] = true
+		if _, ok := ran[id]; !ok {
+			ran[id] = i
+		}
 		if ch, seq, send, ok := orderChanSeq(ev); ok {
 			if send {
 				sentAt[[2]uint64{ch, seq}] = id
@@ -318,9 +324,11 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			j := slices.IndexFunc(rs, func(r reach) bool { return r.line == id })
 			switch {
 			case j >= 0:
-				rs[j].at = min(rs[j].at, at)
+				if at < rs[j].at {
+					rs[j].at, rs[j].event = at, i
+				}
 			case len(rs) < maxOrderLinesPerObject:
-				objs[o] = append(rs, reach{at, id})
+				objs[o] = append(rs, reach{at, id, i})
 			}
 		}
 	}
@@ -335,9 +343,11 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		}
 	}
 	var out RunOrder
-	for id := range ran {
+	for id, i := range ran {
 		out.ran.add(id)
+		ls.firstRan.add(id, i)
 	}
+	settled := map[uint32]int{} // pair: the event at which this run first had it
 	for _, obj := range order {
 		rs := objs[obj]
 		slices.SortStableFunc(rs, func(a, b reach) int { return cmp.Compare(a.at, b.at) })
@@ -347,6 +357,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 					continue
 				}
 				if id, ok := ls.pairID(a.line, b.line, true); ok {
+					if e, seen := settled[id]; !seen || b.event < e {
+						settled[id] = b.event
+					}
 					out.before.add(id)
 					if obj&goroutineObj == 0 {
 						ls.onObj.add(id)
@@ -355,7 +368,32 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			}
 		}
 	}
+	for id, e := range settled {
+		ls.settled.add(id, e)
+	}
 	return out
+}
+
+// means accumulates event indices per id, for their mean.
+type means struct {
+	sum []int64
+	n   []int32
+}
+
+func (m *means) add(id uint32, v int) {
+	for int(id) >= len(m.sum) {
+		m.sum, m.n = append(m.sum, 0), append(m.n, 0)
+	}
+	m.sum[id] += int64(v)
+	m.n[id]++
+}
+
+// mean is the mean of id's values; ok is false when it has none.
+func (m *means) mean(id uint32) (float64, bool) {
+	if int(id) >= len(m.sum) || m.n[id] == 0 {
+		return 0, false
+	}
+	return float64(m.sum[id]) / float64(m.n[id]), true
 }
 
 // OrderCause is a pair of lines whose order tells a test's failing runs from its passing
@@ -372,6 +410,9 @@ type OrderCause struct {
 	FirstSent, ThenSent SelectSite
 	OnObject            bool // one object saw the two lines (else one goroutine ran both)
 	libraryLines        int
+	// decided is the mean index of the event at which the runs that had the order settled
+	// it: a cause comes before its effects
+	decided             float64
 	firstFunc, thenFunc string
 }
 
@@ -425,6 +466,14 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		if c.FailingHad < need {
 			continue
 		}
+		// when the order was settled: the pair's mean, or for x with y never run, x's
+		var settled bool
+		if okxy {
+			c.decided, settled = ls.settled.mean(xy)
+		}
+		if !settled {
+			c.decided, _ = ls.firstRan.mean(x)
+		}
 		for _, r := range passing {
 			if r.has(x, y, xy, okxy) {
 				c.PassingHad++
@@ -458,8 +507,11 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		}
 		out = append(out, c)
 	}
+	// The earliest order first: once a goroutine took the failing path, its later operations
+	// (the goroutine's own order, the locks its path takes) split the runs as cleanly as the
+	// order that sent it there, and come after it. Then the library's lines before the test's.
 	slices.SortFunc(out, func(a, b OrderCause) int {
-		return cmp.Or(cmp.Compare(b.libraryLines, a.libraryLines),
+		return cmp.Or(cmp.Compare(a.decided, b.decided), cmp.Compare(b.libraryLines, a.libraryLines),
 			cmp.Compare(b.FailingHad+b.PassingOther, a.FailingHad+a.PassingOther),
 			cmp.Compare(a.P, b.P),
 			cmp.Compare(b.ThenRan, a.ThenRan), // an order both lines ran in says more than a line that never ran

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -183,5 +184,55 @@ func TestOrderOfPairsAReceiveWithItsSend(t *testing.T) {
 	recv, send := ls.ids[SelectSite{tracetest.Dir + "sched.go", 160}], ls.ids[SelectSite{tracetest.Dir + "sched.go", 313}]
 	if from, ok := ls.sentFrom[recv]; !ok || from != send {
 		t.Errorf("sentFrom %v, want sched.go:160 from sched.go:313", ls.sentFrom)
+	}
+}
+
+// The order that sent a goroutine down the failing path comes first, not the orders of that
+// path: a worker checks a flag under a mutex (conn.go:85) before or after the test sets it
+// under the same mutex (conn_test.go:63, the test's line); having missed it, the worker goes
+// on and locks two more mutexes in an order its other path does not (conn.go:91 before
+// life.go:103: the library's lines only, and as clean a split).
+func TestOrderCausesNamesTheEarliestOrder(t *testing.T) {
+	run := func(ls *OrderLines, checkFirst bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		test := b.Test()
+		flag, conn, life := b.Mutex(), b.Mutex(), b.Mutex()
+		w := m.Go("conn_test.go:50")
+		check := func() { w.Lock(flag, "conn.go:85"); w.Unlock(flag, "conn.go:86") }
+		set := func() { m.Lock(flag, "conn_test.go:63"); m.Unlock(flag, "conn_test.go:64") }
+		if checkFirst {
+			check()
+			set()
+			w.Lock(conn, "conn.go:91")
+			w.Unlock(conn, "conn.go:92")
+			w.Lock(life, "life.go:103")
+			w.Unlock(life, "life.go:104")
+			m.TestUse(test, tracetest.TFatal, "conn_test.go:72")
+		} else {
+			set()
+			check()
+			w.Lock(life, "life.go:103")
+			w.Unlock(life, "life.go:104")
+			w.Lock(conn, "conn.go:91")
+			w.Unlock(conn, "conn.go:92")
+		}
+		m.TestEnd(test, "conn_test.go:1")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for range 10 {
+		failing = append(failing, run(&ls, true))
+	}
+	for range 5 {
+		passing = append(passing, run(&ls, false))
+	}
+	got := ls.OrderCauses(failing, passing)
+	if len(got) == 0 {
+		t.Fatal("no cause named")
+	}
+	if c := got[0]; c.First.Line != 85 || filepath.Base(c.Then.File) != "conn_test.go" || c.Then.Line != 63 || !c.OnObject {
+		t.Errorf("first cause %s:%d before %s:%d, want the check at conn.go:85 before the test's Lock at conn_test.go:63 (all: %+v)", c.First.File, c.First.Line, c.Then.File, c.Then.Line, got)
 	}
 }
