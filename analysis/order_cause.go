@@ -161,6 +161,8 @@ func (ls *OrderLines) id(s SelectSite, op, fn string) uint32 {
 // object saw them, as sets of the OrderLines' ids.
 type RunOrder struct {
 	ran, before bitset
+	testRan     bitset // the lines a test's goroutine ran (rule_cutpath.go)
+	cut         bool   // summarized up to a failing testing.T call
 }
 
 // has reports whether r has x before y (pair id xy, ok when it has one): an object saw them
@@ -246,13 +248,14 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			until = min(until, ev.Pre)
 		}
 	}
+	testGs := testGoroutines(tr)
 	type reach struct {
 		at   uint64 // when the line first asked for the object
 		line uint32
 	}
 	objs := map[uint64][]reach{}
 	var order []uint64 // objects in first-seen order
-	ran := map[uint32]bool{}
+	ran, testRan := map[uint32]bool{}, map[uint32]bool{}
 	kept := map[string]bool{}
 	type recvAt struct {
 		line    uint32
@@ -298,6 +301,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		}
 		id := ls.id(site, op, enclosingFunc(p.Func))
 		ran[id] = true
+		if testGs[ev.G] {
+			testRan[id] = true
+		}
 		if ch, seq, send, ok := orderChanSeq(ev); ok {
 			if send {
 				sentAt[[2]uint64{ch, seq}] = id
@@ -334,9 +340,12 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			}
 		}
 	}
-	var out RunOrder
+	out := RunOrder{cut: until != ^uint64(0)}
 	for id := range ran {
 		out.ran.add(id)
+	}
+	for id := range testRan {
+		out.testRan.add(id)
 	}
 	for _, obj := range order {
 		rs := objs[obj]
@@ -399,6 +408,7 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		})
 	}
 	need := max(minCauseRuns, (len(failing)+1)/2)
+	testPath := testPathLines(passing)
 	var out []OrderCause
 	for id := range cand {
 		var x, y uint32
@@ -413,7 +423,7 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		c := OrderCause{Failing: len(failing), Passing: len(passing)}
 		missed := 0
 		for _, r := range failing {
-			if r.has(x, y, xy, okxy) {
+			if r.hasFailing(x, y, xy, okxy, testPath) {
 				c.FailingHad++
 				if r.ran.has(y) {
 					c.ThenRan++
