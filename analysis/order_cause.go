@@ -164,6 +164,8 @@ func (ls *OrderLines) id(s SelectSite, op, fn string) uint32 {
 // object saw them, as sets of the OrderLines' ids.
 type RunOrder struct {
 	ran, before bitset
+	testRan     bitset // the lines a test's goroutine ran (rule_cutpath.go)
+	cut         bool   // summarized up to a failing testing.T call
 }
 
 // has reports whether r has x before y (pair id xy, ok when it has one): an object saw them
@@ -249,6 +251,7 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			until = min(until, ev.Pre)
 		}
 	}
+	testGs := testGoroutines(tr)
 	type reach struct {
 		at    uint64 // when the line first asked for the object
 		line  uint32
@@ -257,6 +260,7 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 	objs := map[uint64][]reach{}
 	var order []uint64      // objects in first-seen order
 	ran := map[uint32]int{} // line: the index of its first event
+	testRan := map[uint32]bool{}
 	kept := map[string]bool{}
 	type recvAt struct {
 		line    uint32
@@ -304,6 +308,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		if _, ok := ran[id]; !ok {
 			ran[id] = i
 		}
+		if testGs[ev.G] {
+			testRan[id] = true
+		}
 		if ch, seq, send, ok := orderChanSeq(ev); ok {
 			if send {
 				sentAt[[2]uint64{ch, seq}] = id
@@ -342,10 +349,13 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			}
 		}
 	}
-	var out RunOrder
+	out := RunOrder{cut: until != ^uint64(0)}
 	for id, i := range ran {
 		out.ran.add(id)
 		ls.firstRan.add(id, i)
+	}
+	for id := range testRan {
+		out.testRan.add(id)
 	}
 	settled := map[uint32]int{} // pair: the event at which this run first had it
 	for _, obj := range order {
@@ -440,6 +450,7 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		})
 	}
 	need := max(minCauseRuns, (len(failing)+1)/2)
+	testPath := testPathLines(passing)
 	var out []OrderCause
 	for id := range cand {
 		var x, y uint32
@@ -454,7 +465,7 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		c := OrderCause{Failing: len(failing), Passing: len(passing)}
 		missed := 0
 		for _, r := range failing {
-			if r.has(x, y, xy, okxy) {
+			if r.hasFailing(x, y, xy, okxy, testPath) {
 				c.FailingHad++
 				if r.ran.has(y) {
 					c.ThenRan++

@@ -1,0 +1,3 @@
+module cleanupstop
+
+go 1.25
