@@ -70,3 +70,26 @@ func (f *flags) close() {
 		f.closed.Store(true)
 	}
 }
+
+// valueConn keeps its hand-off state in an atomic.Value, rolled back the same way.
+type valueConn struct {
+	state  atomic.Value // *handoff
+	usable atomic.Bool
+}
+
+func (c *valueConn) queue() error {
+	cur, _ := c.state.Load().(*handoff)
+	if cur == nil || !cur.pending {
+		return nil
+	}
+	if !c.state.CompareAndSwap(cur, &handoff{}) {
+		return errChanged
+	}
+	if !c.usable.CompareAndSwap(true, false) {
+		c.state.Store(cur)
+		return errChanged
+	}
+	return nil
+}
+
+func (c *valueConn) clear() { c.state.Store(&handoff{}) }

@@ -48,3 +48,26 @@ func TestFlagsClosedTwice(t *testing.T) {
 		}
 	}
 }
+
+func TestValueRollback(t *testing.T) {
+	for i := range 200 {
+		c := &valueConn{}
+		queued := &handoff{pending: true}
+		c.state.Store(queued)
+		var wg sync.WaitGroup
+		var queuedDone atomic.Bool
+		wg.Add(2)
+		go func() { defer wg.Done(); _ = c.queue(); queuedDone.Store(true) }()
+		go func() {
+			defer wg.Done()
+			for c.state.Load() == queued && !queuedDone.Load() {
+				runtime.Gosched()
+			}
+			c.clear()
+		}()
+		wg.Wait()
+		if s := c.state.Load().(*handoff); s.pending {
+			t.Fatalf("iteration %d: the hand-off is pending again after it was cleared", i)
+		}
+	}
+}
