@@ -36,6 +36,7 @@ var Detectors = []*Detector{
 	MixedDeadlock,
 	Deadlock,
 	DataRace,
+	LostUpdate,
 	TestUsedAfterEnd,
 	FailNowOffTest,
 	FlakyPanic,

@@ -9,18 +9,20 @@ package runtimepatch
 // runtime finds the calling frame from the inline tree (_patch/runtime/zz_goweave_atomic.go).
 // The function forms (atomic.AddInt64(&n, 1)) are hooked by sites_atomicfn.go.
 //
-// atomic.Value (value.go, the same code in every supported release) is hooked on the Value's
-// address: a Load that found a stored value records after it read (a Load that found none
+// atomic.Value (value.go, the same code in every supported release) is hooked on the address
+// of its data word (the Value's second word: the recorder keeps the word there, which for a
+// pointer stored in the Value is the pointer, so a Store that puts back an earlier pointer is
+// seen as such; the first word is the type, the same in every Store): a Load that found a stored value records after it read (a Load that found none
 // acquired nothing and records nothing), Store before its loop, Swap and CompareAndSwap
 // (which may only read) before theirs as read-modify-writes.
 var atomicSiteTable = []site{
-	{"sync/atomic/value.go", "(*Value).Load", "", "\tvlp.data = data", "\tvlp.data = data; goweaveAtomicLoad(unsafe.Pointer(v))"},
+	{"sync/atomic/value.go", "(*Value).Load", "", "\tvlp.data = data", "\tvlp.data = data; goweaveAtomicLoad(unsafe.Pointer(&(*efaceWords)(unsafe.Pointer(v)).data))"},
 	{"sync/atomic/value.go", "(*Value).Store", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
-		"\tgoweaveAtomicStore(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+		"\tgoweaveAtomicStore(unsafe.Pointer(&(*efaceWords)(unsafe.Pointer(v)).data)); vp := (*efaceWords)(unsafe.Pointer(v))"},
 	{"sync/atomic/value.go", "(*Value).Swap", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
-		"\tgoweaveAtomicRMW(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+		"\tgoweaveAtomicRMW(unsafe.Pointer(&(*efaceWords)(unsafe.Pointer(v)).data)); vp := (*efaceWords)(unsafe.Pointer(v))"},
 	{"sync/atomic/value.go", "(*Value).CompareAndSwap", "", "\tvp := (*efaceWords)(unsafe.Pointer(v))",
-		"\tgoweaveAtomicRMW(unsafe.Pointer(v)); vp := (*efaceWords)(unsafe.Pointer(v))"},
+		"\tgoweaveAtomicRMW(unsafe.Pointer(&(*efaceWords)(unsafe.Pointer(v)).data)); vp := (*efaceWords)(unsafe.Pointer(v))"},
 
 	{"sync/atomic/type.go", "(*Bool).Load", "", "func (x *Bool) Load() bool { return LoadUint32(&x.v) != 0 }",
 		"func (x *Bool) Load() bool { goweaveV := LoadUint32(&x.v) != 0; for goweaveAtomicLoadAgain(unsafe.Pointer(&x.v)) { goweaveV = LoadUint32(&x.v) != 0 }; return goweaveV }"},

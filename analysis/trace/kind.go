@@ -89,7 +89,7 @@ const (
 	FlagClosed      Flags = 0x01 // recv saw a closed channel; send/close on an already closed channel
 	FlagNilChan     Flags = 0x02 // operation on a nil channel
 	FlagNonBlocking Flags = 0x04 // non-blocking attempt (select with default, TryLock)
-	FlagValueUsed   Flags = 0x08 // the received value is stored
+	FlagValueUsed   Flags = 0x08 // the received value is stored; on an atomic event, B holds the word it read or replaced
 	FlagCommaOK     Flags = 0x10 // v, ok := <-c or for range c
 	FlagSuccess     Flags = 0x20 // TryLock acquired, Once.Do ran f, select/non-blocking op communicated
 	FlagRW          Flags = 0x40 // the mutex operation is on an RWMutex

@@ -61,7 +61,7 @@ func goweaveAtomicRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 		return
 	}
 	if pos := goweaveAtomicPos(pc); pos != 0 {
-		goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+		goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos, p)
 	}
 }
 
@@ -102,20 +102,24 @@ func goweaveAtomicLoadRec(p unsafe.Pointer, pc uintptr) bool {
 		s.reread = true
 		return true
 	}
-	goweaveAtomicRecord(gp, goweaveKAtomicLoad, uint64(uintptr(p)), pos)
+	goweaveAtomicRecord(gp, goweaveKAtomicLoad, uint64(uintptr(p)), pos, p)
 	return false
 }
 
 // goweaveAtomicAt records an atomic operation of gp on address a at the
-// user position pos.
-func goweaveAtomicAt(gp *g, kind uint8, a uint64, pos uint32) {
+// user position pos; word, when not nil, is the value's memory.
+func goweaveAtomicAt(gp *g, kind uint8, a uint64, pos uint32, word unsafe.Pointer) {
 	goweaveBefore(gp, kind, pos)
-	goweaveAtomicRecord(gp, kind, a, pos)
+	goweaveAtomicRecord(gp, kind, a, pos, word)
 }
 
 // goweaveAtomicRecord writes the record of an atomic operation that passed
-// its pre hook.
-func goweaveAtomicRecord(gp *g, kind uint8, a uint64, pos uint32) {
+// its pre hook: b is the word at word (flag ValueUsed), when given: the value
+// a Load read (it is recorded after the read) or the value a Store or a
+// read-modify-write replaces (recorded before the write). The analysis finds
+// a lost update with it (a Store that restores a value its goroutine saw
+// before another goroutine's write).
+func goweaveAtomicRecord(gp *g, kind uint8, a uint64, pos uint32, word unsafe.Pointer) {
 	h := goweaveOpen(gp, kind, 0, pos, 0)
 	if h == 0 {
 		return
@@ -123,6 +127,23 @@ func goweaveAtomicRecord(gp *g, kind uint8, a uint64, pos uint32) {
 	e := goweaveRec(h)
 	e.a = a
 	e.post = e.pre
+	if word != nil {
+		e.b = goweaveAtomicWord(word)
+		e.flags |= goweaveFValueUsed
+	}
+}
+
+// goweaveAtomicWord reads the word of an atomic value at p: 8 bytes when p is
+// 8-aligned (a 4-byte value there is read with its neighbour: the analysis
+// only compares words, and an 8-aligned word never crosses a page), else 4.
+// A plain read: the runtime is not instrumented by the race detector, and the
+// value is a hint (another goroutine may write it between the operation and
+// this read).
+func goweaveAtomicWord(p unsafe.Pointer) uint64 {
+	if uintptr(p)&7 == 0 {
+		return *(*uint64)(p)
+	}
+	return uint64(*(*uint32)(p))
 }
 
 // goweaveClassifyAtomic classifies the return address of an atomic hook: the

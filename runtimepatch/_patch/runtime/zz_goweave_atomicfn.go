@@ -45,10 +45,10 @@ func goweaveAtomicFnRec(kind uint8, p unsafe.Pointer, pc uintptr) {
 	}
 	if s := &gp.goweave.s; s.reread {
 		s.reread = false // a Load steered before it read (goweaveAtomicFnSteer)
-		goweaveAtomicRecord(gp, kind, uint64(uintptr(p)), pos)
+		goweaveAtomicRecord(gp, kind, uint64(uintptr(p)), pos, p)
 		return
 	}
-	goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos)
+	goweaveAtomicAt(gp, kind, uint64(uintptr(p)), pos, p)
 }
 
 // goweaveAtomicFnSteer lets a Load function called from user code wait its

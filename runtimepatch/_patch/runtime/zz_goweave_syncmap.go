@@ -38,7 +38,7 @@ func goweaveMapOp(kind uint8, m unsafe.Pointer, key any, pc uintptr) {
 	if pos >= goweaveFirstClass || pos == 0 {
 		return
 	}
-	goweaveAtomicAt(gp, kind, goweaveMapEntry(m, key), pos)
+	goweaveAtomicAt(gp, kind, goweaveMapEntry(m, key), pos, nil)
 }
 
 // goweaveMapEntry is the address the operations on key in map m are

@@ -1,0 +1,3 @@
+module example.com/lostupdate
+
+go 1.25
