@@ -38,6 +38,7 @@ var Detectors = []*Detector{
 	DataRace,
 	TestUsedAfterEnd,
 	FailNowOffTest,
+	UnjoinedGoroutine,
 	FlakyPanic,
 	FlakyFailure,
 	Hang,

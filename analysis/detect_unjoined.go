@@ -1,0 +1,311 @@
+package analysis
+
+import (
+	"fmt"
+	"go/ast"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
+
+// UnjoinedGoroutine: a test that checks for leftover goroutines (goleak, or a comparison of
+// runtime.NumGoroutine) passes only because the package's goroutines happen to exit before
+// the check gives up. The check retries for a while, which is a timeout: a goroutine the OS
+// deschedules for longer fails the test. Nothing in the run fails, so the bug is read off
+// the happens-before relation: a goroutine the test's calls started ended before the test
+// did, yet its last operation is not ordered before the test's end (no WaitGroup Done, send,
+// close or Unlock of it reached the test goroutine). The usual cause is a Stop or Close that
+// tells its goroutines to quit and returns without waiting for them.
+var UnjoinedGoroutine = &Detector{
+	Name: "unjoined-goroutine",
+	Doc: `A goroutine of the package outlives the call that stopped it, in a test that checks for leftover goroutines: the check passes only because the goroutine exits quickly.
+
+goleak.VerifyNone (and VerifyTestMain, or a test comparing runtime.NumGoroutine) sees every
+goroutine still running when it looks, and retries for a while (goleak 1.3: 20 times, about
+0.4 s in all) before it fails. A goroutine that was told to stop (a nil task, a closed done
+channel) but that nothing waits for is still running when Stop returns; it usually exits
+within the retries, so the test passes, but a goroutine descheduled for longer (a loaded CI
+machine) fails it. Reported when the goroutine's last operation does not happen before the
+end of the test; the goroutine's stop signal is the primary position. Fix it by waiting for
+the goroutines before Stop returns (a WaitGroup whose Done they defer, or a channel each
+closes on exit).`,
+	Run: func(r *Result) []Finding { return r.unjoinedGoroutines() },
+}
+
+// goroutineCheck is a leftover-goroutine check a test makes.
+type goroutineCheck struct {
+	what string   // "goleak.VerifyNone", ...
+	at   Position // the call
+}
+
+// leftoverCheck finds the check the test makes: a call of goleak's VerifyNone or
+// runtime.NumGoroutine in the test function's body (closures included, so a t.Cleanup that
+// verifies counts), or goleak.VerifyTestMain in a TestMain of the package. Helpers that
+// verify are not followed.
+func leftoverCheck(dir, test string) (goroutineCheck, bool) {
+	if dir == "" || test == "" {
+		return goroutineCheck{}, false
+	}
+	test, _, _ = strings.Cut(test, "/")
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	var main goroutineCheck
+	for _, file := range files {
+		f, fset := parsedFile(file)
+		if f == nil {
+			continue
+		}
+		goleak, runtime := "", ""
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			name := filepath.Base(path)
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			switch path {
+			case "go.uber.org/goleak":
+				goleak = name
+			case "runtime":
+				runtime = name
+			}
+		}
+		if goleak == "" && runtime == "" {
+			continue
+		}
+		abs, err := filepath.Abs(file)
+		if err != nil {
+			abs = file
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv != nil || fd.Body == nil || (fd.Name.Name != test && fd.Name.Name != "TestMain") {
+				continue
+			}
+			var found goroutineCheck
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok || found.what != "" {
+					return found.what == ""
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				x, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				name := ""
+				switch {
+				case goleak != "" && x.Name == goleak && fd.Name.Name == test && sel.Sel.Name == "VerifyNone",
+					goleak != "" && x.Name == goleak && fd.Name.Name == "TestMain" && sel.Sel.Name == "VerifyTestMain",
+					runtime != "" && x.Name == runtime && fd.Name.Name == test && sel.Sel.Name == "NumGoroutine":
+					name = x.Name + "." + sel.Sel.Name
+				default:
+					return true
+				}
+				p := fset.Position(call.Pos())
+				found = goroutineCheck{what: name, at: Position{Role: "check", File: abs, Line: p.Line, Column: p.Column}}
+				return false
+			})
+			if found.what == "" {
+				continue
+			}
+			if fd.Name.Name == test {
+				return found, true
+			}
+			main = found
+		}
+	}
+	return main, main.what != ""
+}
+
+func (r *Result) unjoinedGoroutines() []Finding {
+	check, ok := leftoverCheck(r.opts.Dir, r.opts.Test)
+	if !ok || r.end() != endNormal {
+		return nil
+	}
+	evs := r.Trace.Events
+	// The test's end: its last TestEnd (a test's subtests end before it).
+	end := int32(-1)
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == trace.KindTestEnd {
+			end = int32(i)
+			break
+		}
+	}
+	testG, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64)
+	if end < 0 || err != nil {
+		return nil
+	}
+	// Per goroutine, its last operation before it ended (GoEnd before the test's end: one
+	// still running at the end was either left on purpose, ignored by the check, or
+	// failed it, which the run reports itself).
+	last := make([]int32, len(r.Goroutines))
+	ended := make([]bool, len(r.Goroutines))
+	for i := range last {
+		last[i] = -1
+	}
+	for i := range evs[:end] {
+		g := r.gOf[i]
+		if g < 0 {
+			continue
+		}
+		if evs[i].Kind == trace.KindGoEnd {
+			ended[g] = true
+		} else if !ended[g] {
+			last[g] = int32(i)
+		}
+	}
+	var clocks *Clocks
+	var out []Finding
+	seen := map[uint32]bool{} // one finding per go statement
+	for g := range r.Goroutines {
+		info := &r.Goroutines[g]
+		if !ended[g] || last[g] < 0 || info.Spawn < 0 || evs[info.Spawn].Pos == 0 || seen[evs[info.Spawn].Pos] ||
+			r.spawnedInTest(int32(g)) || !r.descendsFrom(int32(g), testG) {
+			continue
+		}
+		if clocks == nil {
+			if clocks, err = r.ClocksWithin(); err != nil {
+				return out
+			}
+		}
+		l := last[g]
+		if clocks.HappensBefore(int(l), int(end)) {
+			continue
+		}
+		seen[evs[info.Spawn].Pos] = true
+		out = append(out, r.unjoinedFinding(check, int32(g), l, end, clocks))
+	}
+	return out
+}
+
+// descendsFrom reports whether goroutine g was started, directly or through other
+// goroutines, by the goroutine of goid root.
+func (r *Result) descendsFrom(g int32, root uint64) bool {
+	for range len(r.Goroutines) {
+		p := r.Goroutines[g].Parent
+		if p == root {
+			return true
+		}
+		q, ok := r.gIndex[p]
+		if !ok || p == 0 {
+			return false
+		}
+		g = q
+	}
+	return false
+}
+
+// unjoinedFinding describes goroutine g whose last operation l is not ordered before the
+// test's end.
+func (r *Result) unjoinedFinding(check goroutineCheck, g, l, end int32, clocks *Clocks) Finding {
+	evs := r.Trace.Events
+	spawn := int32(r.Goroutines[g].Spawn)
+	signal := r.stopSignal(l)
+	// Where the test goroutine went on without the goroutine: its last operation in the
+	// package's code after the stop signal (Stop's receive of "the dispatcher is done").
+	var returned int32 = -1
+	if signal >= 0 {
+		tg := r.gOf[end]
+		for i := end - 1; i > signal; i-- {
+			if r.gOf[i] == tg && evs[i].Kind != trace.KindTestEnd && clocks.HappensBefore(int(signal), int(i)) {
+				if p := r.Trace.Position(evs[i].Pos); p.File != "" && !strings.HasSuffix(p.File, "_test.go") {
+					returned = i
+					break
+				}
+			}
+		}
+	}
+	checkAt := fmt.Sprintf("%s:%d", filepath.Base(check.at.File), check.at.Line)
+	msg := fmt.Sprintf("%s at %s passed only by timing: the goroutine started at %s", check.what, checkAt, r.at(spawn))
+	if signal >= 0 {
+		msg += fmt.Sprintf(" was told to stop by the %s at %s, received it at %s and exited after it", r.opWord(signal), r.at(signal), r.at(l))
+		if returned >= 0 {
+			msg += fmt.Sprintf(", while the test went on from %s", r.at(returned))
+		}
+	} else {
+		msg += fmt.Sprintf(" exited after its last operation at %s", r.at(l))
+	}
+	msg += "; nothing orders its exit before the test's end (no WaitGroup Wait, receive or Lock waits for it): the check retries for a while, and a goroutine descheduled longer than that fails it"
+	ops := []op{}
+	if signal >= 0 {
+		ops = append(ops, op{"stop signal", signal})
+	}
+	ops = append(ops, op{"goroutine's last operation", l}, op{"go statement", spawn})
+	if returned >= 0 {
+		ops = append(ops, op{"returned without waiting", returned})
+	}
+	f := r.newFinding("unjoined-goroutine", Predicted, msg, ops...)
+	if f.Kind == "" {
+		return f
+	}
+	extra := []int32{l, spawn}
+	if signal >= 0 {
+		extra = append(extra, signal)
+	}
+	if returned >= 0 {
+		extra = append(extra, returned)
+	}
+	f.Positions = append(f.Positions, check.at)
+	f.Positions = append(f.Positions, r.testCalls(extra...)...)
+	f.Fingerprint = r.fingerprint(f.Kind, f.Positions)
+	return f
+}
+
+// stopSignal is the operation of another goroutine, in the package's code, that completed
+// receive l: the send of the value it got or the close it saw; -1 when l is no receive or
+// its partner was not recorded there.
+func (r *Result) stopSignal(l int32) int32 {
+	ev := &r.Trace.Events[l]
+	var ch uint64
+	closed := false
+	var seq uint64
+	switch ev.Kind {
+	case trace.KindChanRecv:
+		ch, seq, closed = ev.Obj, ev.A, ev.Flags.Has(trace.FlagClosed)
+	case trace.KindSelect:
+		if ev.A >= uint64(len(ev.Cases)) || ev.Cases[ev.A].Send {
+			return -1
+		}
+		ch, seq, closed = ev.Cases[ev.A].Obj, ev.B, ev.Flags.Has(trace.FlagClosed)
+	default:
+		return -1
+	}
+	if ch == 0 {
+		return -1
+	}
+	// (anywhere in the trace: events are in the order they were requested, and a receive
+	// that blocked is requested before the send or close that completes it)
+	for i := range r.Trace.Events {
+		e := &r.Trace.Events[i]
+		hit := false
+		switch {
+		case closed:
+			hit = e.Kind == trace.KindChanClose && e.Obj == ch
+		case seq != 0:
+			c, s, send, ok := orderChanSeq(e)
+			hit = ok && send && c == ch && s == seq
+		}
+		if hit && r.gOf[i] != r.gOf[l] {
+			if p := r.Trace.Position(e.Pos); p.File != "" && !strings.HasSuffix(p.File, "_test.go") {
+				return int32(i)
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// opWord names a stop signal's operation for the message.
+func (r *Result) opWord(i int32) string {
+	switch r.Trace.Events[i].Kind {
+	case trace.KindChanClose:
+		return "close"
+	case trace.KindSelect:
+		return "select's send"
+	}
+	return "send"
+}

@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+const (
+	goleakTest = "package p\n\nimport (\n\t\"testing\"\n\n\t\"go.uber.org/goleak\"\n)\n\nfunc TestX(t *testing.T) {\n\tdefer goleak.VerifyNone(t)\n\tp := New()\n\tp.Stop()\n}\n"
+	plainTest  = "package p\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {\n\tp := New()\n\tp.Stop()\n}\n"
+	mainTest   = "package p\n\nimport (\n\t\"testing\"\n\n\tleak \"go.uber.org/goleak\"\n)\n\nfunc TestMain(m *testing.M) { leak.VerifyTestMain(m) }\n\nfunc TestX(t *testing.T) {\n\tp := New()\n\tp.Stop()\n}\n"
+)
+
+// stoppedPool records a pool whose worker (started at pool.go:10) is told to stop by a
+// close at pool.go:30 in Stop; joined: the worker's deferred Done and Stop's Wait order its
+// exit before the test's end. testGo: the test's own go statement started it.
+func stoppedPool(t *testing.T, src string, joined, testGo, ended bool) *Result {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) string { return filepath.Join(dir, s) }
+	b := tracetest.New().Meta("testgoid", "1")
+	m := b.Main()
+	test := b.Test()
+	wg := b.WaitGroup()
+	quit := m.MakeChan(0, at("pool.go:8"))
+	m.Add(wg, 1, at("pool.go:9"))
+	spawn := at("pool.go:10")
+	if testGo {
+		spawn = at("x_test.go:11")
+	}
+	w := m.Go(spawn)
+	m.Close(quit, at("pool.go:30"))
+	if ended {
+		w.Recv(quit, at("pool.go:15"))
+		if joined {
+			w.Done(wg, at("pool.go:16"))
+		}
+		w.End()
+	}
+	if joined {
+		m.Wait(wg, at("pool.go:31"))
+	}
+	m.TestEnd(test, at("x_test.go:9"))
+	tr, err := trace.Read(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := AnalyzeWith(tr, Options{Test: "TestX", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Stop closes the quit channel and returns; the worker exits after the test went on: the
+// goleak check passed only because it was quick.
+func TestUnjoinedAfterStop(t *testing.T) {
+	r := stoppedPool(t, goleakTest, false, false, true)
+	f := want(t, r, "unjoined-goroutine", Predicted, "pool.go:30", "goroutine's last operation=pool.go:15", "go statement=pool.go:10", "check=x_test.go:10")
+	if !strings.HasPrefix(f.Message, "goleak.VerifyNone at x_test.go:10 passed only by timing: the goroutine started at pool.go:10 was told to stop by the close at pool.go:30, received it at pool.go:15 and exited after it") {
+		t.Errorf("message %q", f.Message)
+	}
+	// VerifyTestMain checks at the end of all tests: the same.
+	want(t, stoppedPool(t, mainTest, false, false, true), "unjoined-goroutine", Predicted, "pool.go:30")
+}
+
+// No finding: the exit is ordered (a WaitGroup), the test checks nothing, the goroutine is
+// the test's own, or it was still running at the end (left on purpose or ignored by the
+// check; had the check seen it, the test failed).
+func TestUnjoinedNot(t *testing.T) {
+	wantNo(t, stoppedPool(t, goleakTest, true, false, true), "unjoined-goroutine")
+	wantNo(t, stoppedPool(t, plainTest, false, false, true), "unjoined-goroutine")
+	wantNo(t, stoppedPool(t, goleakTest, false, true, true), "unjoined-goroutine")
+	wantNo(t, stoppedPool(t, goleakTest, false, false, false), "unjoined-goroutine")
+}
