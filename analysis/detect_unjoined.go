@@ -159,27 +159,63 @@ func (r *Result) unjoinedGoroutines() []Finding {
 		}
 	}
 	var clocks *Clocks
-	var out []Finding
-	seen := map[uint32]bool{} // one finding per go statement
+	// One finding per go statement: of its goroutines, the one that ended last (the one
+	// closest to failing the check).
+	pick := map[uint32]int32{}
+	var order []uint32
 	for g := range r.Goroutines {
 		info := &r.Goroutines[g]
-		if !ended[g] || last[g] < 0 || info.Spawn < 0 || evs[info.Spawn].Pos == 0 || seen[evs[info.Spawn].Pos] ||
+		if !ended[g] || last[g] < 0 || info.Spawn < 0 || evs[info.Spawn].Pos == 0 ||
+			evs[last[g]].Kind == trace.KindGoSpawn || // its child carries on: the child's exit is the one to check
 			r.spawnedInTest(int32(g)) || !r.descendsFrom(int32(g), testG) {
 			continue
 		}
-		if clocks == nil {
-			if clocks, err = r.ClocksWithin(); err != nil {
-				return out
+		l := last[g]
+		if signals(&evs[l]) {
+			if clocks == nil {
+				if clocks, err = r.ClocksWithin(); err != nil {
+					return nil
+				}
+			}
+			if clocks.HappensBefore(int(l), int(end)) {
+				continue
 			}
 		}
-		l := last[g]
-		if clocks.HappensBefore(int(l), int(end)) {
-			continue
+		pos := evs[info.Spawn].Pos
+		if prev, ok := pick[pos]; !ok {
+			order = append(order, pos)
+			pick[pos] = int32(g)
+		} else if last[prev] < l {
+			pick[pos] = int32(g)
 		}
-		seen[evs[info.Spawn].Pos] = true
-		out = append(out, r.unjoinedFinding(check, int32(g), l, end, clocks))
+	}
+	if len(order) > 0 && clocks == nil {
+		if clocks, err = r.ClocksWithin(); err != nil {
+			return nil
+		}
+	}
+	var out []Finding
+	for _, pos := range order {
+		g := pick[pos]
+		out = append(out, r.unjoinedFinding(check, g, last[g], end, clocks))
 	}
 	return out
+}
+
+// signals reports whether operation e tells others something: a send, close, Done, Unlock,
+// Signal or atomic write. A goroutine whose last operation is one of these and happens
+// before the check has told the test it is leaving; one whose last operation is a receive
+// (or Lock, Wait) has not, even when the receive is ordered before the check (an unbuffered
+// channel's receive happens before its send completes): it still runs after it.
+func signals(e *trace.Event) bool {
+	switch e.Kind {
+	case trace.KindChanSend, trace.KindChanClose, trace.KindWgAdd, trace.KindWgDone, trace.KindUnlock, trace.KindRUnlock,
+		trace.KindCondSignal, trace.KindCondBroadcast, trace.KindAtomicStore, trace.KindAtomicRMW:
+		return true
+	case trace.KindSelect:
+		return e.A < uint64(len(e.Cases)) && e.Cases[e.A].Send
+	}
+	return false
 }
 
 // descendsFrom reports whether goroutine g was started, directly or through other
@@ -210,7 +246,9 @@ func (r *Result) unjoinedFinding(check goroutineCheck, g, l, end int32, clocks *
 	var returned int32 = -1
 	if signal >= 0 {
 		tg := r.gOf[end]
-		for i := end - 1; i > signal; i-- {
+		// (from the end back: a receive that blocked until after the signal was requested,
+		// and recorded, before it)
+		for i := end - 1; i >= 0; i-- {
 			if r.gOf[i] == tg && evs[i].Kind != trace.KindTestEnd && clocks.HappensBefore(int(signal), int(i)) {
 				if p := r.Trace.Position(evs[i].Pos); p.File != "" && !strings.HasSuffix(p.File, "_test.go") {
 					returned = i

@@ -21,6 +21,14 @@ const (
 // close at pool.go:30 in Stop; joined: the worker's deferred Done and Stop's Wait order its
 // exit before the test's end. testGo: the test's own go statement started it.
 func stoppedPool(t *testing.T, src string, joined, testGo, ended bool) *Result {
+	return stoppedPoolBy(t, src, joined, testGo, ended, false)
+}
+
+// stoppedPoolBy is stoppedPool, where nilSend: Stop sends the worker a nil task on an
+// unbuffered channel (pool.go:30) and waits for the sender's done channel; the worker's
+// receive then happens before the send completes, so before the test's end, yet the worker
+// still runs after it.
+func stoppedPoolBy(t *testing.T, src string, joined, testGo, ended, nilSend bool) *Result {
 	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
@@ -38,9 +46,17 @@ func stoppedPool(t *testing.T, src string, joined, testGo, ended bool) *Result {
 		spawn = at("x_test.go:11")
 	}
 	w := m.Go(spawn)
-	m.Close(quit, at("pool.go:30"))
+	var send *tracetest.Op
+	if nilSend {
+		send = m.Pending().Send(quit, at("pool.go:30"))
+	} else {
+		m.Close(quit, at("pool.go:30"))
+	}
 	if ended {
 		w.Recv(quit, at("pool.go:15"))
+		if send != nil {
+			send.Complete()
+		}
 		if joined {
 			w.Done(wg, at("pool.go:16"))
 		}
@@ -71,6 +87,10 @@ func TestUnjoinedAfterStop(t *testing.T) {
 	}
 	// VerifyTestMain checks at the end of all tests: the same.
 	want(t, stoppedPool(t, mainTest, false, false, true), "unjoined-goroutine", Predicted, "pool.go:30")
+	// The stop signal is a send on an unbuffered channel: its receive is ordered before the
+	// test's end, but the worker's exit is not.
+	want(t, stoppedPoolBy(t, goleakTest, false, false, true, true), "unjoined-goroutine", Predicted, "pool.go:30", "goroutine's last operation=pool.go:15")
+	wantNo(t, stoppedPoolBy(t, goleakTest, true, false, true, true), "unjoined-goroutine")
 }
 
 // No finding: the exit is ordered (a WaitGroup), the test checks nothing, the goroutine is
