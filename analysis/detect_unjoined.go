@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -99,8 +100,7 @@ func leftoverCheck(dir, test string) (goroutineCheck, bool) {
 				name := ""
 				switch {
 				case goleak != "" && x.Name == goleak && fd.Name.Name == test && sel.Sel.Name == "VerifyNone",
-					goleak != "" && x.Name == goleak && fd.Name.Name == "TestMain" && sel.Sel.Name == "VerifyTestMain",
-					runtime != "" && x.Name == runtime && fd.Name.Name == test && sel.Sel.Name == "NumGoroutine":
+					goleak != "" && x.Name == goleak && fd.Name.Name == "TestMain" && sel.Sel.Name == "VerifyTestMain":
 					name = x.Name + "." + sel.Sel.Name
 				default:
 					return true
@@ -109,6 +109,12 @@ func leftoverCheck(dir, test string) (goroutineCheck, bool) {
 				found = goroutineCheck{what: name, at: Position{Role: "check", File: abs, Line: p.Line, Column: p.Column}}
 				return false
 			})
+			if found.what == "" && runtime != "" && fd.Name.Name == test {
+				if at, ok := comparedGoroutines(fd.Body, runtime); ok {
+					p := fset.Position(at)
+					found = goroutineCheck{what: runtime + ".NumGoroutine", at: Position{Role: "check", File: abs, Line: p.Line, Column: p.Column}}
+				}
+			}
 			if found.what == "" {
 				continue
 			}
@@ -119,6 +125,74 @@ func leftoverCheck(dir, test string) (goroutineCheck, bool) {
 		}
 	}
 	return main, main.what != ""
+}
+
+// comparedGoroutines finds where body compares a count of runtime.NumGoroutine (rt is the
+// package's name in the file) with another: a comparison operator or a testify-style
+// assertion (Equal, Less, ...) with a call of it, or a variable set from one, as an operand.
+// A NumGoroutine only logged checks nothing.
+func comparedGoroutines(body *ast.BlockStmt, rt string) (token.Pos, bool) {
+	isCall := func(e ast.Expr) bool {
+		call, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		x, ok := sel.X.(*ast.Ident)
+		return ok && x.Name == rt && sel.Sel.Name == "NumGoroutine"
+	}
+	counts := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for k, rhs := range as.Rhs {
+				if id, ok := as.Lhs[k].(*ast.Ident); ok && isCall(rhs) {
+					counts[id.Name] = true
+				}
+			}
+		}
+		return true
+	})
+	isCount := func(e ast.Expr) bool {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			return counts[id.Name]
+		}
+		return isCall(e)
+	}
+	var at token.Pos
+	ast.Inspect(body, func(n ast.Node) bool {
+		if at.IsValid() {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			switch n.Op {
+			case token.LSS, token.GTR, token.LEQ, token.GEQ, token.EQL, token.NEQ:
+				if isCount(n.X) || isCount(n.Y) {
+					at = n.Pos()
+				}
+			}
+		case *ast.CallExpr:
+			name := ""
+			switch f := n.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = f.Sel.Name
+			case *ast.Ident:
+				name = f.Name
+			}
+			if strings.HasPrefix(name, "Equal") || strings.HasPrefix(name, "Less") || strings.HasPrefix(name, "Greater") {
+				for _, a := range n.Args {
+					if isCount(a) {
+						at = n.Pos()
+					}
+				}
+			}
+		}
+		return !at.IsValid()
+	})
+	return at, at.IsValid()
 }
 
 func (r *Result) unjoinedGoroutines() []Finding {

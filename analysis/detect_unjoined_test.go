@@ -102,3 +102,14 @@ func TestUnjoinedNot(t *testing.T) {
 	wantNo(t, stoppedPool(t, goleakTest, false, true, true), "unjoined-goroutine")
 	wantNo(t, stoppedPool(t, goleakTest, false, false, false), "unjoined-goroutine")
 }
+
+// runtime.NumGoroutine is a check when the test compares a count; logged, it is not.
+func TestUnjoinedNumGoroutine(t *testing.T) {
+	compared := "package p\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestX(t *testing.T) {\n\tbefore := runtime.NumGoroutine()\n\tp := New()\n\tp.Stop()\n\tif n := runtime.NumGoroutine(); n > before {\n\t\tt.Fatal(n)\n\t}\n}\n"
+	f := want(t, stoppedPool(t, compared, false, false, true), "unjoined-goroutine", Predicted, "pool.go:30", "check=x_test.go:12")
+	if !strings.HasPrefix(f.Message, "runtime.NumGoroutine at x_test.go:12 passed only by timing") {
+		t.Errorf("message %q", f.Message)
+	}
+	logged := "package p\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestX(t *testing.T) {\n\tp := New()\n\tp.Stop()\n\tt.Log(runtime.NumGoroutine())\n}\n"
+	wantNo(t, stoppedPool(t, logged, false, false, true), "unjoined-goroutine")
+}

@@ -58,7 +58,7 @@ func TestUnjoinedGoroutineEndToEnd(t *testing.T) {
 			switch {
 			case strings.HasPrefix(m, "goleak.VerifyNone at crew_test.go:13 passed only by timing: the goroutine started at crew.go:18 was told to stop by the close at crew.go:38"):
 				seen["goleak"] = true
-			case strings.HasPrefix(m, "runtime.NumGoroutine at crew_test.go:36 passed only by timing"):
+			case strings.HasPrefix(m, "runtime.NumGoroutine at crew_test.go:40 passed only by timing"):
 				seen["numgoroutine"] = true
 			default:
 				t.Errorf("unexpected unjoined-goroutine (a joined crew, a test without a check or the test's own goroutine): %s", m)
