@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -202,11 +203,14 @@ func (r *Result) unjoinedGoroutines() []Finding {
 	}
 	evs := r.Trace.Events
 	// The test's end: its last TestEnd (a test's subtests end before it).
+	// Every subtest's end is also one: testing's tRunner waits for a subtest before its
+	// parent ends, through its own channels, which are not recorded.
 	end := int32(-1)
-	for i := len(evs) - 1; i >= 0; i-- {
+	var ends []int32
+	for i := range evs {
 		if evs[i].Kind == trace.KindTestEnd {
 			end = int32(i)
-			break
+			ends = append(ends, end)
 		}
 	}
 	testG, err := strconv.ParseUint(r.Trace.Meta["testgoid"], 10, 64)
@@ -251,7 +255,7 @@ func (r *Result) unjoinedGoroutines() []Finding {
 					return nil
 				}
 			}
-			if clocks.HappensBefore(int(l), int(end)) {
+			if slices.ContainsFunc(ends, func(e int32) bool { return clocks.HappensBefore(int(l), int(e)) }) {
 				continue
 			}
 		}

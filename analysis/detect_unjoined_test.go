@@ -113,3 +113,35 @@ func TestUnjoinedNumGoroutine(t *testing.T) {
 	logged := "package p\n\nimport (\n\t\"runtime\"\n\t\"testing\"\n)\n\nfunc TestX(t *testing.T) {\n\tp := New()\n\tp.Stop()\n\tt.Log(runtime.NumGoroutine())\n}\n"
 	wantNo(t, stoppedPool(t, logged, false, false, true), "unjoined-goroutine")
 }
+
+// A worker a subtest joins: ordered before the subtest's end, which testing orders before
+// its parent's through channels of its own that the trace does not show.
+func TestUnjoinedJoinedInSubtest(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(goleakTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := func(s string) string { return filepath.Join(dir, s) }
+	b := tracetest.New().Meta("testgoid", "1")
+	m := b.Main()
+	test, subtest := b.Test(), b.Test()
+	sub := m.Go("")
+	wg := b.WaitGroup()
+	sub.Add(wg, 1, at("pool.go:9"))
+	w := sub.Go(at("pool.go:10"))
+	w.Done(wg, at("pool.go:16"))
+	w.End()
+	sub.Wait(wg, at("pool.go:31"))
+	sub.TestEnd(subtest, at("x_test.go:9"))
+	sub.End()
+	m.TestEnd(test, at("x_test.go:9"))
+	tr, err := trace.Read(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := AnalyzeWith(tr, Options{Test: "TestX", Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNo(t, r, "unjoined-goroutine")
+}
