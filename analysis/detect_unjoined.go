@@ -345,7 +345,11 @@ func (r *Result) unjoinedFinding(check goroutineCheck, g, l, end int32, clocks *
 	} else {
 		msg += fmt.Sprintf(" exited after its last operation at %s", r.at(l))
 	}
-	msg += "; nothing orders its exit before the test's end (no WaitGroup Wait, receive or Lock waits for it): the check retries for a while, and a goroutine descheduled longer than that fails it"
+	retries := "the test's polling"
+	if strings.Contains(check.what, ".Verify") {
+		retries = "goleak's retries (about 0.4 s by default)"
+	}
+	msg += fmt.Sprintf("; nothing orders its exit before the test's end (no WaitGroup Wait, receive or Lock waits for it): the check passed within %s, and a goroutine descheduled longer than that fails it", retries)
 	ops := []op{}
 	if signal >= 0 {
 		ops = append(ops, op{"stop signal", signal})
