@@ -100,7 +100,7 @@ func leftoverCheck(dir, test string) (goroutineCheck, bool) {
 				}
 				name := ""
 				switch {
-				case goleak != "" && x.Name == goleak && fd.Name.Name == test && sel.Sel.Name == "VerifyNone",
+				case goleak != "" && x.Name == goleak && fd.Name.Name == test && sel.Sel.Name == "VerifyNone" && checksAtEnd(fd.Body, call),
 					goleak != "" && x.Name == goleak && fd.Name.Name == "TestMain" && sel.Sel.Name == "VerifyTestMain":
 					name = x.Name + "." + sel.Sel.Name
 				default:
@@ -126,6 +126,29 @@ func leftoverCheck(dir, test string) (goroutineCheck, bool) {
 		}
 	}
 	return main, main.what != ""
+}
+
+// checksAtEnd reports whether VerifyNone call runs when the test is done with its
+// goroutines: deferred, in a function literal (a t.Cleanup, a deferred closure) or the
+// test's last statement. Called first (gocron's TestScheduler_Shutdown), it checks what
+// earlier tests left, not the goroutines this test starts after it.
+func checksAtEnd(body *ast.BlockStmt, call *ast.CallExpr) bool {
+	if n := len(body.List); n > 0 {
+		if es, ok := body.List[n-1].(*ast.ExprStmt); ok && es.X == call {
+			return true
+		}
+	}
+	late := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.DeferStmt:
+			late = late || n.Call == call
+		case *ast.FuncLit:
+			late = late || (n.Pos() <= call.Pos() && call.End() <= n.End())
+		}
+		return !late
+	})
+	return late
 }
 
 // comparedGoroutines finds where body compares a count of runtime.NumGoroutine (rt is the

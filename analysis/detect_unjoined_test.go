@@ -145,3 +145,14 @@ func TestUnjoinedJoinedInSubtest(t *testing.T) {
 	}
 	wantNo(t, r, "unjoined-goroutine")
 }
+
+// VerifyNone called first checks what earlier tests left; deferred, in a cleanup or last, it
+// checks the test's own goroutines.
+func TestUnjoinedVerifyWhere(t *testing.T) {
+	first := strings.Replace(goleakTest, "defer goleak.VerifyNone(t)", "goleak.VerifyNone(t)", 1)
+	wantNo(t, stoppedPool(t, first, false, false, true), "unjoined-goroutine")
+	last := "package p\n\nimport (\n\t\"testing\"\n\n\t\"go.uber.org/goleak\"\n)\n\nfunc TestX(t *testing.T) {\n\tp := New()\n\tp.Stop()\n\tgoleak.VerifyNone(t)\n}\n"
+	want(t, stoppedPool(t, last, false, false, true), "unjoined-goroutine", Predicted, "pool.go:30", "check=x_test.go:12")
+	cleanup := "package p\n\nimport (\n\t\"testing\"\n\n\t\"go.uber.org/goleak\"\n)\n\nfunc TestX(t *testing.T) {\n\tt.Cleanup(func() { goleak.VerifyNone(t) })\n\tp := New()\n\tp.Stop()\n}\n"
+	want(t, stoppedPool(t, cleanup, false, false, true), "unjoined-goroutine", Predicted, "pool.go:30", "check=x_test.go:10")
+}
