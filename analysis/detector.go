@@ -39,6 +39,7 @@ var Detectors = []*Detector{
 	LostUpdate,
 	TestUsedAfterEnd,
 	FailNowOffTest,
+	UnjoinedGoroutine,
 	FlakyPanic,
 	FlakyFailure,
 	Hang,
