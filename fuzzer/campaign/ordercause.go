@@ -156,6 +156,7 @@ func failedSubtests(output string) string {
 // f has, by file:line). With runs enough to tell, the one-pair order differences
 // (orderdiff.go) give way to them, named or not.
 func (c *campaign) markOrderCause(f *Finding, cause Finding, at map[string]bool) {
+	defer c.markPlainFailed(f, cause)
 	causes, enough := c.orderCauses(cause)
 	if !enough {
 		return
