@@ -371,13 +371,21 @@ type OrderCause struct {
 	// FirstSent and ThenSent: for a receive, the send whose value it got (zero: none)
 	FirstSent, ThenSent SelectSite
 	OnObject            bool // one object saw the two lines (else one goroutine ran both)
+	// PassingRan: passing runs that ran First too. A First that no passing run reached is
+	// on the failure's path (what the test did once it had gone wrong), not one side of an
+	// order both outcomes had: such pairs rank after the others.
+	PassingRan          int
 	libraryLines        int
 	firstFunc, thenFunc string
 }
 
 // OrderCauses returns the pairs of lines whose order separates the failing runs from the
-// passing ones (see the top of this file for the rule), the strongest first: pairs of the
-// library's lines (not _test.go files) before pairs with the test's, then by evidence.
+// passing ones (see the top of this file for the rule), the strongest first: pairs whose
+// first line passing runs reached too (an order of two lines both outcomes ran) before
+// pairs on the failure's path, then pairs of the library's lines (not _test.go files)
+// before pairs with the test's, then by evidence. (amqp091-go: Reconnect's lines past its
+// check, which only failing runs reach, were named before its check's Lock against the
+// test's Lock on the same mutex, the order that decides the outcome.)
 func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 	if len(failing) < minCauseRuns || len(passing) == 0 {
 		return nil
@@ -431,6 +439,9 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 			} else if r.has(y, x, yx, okyx) {
 				c.PassingOther++
 			}
+			if r.ran.has(x) {
+				c.PassingRan++
+			}
 		}
 		// most passing runs had the other order: lines only the failing runs reach (the
 		// failure's own path) are not an order of the passing runs
@@ -459,7 +470,8 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		out = append(out, c)
 	}
 	slices.SortFunc(out, func(a, b OrderCause) int {
-		return cmp.Or(cmp.Compare(b.libraryLines, a.libraryLines),
+		return cmp.Or(cmp.Compare(min(b.PassingRan, 1), min(a.PassingRan, 1)),
+			cmp.Compare(b.libraryLines, a.libraryLines),
 			cmp.Compare(b.FailingHad+b.PassingOther, a.FailingHad+a.PassingOther),
 			cmp.Compare(a.P, b.P),
 			cmp.Compare(b.ThenRan, a.ThenRan), // an order both lines ran in says more than a line that never ran

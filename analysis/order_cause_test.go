@@ -185,3 +185,52 @@ func TestOrderOfPairsAReceiveWithItsSend(t *testing.T) {
 		t.Errorf("sentFrom %v, want sched.go:160 from sched.go:313", ls.sentFrom)
 	}
 }
+
+// A check of the library's against the test's write under one mutex decides the outcome;
+// the failing runs then go on along a path the passing ones never take (the worker past
+// its check locks conn.go:40, then the state's mutex, which a passing run's test locks
+// instead). The path's pair has two library lines, the order's one: the order is named
+// first, since passing runs reached its first line too.
+func TestOrderCausesNamesTheOrderBeforeTheFailurePath(t *testing.T) {
+	run := func(ls *OrderLines, checkFirst bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		test := b.Test()
+		mu, op, state := b.Mutex(), b.Mutex(), b.Mutex()
+		w := m.Go("conn_test.go:5")
+		check := func() { w.Lock(mu, "conn.go:22"); w.Unlock(mu, "conn.go:23") }
+		closeIt := func() { m.Lock(mu, "conn_test.go:29"); m.Unlock(mu, "conn_test.go:30") }
+		if checkFirst {
+			check()
+			closeIt()
+			w.Lock(op, "conn.go:40")
+			w.Unlock(op, "conn.go:41")
+			w.Lock(state, "state.go:10")
+			w.Unlock(state, "state.go:11")
+			m.TestUse(test, tracetest.TFatal, "conn_test.go:9")
+		} else {
+			closeIt()
+			check()
+			m.Lock(state, "state.go:10")
+			m.Unlock(state, "state.go:11")
+		}
+		m.TestEnd(test, "conn_test.go:1")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for range 8 {
+		failing = append(failing, run(&ls, true))
+	}
+	for range 6 {
+		passing = append(passing, run(&ls, false))
+	}
+	got := ls.OrderCauses(failing, passing)
+	// (one pair per pair of functions: all these lines are in one function, one is kept)
+	if len(got) == 0 {
+		t.Fatal("no cause")
+	}
+	if c := got[0]; c.First.Line != 22 || c.Then.Line != 29 || !c.OnObject || c.PassingRan != 6 {
+		t.Errorf("first cause %+v, want conn.go:22 before conn_test.go:29 on one mutex, not the failure's path", c)
+	}
+}
