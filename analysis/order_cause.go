@@ -281,7 +281,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 			obj = ev.Cases[ev.A].Obj
 		}
 		at := ev.Pre
-		if at == 0 {
+		if at == 0 || (ev.Post != 0 && (ev.Kind == trace.KindLock || ev.Kind == trace.KindRLock)) {
+			// a lock is reached when it is taken: of two goroutines asking for one mutex,
+			// the one that got it first did its check first, whichever asked first
 			at = ev.Post
 		}
 		if op == "" || obj == 0 || at == 0 || at > until {

@@ -258,3 +258,52 @@ func TestOrderCausesNamesAThirdOnStrongEvidence(t *testing.T) {
 		}
 	}
 }
+
+// Two goroutines ask for one mutex; the one that asked second got it first (a mutex is not
+// a queue): the order on the mutex is the order it was taken in. A failing run whose test
+// asked for the Lock before the worker's check, yet the check took it first, still has the
+// check first.
+func TestOrderOfLocksIsTheOrderTaken(t *testing.T) {
+	run := func(ls *OrderLines, askedFirst bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		w := m.Go("conn_test.go:5")
+		var closeLock *tracetest.Op
+		if askedFirst {
+			closeLock = m.Pending().Lock(mu, "conn_test.go:29")
+		}
+		w.Lock(mu, "conn.go:22")
+		w.Unlock(mu, "conn.go:23")
+		if askedFirst {
+			closeLock.Complete()
+		} else {
+			m.Lock(mu, "conn_test.go:29")
+		}
+		m.Unlock(mu, "conn_test.go:30")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	pass := func(ls *OrderLines) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		m.Lock(mu, "conn_test.go:29")
+		m.Unlock(mu, "conn_test.go:30")
+		w := m.Go("conn_test.go:5")
+		w.Lock(mu, "conn.go:22")
+		w.Unlock(mu, "conn.go:23")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for i := range 8 {
+		failing = append(failing, run(&ls, i%2 == 0))
+	}
+	for range 8 {
+		passing = append(passing, pass(&ls))
+	}
+	got := ls.OrderCauses(failing, passing)
+	if len(got) == 0 || got[0].First.Line != 22 || got[0].Then.Line != 29 || got[0].FailingHad != 8 {
+		t.Errorf("causes %+v, want conn.go:22 before conn_test.go:29 in all 8 failing runs", got)
+	}
+}
