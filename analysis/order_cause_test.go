@@ -236,3 +236,113 @@ func TestOrderCausesNamesTheEarliestOrder(t *testing.T) {
 		t.Errorf("first cause %s:%d before %s:%d, want the check at conn.go:85 before the test's Lock at conn_test.go:63 (all: %+v)", c.First.File, c.First.Line, c.Then.File, c.Then.Line, got)
 	}
 }
+
+func TestOrderCausesNamesTheOrderBeforeTheFailurePath(t *testing.T) {
+	run := func(ls *OrderLines, checkFirst bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		test := b.Test()
+		mu, op, state := b.Mutex(), b.Mutex(), b.Mutex()
+		w := m.Go("conn_test.go:5")
+		check := func() { w.Lock(mu, "conn.go:22"); w.Unlock(mu, "conn.go:23") }
+		closeIt := func() { m.Lock(mu, "conn_test.go:29"); m.Unlock(mu, "conn_test.go:30") }
+		if checkFirst {
+			check()
+			closeIt()
+			w.Lock(op, "conn.go:40")
+			w.Unlock(op, "conn.go:41")
+			w.Lock(state, "state.go:10")
+			w.Unlock(state, "state.go:11")
+			m.TestUse(test, tracetest.TFatal, "conn_test.go:9")
+		} else {
+			closeIt()
+			check()
+			m.Lock(state, "state.go:10")
+			m.Unlock(state, "state.go:11")
+		}
+		m.TestEnd(test, "conn_test.go:1")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for range 8 {
+		failing = append(failing, run(&ls, true))
+	}
+	for range 6 {
+		passing = append(passing, run(&ls, false))
+	}
+	got := ls.OrderCauses(failing, passing)
+	// (one pair per pair of functions: all these lines are in one function, one is kept)
+	if len(got) == 0 {
+		t.Fatal("no cause")
+	}
+	if c := got[0]; c.First.Line != 22 || c.Then.Line != 29 || !c.OnObject || c.PassingRan != 6 {
+		t.Errorf("first cause %+v, want conn.go:22 before conn_test.go:29 on one mutex, not the failure's path", c)
+	}
+}
+
+func TestOrderCausesNamesAThirdOnStrongEvidence(t *testing.T) {
+	for _, c := range []struct {
+		had  int
+		want bool
+	}{{12, true}, {10, false}} {
+		var ls OrderLines
+		var failing, passing []RunOrder
+		for i := range 29 {
+			failing = append(failing, checkRun(&ls, i < c.had, i%2 == 0, true, false))
+		}
+		for i := range 22 {
+			passing = append(passing, checkRun(&ls, false, i%2 == 0, false, false))
+		}
+		got := ls.OrderCauses(failing, passing)
+		named := len(got) > 0 && got[0].First.Line == 22 && got[0].FailingHad == c.had
+		if named != c.want || (!c.want && len(got) != 0) {
+			t.Errorf("%d of 29 failing runs: causes %+v, want named %v", c.had, got, c.want)
+		}
+	}
+}
+
+func TestOrderOfLocksIsTheOrderTaken(t *testing.T) {
+	run := func(ls *OrderLines, askedFirst bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		w := m.Go("conn_test.go:5")
+		var closeLock *tracetest.Op
+		if askedFirst {
+			closeLock = m.Pending().Lock(mu, "conn_test.go:29")
+		}
+		w.Lock(mu, "conn.go:22")
+		w.Unlock(mu, "conn.go:23")
+		if askedFirst {
+			closeLock.Complete()
+		} else {
+			m.Lock(mu, "conn_test.go:29")
+		}
+		m.Unlock(mu, "conn_test.go:30")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	pass := func(ls *OrderLines) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		mu := b.Mutex()
+		m.Lock(mu, "conn_test.go:29")
+		m.Unlock(mu, "conn_test.go:30")
+		w := m.Go("conn_test.go:5")
+		w.Lock(mu, "conn.go:22")
+		w.Unlock(mu, "conn.go:23")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for i := range 8 {
+		failing = append(failing, run(&ls, i%2 == 0))
+	}
+	for range 8 {
+		passing = append(passing, pass(&ls))
+	}
+	got := ls.OrderCauses(failing, passing)
+	if len(got) == 0 || got[0].First.Line != 22 || got[0].Then.Line != 29 || got[0].FailingHad != 8 {
+		t.Errorf("causes %+v, want conn.go:22 before conn_test.go:29 in all 8 failing runs", got)
+	}
+}

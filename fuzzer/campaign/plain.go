@@ -55,6 +55,9 @@ type plainCheck struct {
 	// closed); credited: a resumed test got the wait back (creditPlainWaits).
 	started, finished time.Time
 	credited          bool
+	// probeFrom: the test's started runs when its probe began, after every plain run
+	// failed (broken.go, stage 2b); 0: not begun.
+	probeFrom int
 }
 
 // ended reports whether p's result is in.

@@ -198,3 +198,71 @@ func TestResumedTestsErrorSaysFuzzedOn(t *testing.T) {
 		}
 	}
 }
+
+// A test that fails in every plain run still runs its queued schedules (stage 2b, up to
+// probeRuns): one that passes under one of them is a flaky failure whose message says every
+// plain run failed; one whose schedules all fail too is broken, and its error counts them.
+func TestPlainFailProbesSchedules(t *testing.T) {
+	plainGoTest = func(ctx context.Context, dir, test string, race bool, vet string, timeout time.Duration) plainResult {
+		return plainResult{outcome: plainFail, command: "go test -run X", failed: plainRuns}
+	}
+	defer func() { plainGoTest = runPlainGoTest }()
+	for _, passAt := range []int{brokenAfter + 3, 0} {
+		ts := &testState{bin: &build.TestBinary{Package: "p", Dir: "/m"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{}}
+		c := &campaign{cfg: Config{RunTimeout: time.Second, Parallel: 1}, tests: []*testState{ts},
+			plain: &plainChecks{ctx: context.Background(), sem: make(chan struct{}, 1), ended: make(chan struct{}, 1)}}
+		finish := func(status run.Status, req *RunRequest) {
+			ts.runs++
+			ts.statuses[string(status)]++
+			ar := &AnalyzedRun{Run: &run.Run{Status: status}, Request: req}
+			if status == run.StatusFail {
+				ar.Findings = []Finding{{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX", Message: "TestX failed: boom",
+					Positions: []analysis.Position{{File: "/m/x_test.go", Line: 9}}}}}
+			}
+			ts.noteFailure(ar)
+			c.checkPlain(ts, false)
+		}
+		for ts.runs < brokenAfter {
+			j, ok := c.nextJob(ts.first)
+			if !ok {
+				t.Fatalf("no job after %d runs", ts.runs)
+			}
+			ts.inflight--
+			finish(run.StatusFail, j.request)
+			if ts.runs == 1 { // the first run's schedules
+				for range 40 {
+					ts.queue = append(ts.queue, &RunRequest{Strategy: "flow"})
+				}
+			}
+		}
+		<-c.plainEnded()
+		for ts.runs < brokenAfter+probeRuns+1 && c.canStart(ts, ts.first) {
+			j, _ := c.nextJob(ts.first)
+			ts.inflight--
+			if j.request == nil {
+				t.Fatalf("probe run %d unsteered", ts.runs+1)
+			}
+			if ts.runs+1 == passAt {
+				finish(run.StatusPass, j.request)
+				break
+			}
+			finish(run.StatusFail, j.request)
+		}
+		if passAt == 0 {
+			errs := c.failingErrors()
+			if !ts.broken() || ts.runs != brokenAfter+probeRuns || len(errs) != 1 ||
+				!strings.Contains(errs[0], "fails under plain go test too") || !strings.Contains(errs[0], "all 24 runs failed, one unsteered, 16 runs of its queued schedules after that; not fuzzed further") {
+				t.Errorf("all failing: broken %v after %d runs, errors %q; want broken after %d runs, the probe counted", ts.broken(), ts.runs, errs, brokenAfter+probeRuns)
+			}
+			continue
+		}
+		if ts.broken() || len(c.failingErrors()) != 0 || !c.canStart(ts, ts.first) {
+			t.Fatalf("passed in run %d: broken %v, errors %q; want a flaky test fuzzed on", passAt, ts.broken(), c.failingErrors())
+		}
+		f := Finding{Finding: analysis.Finding{Kind: "flaky-failure", Package: "p", Test: "TestX", Message: "TestX failed: boom"}}
+		c.markPlainFailed(&f, f)
+		if want := "; it fails in every plain run (go test -run X: 32 of 32 failed); passes under 1 of 11 goweave schedules, so its failure depends on the schedule"; !strings.HasSuffix(f.Message, want) {
+			t.Errorf("message %q, want it to end %q", f.Message, want)
+		}
+	}
+}

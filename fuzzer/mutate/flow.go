@@ -221,7 +221,7 @@ func (f *Flow) Next(r *Run) []Mutation {
 			break
 		}
 		s := &schedule.Schedule{Delays: []schedule.Delay{{
-			Op: r.Names.Ops[p.First], Until: r.Names.Ops[p.Second], Window: orDefault(f.Window, DefaultDelayWindow),
+			Op: r.Names.Ops[p.First], Until: r.Names.Ops[p.Second], Window: flowWindow(r.Trace, p.First, p.Second, orDefault(f.Window, DefaultDelayWindow)),
 		}}}
 		key, ok := keyOf(f.Name(), s)
 		if !ok || f.queued[key] >= max(f.MaxQueued, 1) {

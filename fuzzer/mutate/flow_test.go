@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
 	"github.com/goweave/goweave/fuzzer/schedule"
@@ -210,5 +211,39 @@ func TestFlowSkipsDelaysProposedBefore(t *testing.T) {
 		if strings.HasPrefix(m.Key, all[0].Key) {
 			t.Errorf("the delay run before came back as %s (%s)", m.Key, m.Note)
 		}
+	}
+}
+
+// A delay of a Lock until the other goroutine's Lock, which that goroutine reaches only
+// after a 100 ms sleep (begun before the first Lock was requested): the window covers the
+// sleep. With the default 50 ms window the delay ended before the other Lock came.
+func TestFlowWindowCoversTheSleep(t *testing.T) {
+	const mu = 6
+	b := newBuilder()
+	b.spawn(2, 3, 5)
+	sleepAt := b.stamp + 1
+	b.stamp++ // the test goroutine's sleep begins here
+	first := b.op(3, trace.KindLock, mu, 21)
+	unlock := b.op(3, trace.KindUnlock, mu, 22)
+	second := b.op(2, trace.KindLock, mu, 33)
+	b.hb(unlock, second)
+	b.t.Timed = []trace.Timed{
+		{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: 2, Pos: 32, Stamp: sleepAt, Dur: 100 * time.Millisecond},
+		// another goroutine's sleep, and one of the test's after the second Lock: not counted
+		{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: 3, Pos: 23, Stamp: sleepAt, Dur: time.Second},
+		{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: 2, Pos: 34, Stamp: b.stamp + 1, Dur: time.Second},
+	}
+	r := b.run()
+	var got *schedule.Delay
+	for _, m := range NewFlow().Next(r) {
+		if d := m.Schedule.Delays[0]; d.Op == r.Names.Ops[first] && d.Until == r.Names.Ops[second] {
+			got = &d
+		}
+	}
+	if got == nil {
+		t.Fatal("no delay of the first Lock until the second")
+	}
+	if want := 100*time.Millisecond + 50*time.Millisecond + DefaultDelayWindow; got.Window != want {
+		t.Errorf("window %v, want %v (the 100 ms sleep, half again, and the default)", got.Window, want)
 	}
 }

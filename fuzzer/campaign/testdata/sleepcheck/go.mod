@@ -1,0 +1,3 @@
+module sleepcheck
+
+go 1.25
