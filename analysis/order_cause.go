@@ -433,8 +433,8 @@ type OrderCause struct {
 	// PassingRan: passing runs that ran First too. A First that no passing run reached is
 	// on the failure's path (what the test did once it had gone wrong), not one side of an
 	// order both outcomes had: such pairs rank after the others.
-	PassingRan          int
-	libraryLines        int
+	PassingRan   int
+	libraryLines int
 	// decided is the mean index of the event at which the runs that had the order settled
 	// it: a cause comes before its effects
 	decided             float64
