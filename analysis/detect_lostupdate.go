@@ -23,7 +23,9 @@ recorder keeps, with each atomic operation of the module's code, the word it rea
 replaced, and the Store is reported when the value it wrote (what the next operation on
 the word found) is the value its goroutine saw at its previous operation on the word (a
 Load, or the old value of a read-modify-write), while the value it replaced was a
-different one, written by another goroutine after that previous operation. A Store of a
+different one, stored by another goroutine after that previous operation (a Store that
+changed the word; a read-modify-write of another goroutine is not taken as the lost write,
+since its recorded word may be older than the operation under contention). A Store of a
 value the goroutine did not see there before (a flag set to true by two goroutines) is
 never reported. Fix it by making the write conditional on nothing having changed:
 CompareAndSwap(new, old) for a rollback, a CompareAndSwap loop for a read-modify-write, or
@@ -60,27 +62,42 @@ func (r *Result) lostUpdates() []Finding {
 				continue
 			}
 			written := evs[ops[k+1]].B // what the next operation found: the Store's value
-			// the goroutine's previous operation on the word, and the last other write since
-			prev, other := -1, -1
+			// the goroutine's previous operation on the word
+			prev := -1
 			for j := k - 1; j >= 0 && j >= k-lostUpdateLookBack; j-- {
-				e := &evs[ops[j]]
-				if e.G == store.G {
+				if evs[ops[j]].G == store.G {
 					prev = j
 					break
 				}
-				if other < 0 && e.Kind != trace.KindAtomicLoad {
-					other = j
-				}
 			}
-			if prev < 0 || other < 0 {
+			if prev < 0 {
 				continue
 			}
 			seenOp := &evs[ops[prev]]
 			if seenOp.Kind == trace.KindAtomicStore {
 				continue // its own write, not a value it saw
 			}
-			if written != seenOp.B || store.B == seenOp.B {
-				continue // not a restore, or nothing different was overwritten
+			// What the goroutine knew was there after its operation (its own write, for a
+			// CompareAndSwap that succeeded), against what the Store replaced: equal, and
+			// nobody changed the word in between (a failed CompareAndSwap writes nothing).
+			knew := evs[ops[prev+1]].B
+			if written != seenOp.B || store.B == seenOp.B || store.B == knew {
+				continue // not a restore, or nothing else was overwritten
+			}
+			// the other goroutine's Store that changed the word to what the Store replaced. Not
+			// a read-modify-write: its word is read by the hook before the operation, not
+			// with it, so under contention two CompareAndSwaps both record the old value and
+			// the one that failed looks like a write (go-redis's checkMinIdleConns).
+			other := -1
+			for j := k - 1; j > prev; j-- {
+				e := &evs[ops[j]]
+				if e.G != store.G && e.Kind == trace.KindAtomicStore && evs[ops[j+1]].B != e.B && evs[ops[j+1]].B == store.B {
+					other = j
+					break
+				}
+			}
+			if other < 0 {
+				continue // changed by no recorded operation (a library's own)
 			}
 			key := [3]uint32{store.Pos, seenOp.Pos, evs[ops[other]].Pos}
 			if seen[key] {
