@@ -9,7 +9,7 @@ import (
 	"github.com/goweave/goweave/fuzzer"
 )
 
-// testdata/examples/unjoined (issue 21): Crew.Stop closes its workers' quit channel and
+// testdata/unjoined (issue 21): Crew.Stop closes its workers' quit channel and
 // returns without waiting for them, so a test's goleak.VerifyNone (or its polling of
 // runtime.NumGoroutine) passes only because the workers exit within the check's retries:
 // an unjoined-goroutine at the close, in every run. JoinedCrew.Stop waits on a WaitGroup
@@ -20,7 +20,11 @@ func TestUnjoinedGoroutineEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fuzzes a test program")
 	}
-	src := exampleModule(t, "unjoined")
+	// its own module (it needs goleak; testdata/examples, which the acceptance test fuzzes
+	// whole, does not, and a goleak check fails now and then when a schedule holds a
+	// goroutine past its retries: a timing failure that test's annotations cannot expect)
+	src := t.TempDir()
+	copyDir(t, filepath.Join("testdata", "unjoined"), src)
 	stdout, stderr, code := runGoweave(t, src, "fuzz", "-json", "-runs", "6", "-o", t.TempDir(), "./...")
 	if code != 1 {
 		t.Fatalf("fuzz exit %d, want 1 (findings)\n%s", code, stderr)

@@ -1,0 +1,5 @@
+module goweave.example/unjoined
+
+go 1.26.0
+
+require go.uber.org/goleak v1.3.0
