@@ -1,6 +1,7 @@
 package mutate
 
 import (
+	"slices"
 	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -26,6 +27,12 @@ const maxFlowWindow = 2 * time.Second
 // before the goroutine it waits for took its first lock).
 func flowWindow(t *trace.Trace, first, second int, base time.Duration) time.Duration {
 	a, b := &t.Events[first], &t.Events[second]
+	waits := func(w *trace.Timed) bool {
+		return w.Kind == trace.KindTimedWait && w.G == b.G && w.Aux != trace.WaitTicker && w.Stamp < b.Pre
+	}
+	if !slices.ContainsFunc(t.Timed, func(w trace.Timed) bool { return waits(&w) }) {
+		return base // most pairs: no wait to cover, and no pass over the events
+	}
 	var since uint64
 	for i := range t.Events {
 		if e := &t.Events[i]; e.G == b.G && e.Pre < a.Pre {
@@ -33,8 +40,8 @@ func flowWindow(t *trace.Trace, first, second int, base time.Duration) time.Dura
 		}
 	}
 	var waited time.Duration
-	for _, w := range t.Timed {
-		if w.Kind == trace.KindTimedWait && w.G == b.G && w.Aux != trace.WaitTicker && w.Stamp > since && w.Stamp < b.Pre {
+	for i := range t.Timed {
+		if w := &t.Timed[i]; waits(w) && w.Stamp > since {
 			waited += w.Dur
 		}
 	}
