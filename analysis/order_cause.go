@@ -47,6 +47,15 @@ const maxOrderPairs = 1 << 18
 // ids are addresses, below it).
 const goroutineObj = 1 << 63
 
+// receiveSide marks a channel's receiving side as an object of its own (addresses are
+// below it): of a send and a receive, whichever arrived first waited for the other, and the
+// receive got its value from the channel's order of sends (and of a close) either way, so
+// which side came first says only which goroutine was slower, never an order the program
+// saw (ccache: Clear's wait on done and the worker's reply, named as the cause of a failure
+// the worker's select order decided). The orders of the sends, and of the receives, among
+// themselves stay.
+const receiveSide = 1 << 62
+
 // maxOrderLinesPerObject bounds the lines per object whose order is kept.
 const maxOrderLinesPerObject = 24
 
@@ -331,6 +340,9 @@ func (ls *OrderLines) OrderOf(tr *trace.Trace, keep func(file string) bool) RunO
 		}
 		// the object's order, and the goroutine's: a loop that received a removal before a
 		// request, on two channels, did them in that order
+		if op == "receive" || op == "select's receive" {
+			obj |= receiveSide
+		}
 		for _, o := range []uint64{obj, ev.G | goroutineObj} {
 			if o == goroutineObj {
 				continue

@@ -346,3 +346,44 @@ func TestOrderOfLocksIsTheOrderTaken(t *testing.T) {
 		t.Errorf("causes %+v, want conn.go:22 before conn_test.go:29 in all 8 failing runs", got)
 	}
 }
+
+// Which side of a channel arrived first is not an order of the program's: a Clear that
+// sends its request to the worker and then waits on done (cache.go:61) and the worker's
+// reply on done (cache.go:244) communicate either way; whether the test's goroutine reached
+// its receive before the worker sent says only which was slower. A failing run whose
+// receive came first is no cause; the order of two sends on the channel still is.
+func TestOrderCausesIgnoresWhichSideOfAChannelCameFirst(t *testing.T) {
+	run := func(ls *OrderLines, recvFirst, failed bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		test := b.Test()
+		done := m.MakeChan(0, "cache.go:50")
+		w := m.Go("cache.go:65")
+		if recvFirst {
+			r := m.Pending().RecvBare(done, "cache.go:61")
+			w.Send(done, "cache.go:244")
+			r.Complete()
+		} else {
+			s := w.Pending().Send(done, "cache.go:244")
+			m.RecvBare(done, "cache.go:61")
+			s.Complete()
+		}
+		if failed {
+			m.TestUse(test, tracetest.TFatal, "cache_test.go:42")
+		}
+		m.TestEnd(test, "cache_test.go:1")
+		return ls.OrderOf(b.Trace(), nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for range 8 {
+		failing = append(failing, run(&ls, true, true))
+	}
+	for range 12 {
+		passing = append(passing, run(&ls, false, false))
+	}
+	if got := ls.OrderCauses(failing, passing); len(got) != 0 {
+		c := got[0]
+		t.Errorf("cause %s:%d before %s:%d named: a send and the receive it met arrive in either order", filepath.Base(c.First.File), c.First.Line, filepath.Base(c.Then.File), c.Then.Line)
+	}
+}

@@ -16,6 +16,9 @@ import (
 // positions of the flaky finding. Objects are named by address, which differs between runs,
 // so the comparison is by lines: a pair of lines that share an object in both runs.
 
+// receiveSide marks a channel's receiving side (object ids are addresses, below it).
+const receiveSide = 1 << 62
+
 // maxOrderLines bounds the lines kept per object, and so the work per run.
 const maxOrderLines = 32
 
@@ -39,18 +42,24 @@ func orderOf(tr *trace.Trace) lineOrder {
 		if p.File == "" {
 			continue
 		}
-		k, ok := index[ev.Obj]
+		obj := ev.Obj
+		if ev.Kind == trace.KindChanRecv {
+			// a channel's receiving side is an object of its own: which side of a send and
+			// a receive came first is no order the program saw (analysis.receiveSide)
+			obj |= receiveSide
+		}
+		k, ok := index[obj]
 		if !ok {
 			k = len(out)
-			index[ev.Obj] = k
+			index[obj] = k
 			out = append(out, nil)
-			seen[ev.Obj] = map[string]bool{}
+			seen[obj] = map[string]bool{}
 		}
 		key := fmt.Sprintf("%s:%d", p.File, p.Line)
-		if seen[ev.Obj][key] || len(out[k]) >= maxOrderLines {
+		if seen[obj][key] || len(out[k]) >= maxOrderLines {
 			continue
 		}
-		seen[ev.Obj][key] = true
+		seen[obj][key] = true
 		out[k] = append(out[k], analysis.Position{File: p.File, Line: p.Line, Column: analysis.LineColumn(p.File, p.Line)})
 	}
 	return out
