@@ -34,6 +34,8 @@ type leak struct {
 	testOnly    bool // a leak of the test's own goroutines (testOnlyRule), or of an object the test never closed (testMade)
 	testMade    bool // test-only because the test made the object and never ran its close (wayOutRule)
 	wayOut      *wayOut
+	dropped     int32   // > 0: the package's dropped non-blocking send this receive waited for, plus 1 (leak_lostsignal.go)
+	owers       []int32 // the test-only leaks owing the Dones this Wait waits for (leak_waitchain.go)
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -98,6 +100,7 @@ func (r *Result) findLeaks() []leak {
 		out := r.withoutEndedBubbles(r.withoutPackageDaemons(r.timeLimitLeaks()))
 		r.markTestOnly(out)
 		r.markWayOut(out)
+		r.markWaitChain(out)
 		return out
 	}
 	evs := r.Trace.Events
@@ -162,6 +165,7 @@ func (r *Result) findLeaks() []leak {
 	out = r.withoutEndedBubbles(r.withoutPackageDaemons(out))
 	r.markTestOnly(out)
 	r.markWayOut(out)
+	r.markWaitChain(out)
 	return out
 }
 
@@ -429,7 +433,10 @@ func (r *Result) blockedIn(i int32) string {
 func leakDetector(kind, summary, why string) *Detector {
 	d := &Detector{Name: kind, Doc: summary + "\n\n" + why + "\n\n" + testOnlyRule + "\n\n" + packageDaemonRule + "\n\n" + bubbleRule}
 	if kind == "leak-chan" || kind == "leak-select" {
-		d.Doc += "\n\n" + wayOutRule
+		d.Doc += "\n\n" + wayOutRule + "\n\n" + lostSignalRule
+	}
+	if kind == "leak-waitgroup" {
+		d.Doc += "\n\n" + waitChainRule
 	}
 	d.Run = func(r *Result) []Finding {
 		var out []Finding
@@ -467,7 +474,12 @@ func leakDetector(kind, summary, why string) *Detector {
 			if l.wayOut != nil {
 				msg += r.wayOutText(l.wayOut)
 			}
+			if l.dropped > 0 {
+				msg += r.lostSignalText(l)
+			}
 			switch {
+			case len(l.owers) > 0:
+				msg += r.waitChainText(l)
 			case l.testMade && l.wayOut.closer > 0:
 				msg += fmt.Sprintf("; the goroutine that would run it, %s, is blocked at %s, a leak of the test's: test-only",
 					r.spawnedAt(l.wayOut.closer-1), r.at(l.wayOut.closer-1))

@@ -50,7 +50,7 @@ func (r *Result) markCloserLeaked(leaks []leak) {
 		for k := range leaks {
 			l := &leaks[k]
 			w := l.wayOut
-			if l.testOnly || w == nil || w.testChan || w.close.LitFrom == 0 {
+			if l.testOnly || w == nil || w.testChan || w.close.LitFrom == 0 || l.dropped > 0 {
 				continue
 			}
 			for j := range leaks {
@@ -202,6 +202,7 @@ func (r *Result) markWayOut(leaks []leak) {
 			l.testOnly, l.testMade = true, true
 		}
 	}
+	r.markLostSignal(leaks)
 	r.markCloserLeaked(leaks)
 }
 
