@@ -230,17 +230,22 @@ func (r *Result) wayOutText(w *wayOut) string {
 }
 
 // makeOrdinal is which make call of its line event m is: a line can make several channels
-// (a struct literal with two channel fields), evaluated left to right, and the trace gives
-// them the same position. It counts the makes at that position the goroutine recorded just
-// before m, back to the previous event elsewhere.
+// (a struct literal with two channel fields), evaluated left to right. It counts the makes
+// on that line the goroutine recorded just before m, back to the previous event elsewhere.
+// The line, not the position: a trace that records columns gives each make its own
+// position, and counting equal positions named the first make's close for every one.
 func (r *Result) makeOrdinal(m int32) int {
 	evs := r.Trace.Events
+	at := r.Trace.Position(evs[m].Pos)
 	k := 0
 	for j := m - 1; j >= 0; j-- {
 		if r.gOf[j] != r.gOf[m] {
 			continue
 		}
-		if evs[j].Kind != trace.KindChanMake || evs[j].Pos != evs[m].Pos {
+		if evs[j].Kind != trace.KindChanMake {
+			break
+		}
+		if p := r.Trace.Position(evs[j].Pos); p.File != at.File || p.Line != at.Line {
 			break
 		}
 		k++

@@ -1,0 +1,3 @@
+module lostsignal
+
+go 1.25
