@@ -36,6 +36,7 @@ type leak struct {
 	wayOut      *wayOut
 	dropped     int32   // > 0: the package's dropped non-blocking send this receive waited for, plus 1 (leak_lostsignal.go)
 	owers       []int32 // the test-only leaks owing the Dones this Wait waits for (leak_waitchain.go)
+	emptySelect bool    // blocked in an empty select of a _test.go file (leak_emptyselect.go)
 }
 
 // statusLeaked is Go 1.26's _Gleaked: the GC's leak detection (run by the
@@ -99,6 +100,7 @@ func (r *Result) findLeaks() []leak {
 	if r.end() != endNormal {
 		out := r.withoutEndedBubbles(r.withoutPackageDaemons(r.timeLimitLeaks()))
 		r.markTestOnly(out)
+		r.markEmptySelect(out)
 		r.markWayOut(out)
 		r.markWaitChain(out)
 		return out
@@ -164,6 +166,7 @@ func (r *Result) findLeaks() []leak {
 	out = append(out, r.tickerLeaks(reported)...)
 	out = r.withoutEndedBubbles(r.withoutPackageDaemons(out))
 	r.markTestOnly(out)
+	r.markEmptySelect(out)
 	r.markWayOut(out)
 	r.markWaitChain(out)
 	return out
@@ -435,6 +438,9 @@ func leakDetector(kind, summary, why string) *Detector {
 	if kind == "leak-chan" || kind == "leak-select" {
 		d.Doc += "\n\n" + wayOutRule + "\n\n" + lostSignalRule
 	}
+	if kind == "leak-select" {
+		d.Doc += "\n\n" + emptySelectRule
+	}
 	if kind == "leak-waitgroup" {
 		d.Doc += "\n\n" + waitChainRule
 	}
@@ -480,6 +486,8 @@ func leakDetector(kind, summary, why string) *Detector {
 			switch {
 			case len(l.owers) > 0:
 				msg += r.waitChainText(l)
+			case l.emptySelect:
+				msg += "; it waits in the test's empty select {}, which nothing can end: test-only"
 			case l.testMade && l.wayOut.closer > 0:
 				msg += fmt.Sprintf("; the goroutine that would run it, %s, is blocked at %s, a leak of the test's: test-only",
 					r.spawnedAt(l.wayOut.closer-1), r.at(l.wayOut.closer-1))

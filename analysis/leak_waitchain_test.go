@@ -104,3 +104,34 @@ func TestLeakWaitGroupFollowsTestOnlyOwers(t *testing.T) {
 		}
 	}
 }
+
+// A handler of the test's that never returns (an empty select in the test's file), started
+// by the package, owes the router's WaitGroup its Done: the handler is the test's leak, and
+// the Wait behind it follows (watermill's router tests of a handler that never returns).
+func TestLeakWaitGroupBehindTestsEmptySelect(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"p.go": waitChainPkg, "p_test.go": waitChainTest} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(f, line string) string { return filepath.Join(dir, f) + ":" + line }
+	b := tracetest.New().Meta("testgoid", "1")
+	m := b.Main()
+	wg := b.WaitGroup()
+	m.Add(wg, 1, at("p.go", "26"))
+	h := m.Go(at("p.go", "28"))
+	h.Pending().Select(at("p_test.go", "7"), 0)
+	w := m.Go(at("p.go", "29"))
+	w.Pending().Wait(wg, at("p.go", "21"))
+	m.End()
+	r := analyzeTest(t, b, "TestRouter", dir)
+	s := want(t, r, "leak-select", Actual, "p_test.go:7")
+	if !s.TestOnly || s.Severity != SeverityWarning || !strings.Contains(s.Message, "it waits in the test's empty select {}, which nothing can end: test-only") {
+		t.Errorf("the handler's leak: test only %v, severity %s, message %q", s.TestOnly, s.Severity, s.Message)
+	}
+	f := want(t, r, "leak-waitgroup", Actual, "p.go:21", "owes a Done=p_test.go:7")
+	if !f.TestOnly || f.Severity != SeverityWarning {
+		t.Errorf("the Wait: test only %v, severity %s, message %q", f.TestOnly, f.Severity, f.Message)
+	}
+}
