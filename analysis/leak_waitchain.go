@@ -20,8 +20,11 @@ router) follows them: test-only, a warning, naming those goroutines ("waits for 
 ..., a leak of the test's"). A goroutine owes the Wait a Done when it never called Done on
 that WaitGroup in the run and the code its go statement starts (the function literal, or
 the package's functions and methods of the called name) calls Done on a WaitGroup of the
-same name (the last name of the Wait's operand: r.handlersWg and h.handlersWg match;
-static matching on the name, so a WaitGroup passed under another name is not followed).
+same name (the last name of the Wait's operand: r.handlersWg and h.handlersWg match), or,
+whatever the name, calls some X.Done() and was started right after its starter's Add on
+that WaitGroup (wg.Add(1); go func() { defer wg.Done() ... }(): the WaitGroup handed to a
+helper that waits under another name). Other WaitGroups passed under another name are not
+followed.
 The Wait follows them only when they are at least as many as the Dones missing at the end
 (the counter's last value) and every one of them is test-only; one that is the package's
 leak keeps the Wait the package's (an error).`
@@ -45,7 +48,7 @@ func (r *Result) markWaitChain(leaks []leak) {
 			}
 			missing := counter[ev.Obj]
 			name := lastName(r.operand(l.ev, ""))
-			if missing <= 0 || name == "" {
+			if missing <= 0 {
 				continue
 			}
 			var owers []int32
@@ -61,7 +64,8 @@ func (r *Result) markWaitChain(leaks []leak) {
 					continue
 				}
 				p := r.Trace.Position(evs[s].Pos)
-				if !spawnCallsDone(p.File, p.Line, name) {
+				byName := name != "" && spawnCallsDone(p.File, p.Line, name)
+				if !byName && (!r.addedBeforeSpawn(ev.Obj, int32(s)) || !spawnCallsDone(p.File, p.Line, "")) {
 					continue
 				}
 				if !o.testOnly {
@@ -135,6 +139,9 @@ var (
 // X.Done() for an X whose last name is name: its function literal's body, or the bodies of
 // the functions and methods of the package's directory named as the called function.
 func spawnCallsDone(file string, line int, name string) bool {
+	if file == "" {
+		return false
+	}
 	key := doneKey{file, line, name, dirStamp(filepath.Dir(file))}
 	doneMu.Lock()
 	v, ok := doneCache[key]
@@ -193,12 +200,20 @@ func computeSpawnCallsDone(file string, line int, name string) bool {
 	return false
 }
 
-// callsDone reports whether body calls X.Done() with no arguments, X's last name being name.
+// callsDone reports whether body calls X.Done() with no arguments as a statement (or
+// deferred), X's last name being name, or any X when name is "" (a statement: ctx.Done()
+// returns a channel, used in an expression).
 func callsDone(body *ast.BlockStmt, name string) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || len(c.Args) != 0 {
+		var c *ast.CallExpr
+		switch s := n.(type) {
+		case *ast.ExprStmt:
+			c, _ = ast.Unparen(s.X).(*ast.CallExpr)
+		case *ast.DeferStmt:
+			c = s.Call
+		}
+		if c == nil || len(c.Args) != 0 {
 			return !found
 		}
 		sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
@@ -207,11 +222,30 @@ func callsDone(body *ast.BlockStmt, name string) bool {
 		}
 		switch x := ast.Unparen(sel.X).(type) {
 		case *ast.Ident:
-			found = found || x.Name == name
+			found = found || name == "" || x.Name == name
 		case *ast.SelectorExpr:
-			found = found || x.Sel.Name == name
+			found = found || name == "" || x.Sel.Name == name
 		}
 		return !found
 	})
 	return found
+}
+
+// addedBeforeSpawn reports whether the goroutine that ran spawn s called Add on WaitGroup
+// wg as its last WaitGroup operation before it (wg.Add(1); go func() { defer wg.Done() }):
+// the goroutine started owes wg a Done, whatever name its code gives the WaitGroup.
+func (r *Result) addedBeforeSpawn(wg uint64, s int32) bool {
+	evs := r.Trace.Events
+	for j := s - 1; j >= 0; j-- {
+		if r.gOf[j] != r.gOf[s] {
+			continue
+		}
+		switch evs[j].Kind {
+		case trace.KindWgAdd:
+			return evs[j].Obj == wg && int64(evs[j].A) > 0
+		case trace.KindWgDone, trace.KindWgWait:
+			return false
+		}
+	}
+	return false
 }

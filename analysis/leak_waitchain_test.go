@@ -44,6 +44,18 @@ func (r *Router) handle(stop chan struct{}) {
 	defer r.handlersWg.Done()
 	<-stop
 }
+
+func (r *Router) CloseWait() {
+	var waitGroup sync.WaitGroup
+	waitGroup.Add(1)
+	go func() {
+		defer waitGroup.Done()
+		r.handlersWg.Wait()
+	}()
+	go waitFor(&waitGroup)
+}
+
+func waitFor(wg *sync.WaitGroup) { wg.Wait() }
 `
 
 const waitChainTest = `package p
@@ -133,5 +145,38 @@ func TestLeakWaitGroupBehindTestsEmptySelect(t *testing.T) {
 	f := want(t, r, "leak-waitgroup", Actual, "p.go:21", "owes a Done=p_test.go:7")
 	if !f.TestOnly || f.Severity != SeverityWarning {
 		t.Errorf("the Wait: test only %v, severity %s, message %q", f.TestOnly, f.Severity, f.Message)
+	}
+}
+
+// A helper waits, under another name, for a WaitGroup whose Done is owed by a goroutine
+// started right after its Add, itself waiting behind the test-only handler: the chain
+// reaches the helper's Wait too (watermill's Close, waiting for its handlers with a timeout).
+func TestLeakWaitGroupChainThroughAddThenGo(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{"p.go": waitChainPkg, "p_test.go": waitChainTest} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := func(line string) string { return filepath.Join(dir, "p.go") + ":" + line }
+	b := tracetest.New().Meta("testgoid", "1")
+	m := b.Main()
+	wg, local := b.WaitGroup(), b.WaitGroup()
+	stop := m.MakeChan(0, at("10"))
+	m.Add(wg, 1, at("13"))
+	h := m.Go(at("14"))
+	h.Pending().Recv(stop, at("15"))
+	m.Add(local, 1, at("39"))
+	c := m.Go(at("40"))
+	c.Pending().Wait(wg, at("42"))
+	x := m.Go(at("44"))
+	x.Pending().Wait(local, at("47"))
+	m.End()
+	r := analyzeTest(t, b, "TestRouter", dir)
+	for _, w := range []struct{ at, ower string }{{"p.go:42", "p.go:15"}, {"p.go:47", "p.go:42"}} {
+		f := want(t, r, "leak-waitgroup", Actual, w.at, "owes a Done="+w.ower)
+		if !f.TestOnly || f.Severity != SeverityWarning {
+			t.Errorf("the Wait at %s: test only %v, severity %s, message %q", w.at, f.TestOnly, f.Severity, f.Message)
+		}
 	}
 }
