@@ -1,0 +1,96 @@
+package analysis
+
+import "github.com/goweave/goweave/analysis/trace"
+
+// A sleep the test made up for. A test that sleeps "for the worker to catch up" and then
+// synchronises with it anyway (ccache's `time.Sleep(time.Millisecond); cache.SyncUpdates()`:
+// a control message the worker receives and answers) does not look before the worker is
+// done, whatever the clock: when the operation the schedule held across the sleep happens
+// before the failure the sleeper then logged (the sleeper learned of it in between), the
+// delay could not have been seen, and the hold is no evidence that the sleep expired too
+// early. The failure is then the order's (the worker's earlier choices), a bug to report.
+//
+// Not when the sleeper, after its sleep and before the failure, told the delayed goroutine
+// anything but a message (a send) that it received from the held operation on: a close (a
+// close, a context's cancel), an Unlock, an atomic store, a WaitGroup's Add or Done or a
+// Cond's signal it saw is how a test stops a goroutine it slept for to get going, and the
+// delay then decided what that goroutine did before it answered. Only sleeps: a timer's or
+// deadline's expiry is itself a message to the delayed goroutine (a Done channel closed).
+
+// madeUpFor reports whether sleep w's goroutine, between the sleep and the first failure it
+// logged after it, learned of the operation hold h held (it happens before the failure) and
+// told its goroutine nothing but messages it saw from that operation on.
+func (r *timingRelation) madeUpFor(h trace.Timed, w trace.Timed) bool {
+	if w.Aux != trace.WaitSleep || h.G == w.G {
+		return false
+	}
+	r.index()
+	held := r.heldEvent(h)
+	fail := r.failureAfter(w.G, w.Stamp)
+	if held < 0 || fail < 0 {
+		return false // no failure the sleeper logged: what it looked at, and when, is unknown
+	}
+	c := r.clocks()
+	if c == nil || !c.HappensBefore(held, fail) {
+		return false
+	}
+	from, to := r.tr.Events[held].Pre, r.tr.Events[fail].Pre
+	for _, i := range r.byG[w.G] {
+		s := &r.tr.Events[i]
+		if s.Pre <= w.Stamp || s.Pre >= to || !tells(s.Kind) {
+			continue
+		}
+		for _, j := range r.byG[h.G] {
+			if x := &r.tr.Events[j]; x.Pre >= from && x.Pre < to && c.HappensBefore(i, j) {
+				return false // it saw a stop, a release or a store of the sleeper's
+			}
+		}
+	}
+	return true
+}
+
+// tells reports whether an operation of kind can tell another goroutine something other than a
+// message it asked for: a close, a release, a store, a WaitGroup's count, a Cond's signal.
+func tells(k trace.Kind) bool {
+	switch k {
+	case trace.KindChanClose, trace.KindUnlock, trace.KindRUnlock, trace.KindAtomicStore, trace.KindAtomicRMW,
+		trace.KindWgAdd, trace.KindWgDone, trace.KindCondSignal, trace.KindCondBroadcast:
+		return true
+	}
+	return false
+}
+
+// failing testing.T methods of a TestUse (FORMAT.md): Error, Errorf, Fatal, Fatalf, Fail, FailNow.
+func failingTestUse(e *trace.Event) bool {
+	if e.Kind != trace.KindTestUse {
+		return false
+	}
+	switch e.A {
+	case 3, 4, 5, 6, 10, 11:
+		return true
+	}
+	return false
+}
+
+// failureAfter is the first failing testing.T call of goroutine g requested after stamp, -1
+// when there is none (an assertion library calling t.Errorf from a dependency is not
+// recorded: FORMAT.md's TestUse).
+func (r *timingRelation) failureAfter(g uint64, stamp uint64) int {
+	best := -1
+	for _, i := range r.byG[g] {
+		if e := &r.tr.Events[i]; e.Pre > stamp && failingTestUse(e) && (best < 0 || e.Pre < r.tr.Events[best].Pre) {
+			best = i
+		}
+	}
+	return best
+}
+
+// clocks are the trace's per-event clocks, computed once, within the default memory budget
+// of an analysis; nil past it (the rule then does not apply: the hold stays evidence).
+func (r *timingRelation) clocks() *Clocks {
+	if !r.clocksTried {
+		r.clocksTried = true
+		r.hb, _ = (&Result{Trace: r.tr}).ClocksWithin()
+	}
+	return r.hb
+}
