@@ -1,0 +1,128 @@
+package analysis
+
+import (
+	"testing"
+	"time"
+
+	"github.com/goweave/goweave/analysis/trace"
+	"github.com/goweave/goweave/analysis/trace/tracetest"
+)
+
+// syncedTrace: the test goroutine starts a worker whose select (w.go:40) waits for an item or
+// a control message; goweave's schedule holds that select (a preference for the control
+// case) across the test's time.Sleep(1ms) at w_test.go:11. After the sleep the test either
+// asks the worker to catch up (a control message it receives and answers: how) or stops
+// it (closes its stop channel, then waits for its answer), or fails before either; the
+// failure is logged at w_test.go:15.
+func syncedTrace(how string) *trace.Trace {
+	b := tracetest.New()
+	main := b.Main()
+	test := b.Test()
+	items := main.MakeChan(8, "w.go:20")
+	control := main.MakeChan(5, "w.go:21")
+	stop := main.MakeChan(0, "w.go:22")
+	done := main.MakeChan(1, "w.go:23")
+	worker := main.Go("w.go:24")
+	main.Send(items, "w_test.go:10")
+	chosen, heldFor := 1, control
+	if how == "stop" {
+		chosen, heldFor = 2, stop
+	}
+	sel := worker.Pending().Select("w.go:40", chosen, tracetest.RecvCase(items), tracetest.RecvCase(control), tracetest.RecvCase(stop))
+	sleep := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: main.ID, Stamp: b.Stamp(), Start: ms1, Dur: time.Millisecond}
+	switch how {
+	case "sync":
+		main.Send(control, "w_test.go:12")
+	case "stop":
+		main.Close(stop, "w_test.go:12")
+	case "fail first":
+		main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
+		main.Send(control, "w_test.go:12")
+	}
+	sel.Complete()
+	worker.Send(done, "w.go:45")
+	main.Recv(done, "w_test.go:13")
+	if how != "fail first" {
+		main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
+	}
+	tr := b.Trace()
+	sleep.Pos = sleepLine(tr)
+	// the preference's hold, recorded when the select completed: from before the sleep
+	// began to after it ended
+	tr.Timed = []trace.Timed{sleep, {Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: sel.Event().Pos, G: worker.ID,
+		Obj: uint64(heldFor), Stamp: sel.Event().Post, Start: ms1 / 2, Dur: 2 * time.Millisecond}}
+	return tr
+}
+
+// A test that sleeps and then synchronises with the worker the schedule held across the sleep
+// (the held select happens before the failure it then logs) made up for its sleep: the
+// failure is no evidence of timing. Still evidence when it closed the worker's stop channel
+// after the sleep (the worker saw it at the held select: the delay decided what it did), or
+// when it failed before it synchronised.
+func TestTimingOfSleepMadeUpFor(t *testing.T) {
+	if tm := TimingOf(syncedTrace("sync")); tm != nil {
+		t.Errorf("the test synchronised with the held worker before failing: timing %+v, want none", *tm)
+	}
+	for _, how := range []string{"stop", "fail first"} {
+		tm := TimingOf(syncedTrace(how))
+		if tm == nil {
+			t.Errorf("%s: no timing evidence", how)
+			continue
+		}
+		if tm.WaitKind != "sleep" || tm.At.Line != 11 || tm.HeldAt.Line != 40 || tm.Delayed.ID != 2 {
+			t.Errorf("%s: timing %+v", how, *tm)
+		}
+	}
+}
+
+// roundsTrace: a test loop of two rounds, each with its own worker and a time.Sleep(1ms) at
+// w_test.go:11 followed by a request the worker answers; after round 1 its worker waits in
+// its select (w.go:40), parked by goweave's schedule to the end of the run. Round 2 fails.
+// ready: round 1's parked select had a case ready when it looked.
+func roundsTrace(ready bool) *trace.Trace {
+	b := tracetest.New()
+	main := b.Main()
+	test := b.Test()
+	var sleeps []trace.Timed
+	for round := range 2 {
+		control := main.MakeChan(5, "w.go:21")
+		done := main.MakeChan(1, "w.go:23")
+		worker := main.Go("w.go:24")
+		sleeps = append(sleeps, trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: main.ID, Stamp: b.Stamp(), Start: int64(round+1) * 10 * ms1, Dur: time.Millisecond})
+		main.Send(control, "w_test.go:12")
+		worker.Select("w.go:40", 0, tracetest.RecvCase(control))
+		worker.Send(done, "w.go:45")
+		main.Recv(done, "w_test.go:13")
+		if round == 0 {
+			worker.Pending().Select("w.go:40", 0, trace.Case{Obj: uint64(control), Ready: ready})
+			worker.State(4, "sleep")
+		}
+	}
+	main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
+	tr := b.Trace()
+	at := sleepLine(tr)
+	for i := range sleeps {
+		sleeps[i].Pos = at
+	}
+	tr.Timed = sleeps
+	return tr
+}
+
+// A worker of an earlier round of the test's loop, parked to the end in a select that had
+// nothing to take and that nobody used again, was held from nothing: no evidence that round
+// 2's sleep expired early. Still evidence when its select had a case ready.
+func TestTimingOfIdleWorkerOfEarlierRound(t *testing.T) {
+	if tm := TimingOf(roundsTrace(false)); tm != nil {
+		t.Errorf("round 1's idle worker: timing %+v, want none", *tm)
+	}
+	tm := TimingOf(roundsTrace(true))
+	if tm == nil || !tm.HeldToEnd || tm.HeldAt.Line != 40 {
+		t.Errorf("a parked select with a ready case: timing %+v, want held to the end at w.go:40", tm)
+	}
+}
+
+// sleepLine adds w_test.go:11, the line of the sleeps, to tr's positions.
+func sleepLine(tr *trace.Trace) uint32 {
+	tr.Positions = append(tr.Positions, trace.Position{File: tracetest.Dir + "w_test.go", Line: 11, Column: 2, Func: "m.TestX"})
+	return uint32(len(tr.Positions))
+}
