@@ -9,6 +9,8 @@ import "github.com/goweave/goweave/analysis/trace"
 // before the failure the sleeper then logged (the sleeper learned of it in between), the
 // delay could not have been seen, and the hold is no evidence that the sleep expired too
 // early. The failure is then the order's (the worker's earlier choices), a bug to report.
+// The same holds for a worker that first ran only after the sleep (timing_late.go): the
+// sleeper learned of that first operation before it failed.
 //
 // Not when the sleeper, after its sleep and before the failure, told the delayed goroutine
 // anything but a message (a send) that it received from the held operation on: a close (a
@@ -21,26 +23,33 @@ import "github.com/goweave/goweave/analysis/trace"
 // logged after it, learned of the operation hold h held (it happens before the failure) and
 // told its goroutine nothing but messages it saw from that operation on.
 func (r *timingRelation) madeUpFor(h trace.Timed, w trace.Timed) bool {
-	if w.Aux != trace.WaitSleep || h.G == w.G {
+	r.index()
+	return r.learnedOf(r.heldEvent(h), w)
+}
+
+// learnedOf is madeUpFor of event held (-1: none), the delayed goroutine's operation: the
+// held one, or a late goroutine's first (timing_late.go).
+func (r *timingRelation) learnedOf(held int, w trace.Timed) bool {
+	if held < 0 || w.Aux != trace.WaitSleep || r.tr.Events[held].G == w.G {
 		return false
 	}
 	r.index()
-	held := r.heldEvent(h)
 	fail := r.failureAfter(w.G, w.Stamp)
-	if held < 0 || fail < 0 {
+	if fail < 0 {
 		return false // no failure the sleeper logged: what it looked at, and when, is unknown
 	}
 	c := r.clocks()
 	if c == nil || !c.HappensBefore(held, fail) {
 		return false
 	}
+	d := r.tr.Events[held].G
 	from, to := r.tr.Events[held].Pre, r.tr.Events[fail].Pre
 	for _, i := range r.byG[w.G] {
 		s := &r.tr.Events[i]
 		if s.Pre <= w.Stamp || s.Pre >= to || !tells(s.Kind) {
 			continue
 		}
-		for _, j := range r.byG[h.G] {
+		for _, j := range r.byG[d] {
 			if x := &r.tr.Events[j]; x.Pre >= from && x.Pre < to && c.HappensBefore(i, j) {
 				return false // it saw a stop, a release or a store of the sleeper's
 			}

@@ -126,3 +126,44 @@ func sleepLine(tr *trace.Trace) uint32 {
 	tr.Positions = append(tr.Positions, trace.Position{File: tracetest.Dir + "w_test.go", Line: 11, Column: 2, Func: "m.TestX"})
 	return uint32(len(tr.Positions))
 }
+
+// lateTrace: the test starts a worker and sleeps 1 ms at w_test.go:11; the worker's first
+// operation comes only after the sleep (late by the machine, no hold recorded): the receive
+// of the test's control message, which it answers (stop: the test closes the worker's stop
+// channel instead, and the worker answers that). The test then fails at w_test.go:15.
+func lateTrace(stop bool) *trace.Trace {
+	b := tracetest.New()
+	main := b.Main()
+	test := b.Test()
+	control := main.MakeChan(5, "w.go:21")
+	done := main.MakeChan(1, "w.go:23")
+	worker := main.Go("w.go:24")
+	main.TestUse(test, tracetest.TLog, "w_test.go:10")
+	sleep := trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitSleep, G: main.ID, Stamp: b.Stamp(), Start: ms1, Dur: time.Millisecond}
+	if stop {
+		main.Close(control, "w_test.go:12")
+		worker.RecvOK(control, "w.go:40")
+	} else {
+		main.Send(control, "w_test.go:12")
+		worker.Recv(control, "w.go:40")
+	}
+	worker.Send(done, "w.go:45")
+	main.Recv(done, "w_test.go:13")
+	main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
+	tr := b.Trace()
+	sleep.Pos = sleepLine(tr)
+	tr.Timed = []trace.Timed{sleep}
+	return tr
+}
+
+// A worker that first ran after the test's sleep (a slow machine) is no evidence either when
+// the test learned of that first operation before failing; it is when the test had closed
+// the worker's channel after the sleep.
+func TestTimingOfLateWorkerMadeUpFor(t *testing.T) {
+	if tm := TimingOf(lateTrace(false)); tm != nil {
+		t.Errorf("the test synchronised with the late worker before failing: timing %+v, want none", *tm)
+	}
+	if tm := TimingOf(lateTrace(true)); tm == nil || !tm.Late || tm.HeldAt.Line != 40 {
+		t.Errorf("the test closed the late worker's channel: timing %+v, want late at w.go:40", tm)
+	}
+}
