@@ -281,6 +281,9 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			case !rel.shareObject(h, w.G) && !rel.stoppedShares(h, w):
 				continue // the waiter never touches what the held operation works on
 			}
+			if rel.waitsAnyway(rel.heldEvent(h)) {
+				continue // held from nothing: an idle select (timing_idle.go)
+			}
 			if !barrier && rel.madeUpFor(h, w) {
 				continue // the sleeper learned of the held operation before it failed (timing_synced.go)
 			}
@@ -367,6 +370,7 @@ type timingRelation struct {
 	// hb: the per-event clocks, once a rule needed them (timing_synced.go)
 	hb          *Clocks
 	clocksTried bool
+	anyway      map[int]bool // waitsAnyway, by event (timing_idle.go)
 }
 
 // firedAt is the stamp at which function timer obj fired (its function's goroutine was

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/goweave/goweave/analysis/trace"
@@ -132,32 +131,6 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 		}
 	}
 	return best
-}
-
-// waitsAnyway reports whether event i, a goroutine's last, is a select that never completed,
-// none of whose cases was ready when it looked, and on whose channels no other goroutine
-// operated afterwards: it would have waited to the end unheld (the idle service loop of an
-// earlier round of a test's loop), so the schedule's park held it from nothing.
-func (r *timingRelation) waitsAnyway(i int) bool {
-	e := &r.tr.Events[i]
-	if e.Kind != trace.KindSelect || e.Completed() || len(e.Cases) == 0 {
-		return false
-	}
-	chans := map[uint64]bool{}
-	for _, c := range e.Cases {
-		if c.Ready {
-			return false
-		}
-		if c.Obj != 0 {
-			chans[c.Obj] = true
-		}
-	}
-	for j := range r.tr.Events {
-		if o := &r.tr.Events[j]; o.G != e.G && o.Pre > e.Pre && slices.ContainsFunc(eventObjects(o), func(c uint64) bool { return chans[c] }) {
-			return false
-		}
-	}
-	return true
 }
 
 // overAt is a stamp by which wait w was over, 0 when the trace does not show one: for a

@@ -77,13 +77,15 @@ func TestTimingOfSleepMadeUpFor(t *testing.T) {
 
 // roundsTrace: a test loop of two rounds, each with its own worker and a time.Sleep(1ms) at
 // w_test.go:11 followed by a request the worker answers; after round 1 its worker waits in
-// its select (w.go:40), parked by goweave's schedule to the end of the run. Round 2 fails.
-// ready: round 1's parked select had a case ready when it looked.
-func roundsTrace(ready bool) *trace.Trace {
+// its select (w.go:40), parked by goweave's schedule to the end of the run (hold: a hold of
+// that select for a preference's whole window is recorded, ending after round 2's sleep).
+// Round 2 fails. ready: round 1's parked select had a case ready when it looked.
+func roundsTrace(ready, hold bool) *trace.Trace {
 	b := tracetest.New()
 	main := b.Main()
 	test := b.Test()
 	var sleeps []trace.Timed
+	var parked *tracetest.Op
 	for round := range 2 {
 		control := main.MakeChan(5, "w.go:21")
 		done := main.MakeChan(1, "w.go:23")
@@ -94,7 +96,7 @@ func roundsTrace(ready bool) *trace.Trace {
 		worker.Send(done, "w.go:45")
 		main.Recv(done, "w_test.go:13")
 		if round == 0 {
-			worker.Pending().Select("w.go:40", 0, trace.Case{Obj: uint64(control), Ready: ready})
+			parked = worker.Pending().Select("w.go:40", 0, trace.Case{Obj: uint64(control), Ready: ready})
 			worker.State(4, "sleep")
 		}
 	}
@@ -105,26 +107,27 @@ func roundsTrace(ready bool) *trace.Trace {
 		sleeps[i].Pos = at
 	}
 	tr.Timed = sleeps
+	if hold {
+		tr.Timed = append(tr.Timed, trace.Timed{Kind: trace.KindHold, Aux: uint16(trace.KindSelect), Pos: parked.Event().Pos, G: 2,
+			Stamp: b.Stamp() + 1, Start: 15 * ms1, Dur: 10 * time.Millisecond})
+	}
 	return tr
 }
 
 // A worker of an earlier round of the test's loop, parked to the end in a select that had
 // nothing to take and that nobody used again, was held from nothing: no evidence that round
-// 2's sleep expired early. Still evidence when its select had a case ready.
+// 2's sleep expired early, whether its hold ended (a preference's window, recorded across the
+// sleep) or not (held to the end). Still evidence when its select had a case ready.
 func TestTimingOfIdleWorkerOfEarlierRound(t *testing.T) {
-	if tm := TimingOf(roundsTrace(false)); tm != nil {
-		t.Errorf("round 1's idle worker: timing %+v, want none", *tm)
+	for _, hold := range []bool{false, true} {
+		if tm := TimingOf(roundsTrace(false, hold)); tm != nil {
+			t.Errorf("round 1's idle worker (hold recorded: %v): timing %+v, want none", hold, *tm)
+		}
+		tm := TimingOf(roundsTrace(true, hold))
+		if tm == nil || tm.HeldToEnd == hold || tm.HeldAt.Line != 40 {
+			t.Errorf("a parked select with a ready case (hold recorded: %v): timing %+v, want held at w.go:40", hold, tm)
+		}
 	}
-	tm := TimingOf(roundsTrace(true))
-	if tm == nil || !tm.HeldToEnd || tm.HeldAt.Line != 40 {
-		t.Errorf("a parked select with a ready case: timing %+v, want held to the end at w.go:40", tm)
-	}
-}
-
-// sleepLine adds w_test.go:11, the line of the sleeps, to tr's positions.
-func sleepLine(tr *trace.Trace) uint32 {
-	tr.Positions = append(tr.Positions, trace.Position{File: tracetest.Dir + "w_test.go", Line: 11, Column: 2, Func: "m.TestX"})
-	return uint32(len(tr.Positions))
 }
 
 // lateTrace: the test starts a worker and sleeps 1 ms at w_test.go:11; the worker's first
@@ -166,4 +169,10 @@ func TestTimingOfLateWorkerMadeUpFor(t *testing.T) {
 	if tm := TimingOf(lateTrace(true)); tm == nil || !tm.Late || tm.HeldAt.Line != 40 {
 		t.Errorf("the test closed the late worker's channel: timing %+v, want late at w.go:40", tm)
 	}
+}
+
+// sleepLine adds w_test.go:11, the line of the sleeps, to tr's positions.
+func sleepLine(tr *trace.Trace) uint32 {
+	tr.Positions = append(tr.Positions, trace.Position{File: tracetest.Dir + "w_test.go", Line: 11, Column: 2, Func: "m.TestX"})
+	return uint32(len(tr.Positions))
 }
