@@ -1,27 +1,33 @@
 package analysis
 
-import "github.com/goweave/goweave/analysis/trace"
+import (
+	"slices"
+
+	"github.com/goweave/goweave/analysis/trace"
+)
 
 // A sleep the test made up for. A test that sleeps "for the worker to catch up" and then
 // synchronises with it anyway (ccache's `time.Sleep(time.Millisecond); cache.SyncUpdates()`:
 // a control message the worker receives and answers) does not look before the worker is
-// done, whatever the clock: when the operation the schedule held across the sleep happens
-// before the failure the sleeper then logged (the sleeper learned of it in between), the
-// delay could not have been seen, and the hold is no evidence that the sleep expired too
-// early. The failure is then the order's (the worker's earlier choices), a bug to report.
-// The same holds for a worker that first ran only after the sleep (timing_late.go): the
-// sleeper learned of that first operation before it failed.
+// done, whatever the clock: when, between the sleep and the failure it then logged, the
+// sleeper sent the goroutine the schedule held across the sleep a request that it took at or
+// after the held operation, and received its answer, the delay could not have been seen, and
+// the hold is no evidence that the sleep expired too early. The failure is then the order's
+// (the worker's earlier choices), a bug to report. The same holds for a worker that first ran
+// only after the sleep (timing_late.go). Seeing the worker's progress otherwise (a counter
+// read after the held operation) is not enough: it shows how far the worker got, and a
+// worker due to do more in the sleep's time (ticks of a trigger) did less.
 //
 // Not when the sleeper, after its sleep and before the failure, told the delayed goroutine
-// anything but a message (a send) that it received from the held operation on: a close (a
-// close, a context's cancel), an Unlock, an atomic store, a WaitGroup's Add or Done or a
-// Cond's signal it saw is how a test stops a goroutine it slept for to get going, and the
-// delay then decided what that goroutine did before it answered. Only sleeps: a timer's or
-// deadline's expiry is itself a message to the delayed goroutine (a Done channel closed).
+// anything but messages that it saw from the held operation on: a close (a close, a
+// context's cancel), an Unlock, an atomic store, a WaitGroup's Add or Done or a Cond's
+// signal is how a test stops a goroutine it slept for to get going, and the delay then
+// decided what that goroutine did before it answered. Only sleeps: a timer's or deadline's
+// expiry is itself a message to the delayed goroutine (a Done channel closed).
 
 // madeUpFor reports whether sleep w's goroutine, between the sleep and the first failure it
-// logged after it, learned of the operation hold h held (it happens before the failure) and
-// told its goroutine nothing but messages it saw from that operation on.
+// logged after it, had the goroutine of the operation hold h held answer a request it took
+// at or after that operation, and told it nothing but messages it saw from that operation on.
 func (r *timingRelation) madeUpFor(h trace.Timed, w trace.Timed) bool {
 	r.index()
 	return r.learnedOf(r.heldEvent(h), w)
@@ -39,11 +45,14 @@ func (r *timingRelation) learnedOf(held int, w trace.Timed) bool {
 		return false // no failure the sleeper logged: what it looked at, and when, is unknown
 	}
 	c := r.clocks()
-	if c == nil || !c.HappensBefore(held, fail) {
+	if c == nil {
 		return false
 	}
 	d := r.tr.Events[held].G
 	from, to := r.tr.Events[held].Pre, r.tr.Events[fail].Pre
+	if !r.answered(c, w, d, from, to) {
+		return false
+	}
 	for _, i := range r.byG[w.G] {
 		s := &r.tr.Events[i]
 		if s.Pre <= w.Stamp || s.Pre >= to || !tells(s.Kind) {
@@ -56,6 +65,61 @@ func (r *timingRelation) learnedOf(held int, w trace.Timed) bool {
 		}
 	}
 	return true
+}
+
+// answered reports whether goroutine g of sleep w, after it and before stamp to, sent goroutine
+// d a message that d took at or after stamp from (the held operation, or later), and then
+// received d's answer (a value or a close d sent after taking it): a request d had to serve
+// before g looked, with whatever d was due to do first. Seeing d's work otherwise (an atomic
+// counter, a field under a mutex) shows how far d got, not that it got through.
+func (r *timingRelation) answered(c *Clocks, w trace.Timed, d uint64, from, to uint64) bool {
+	for _, i := range r.byG[w.G] {
+		s := &r.tr.Events[i]
+		if s.Pre <= w.Stamp || s.Pre >= to || !sent(s) {
+			continue
+		}
+		took := -1 // d's first operation that the send happens before
+		for _, j := range r.byG[d] {
+			if x := &r.tr.Events[j]; x.Pre >= from && x.Pre < to && c.HappensBefore(i, j) && (took < 0 || x.Pre < r.tr.Events[took].Pre) {
+				took = j
+			}
+		}
+		if took < 0 {
+			continue
+		}
+		for _, k := range r.byG[w.G] {
+			if a := &r.tr.Events[k]; a.Pre > s.Pre && a.Pre < to && received(a) && c.HappensBefore(took, k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sent reports whether e, completed, sent on a channel (a send, or a select's send case).
+func sent(e *trace.Event) bool {
+	switch {
+	case !e.Completed() || e.Flags.Has(trace.FlagClosed):
+		return false
+	case e.Kind == trace.KindChanSend:
+		return true
+	case e.Kind == trace.KindSelect && e.A != trace.SelectDefault:
+		return slices.ContainsFunc(e.Cases, func(c trace.Case) bool { return c.Index == int(e.A) && c.Send })
+	}
+	return false
+}
+
+// received reports whether e, completed, received from a channel (a value or its close).
+func received(e *trace.Event) bool {
+	switch {
+	case !e.Completed():
+		return false
+	case e.Kind == trace.KindChanRecv:
+		return true
+	case e.Kind == trace.KindSelect && e.A != trace.SelectDefault:
+		return slices.ContainsFunc(e.Cases, func(c trace.Case) bool { return c.Index == int(e.A) && !c.Send })
+	}
+	return false
 }
 
 // tells reports whether an operation of kind can tell another goroutine something other than a

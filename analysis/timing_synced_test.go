@@ -11,9 +11,10 @@ import (
 // syncedTrace: the test goroutine starts a worker whose select (w.go:40) waits for an item or
 // a control message; goweave's schedule holds that select (a preference for the control
 // case) across the test's time.Sleep(1ms) at w_test.go:11. After the sleep the test either
-// asks the worker to catch up (a control message it receives and answers: how) or stops
-// it (closes its stop channel, then waits for its answer), or fails before either; the
-// failure is logged at w_test.go:15.
+// asks the worker to catch up (a control message it receives and answers: how "sync"), or
+// stops it (closes its stop channel, then waits for its answer: "stop"), or fails before
+// either ("fail first"), or sends the message but only reads what the worker did under a
+// mutex, with no answer ("observed"); the failure is logged at w_test.go:15.
 func syncedTrace(how string) *trace.Trace {
 	b := tracetest.New()
 	main := b.Main()
@@ -38,10 +39,21 @@ func syncedTrace(how string) *trace.Trace {
 	case "fail first":
 		main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
 		main.Send(control, "w_test.go:12")
+	case "observed":
+		main.Send(control, "w_test.go:12")
 	}
 	sel.Complete()
-	worker.Send(done, "w.go:45")
-	main.Recv(done, "w_test.go:13")
+	if how == "observed" {
+		// the worker counts under a mutex, which the test reads: no answer
+		mu := b.Mutex()
+		worker.Lock(mu, "w.go:42")
+		worker.Unlock(mu, "w.go:43")
+		main.Lock(mu, "w_test.go:13")
+		main.Unlock(mu, "w_test.go:13")
+	} else {
+		worker.Send(done, "w.go:45")
+		main.Recv(done, "w_test.go:13")
+	}
 	if how != "fail first" {
 		main.TestUse(test, tracetest.TErrorf, "w_test.go:15")
 	}
@@ -55,15 +67,16 @@ func syncedTrace(how string) *trace.Trace {
 }
 
 // A test that sleeps and then synchronises with the worker the schedule held across the sleep
-// (the held select happens before the failure it then logs) made up for its sleep: the
-// failure is no evidence of timing. Still evidence when it closed the worker's stop channel
-// after the sleep (the worker saw it at the held select: the delay decided what it did), or
-// when it failed before it synchronised.
+// (it asks, the worker answers after the held select, before the failure it then logs) made
+// up for its sleep: the failure is no evidence of timing. Still evidence when it closed the
+// worker's stop channel after the sleep (the worker saw it at the held select: the delay
+// decided what it did), when it failed before it synchronised, or when it only saw how far
+// the worker got (a mutex it used after the held select), without an answer.
 func TestTimingOfSleepMadeUpFor(t *testing.T) {
 	if tm := TimingOf(syncedTrace("sync")); tm != nil {
 		t.Errorf("the test synchronised with the held worker before failing: timing %+v, want none", *tm)
 	}
-	for _, how := range []string{"stop", "fail first"} {
+	for _, how := range []string{"stop", "fail first", "observed"} {
 		tm := TimingOf(syncedTrace(how))
 		if tm == nil {
 			t.Errorf("%s: no timing evidence", how)
