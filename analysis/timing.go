@@ -371,6 +371,8 @@ type timingRelation struct {
 	hb          *Clocks
 	clocksTried bool
 	anyway      map[int]bool // waitsAnyway, by event (timing_idle.go)
+	clockChans  map[uint64]bool
+	clocksKnown bool // clockChans computed (nil: a function timer never fired)
 }
 
 // firedAt is the stamp at which function timer obj fired (its function's goroutine was

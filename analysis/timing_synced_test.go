@@ -130,7 +130,8 @@ func roundsTrace(ready, hold bool) *trace.Trace {
 // A worker of an earlier round of the test's loop, parked to the end in a select that had
 // nothing to take and that nobody used again, was held from nothing: no evidence that round
 // 2's sleep expired early, whether its hold ended (a preference's window, recorded across the
-// sleep) or not (held to the end). Still evidence when its select had a case ready.
+// sleep) or not (held to the end). Still evidence when its select had a case ready, or waited
+// on a timer's channel.
 func TestTimingOfIdleWorkerOfEarlierRound(t *testing.T) {
 	for _, hold := range []bool{false, true} {
 		if tm := TimingOf(roundsTrace(false, hold)); tm != nil {
@@ -139,6 +140,19 @@ func TestTimingOfIdleWorkerOfEarlierRound(t *testing.T) {
 		tm := TimingOf(roundsTrace(true, hold))
 		if tm == nil || tm.HeldToEnd == hold || tm.HeldAt.Line != 40 {
 			t.Errorf("a parked select with a ready case (hold recorded: %v): timing %+v, want held at w.go:40", hold, tm)
+		}
+		// The clock makes a timer's channel ready with nothing recorded.
+		tr := roundsTrace(false, hold)
+		var parked *trace.Event
+		for i := range tr.Events {
+			if e := &tr.Events[i]; e.Kind == trace.KindSelect && !e.Completed() {
+				parked = e
+			}
+		}
+		tr.Timed = append(tr.Timed, trace.Timed{Kind: trace.KindTimedWait, Aux: trace.WaitTimerChan, G: parked.G, Obj: parked.Cases[0].Obj,
+			Pos: parked.Pos, Stamp: parked.Pre - 1, Start: 12 * ms1, Dur: time.Hour})
+		if tm := TimingOf(tr); tm == nil || tm.HeldAt.Line != 40 {
+			t.Errorf("a parked select on a timer's channel (hold recorded: %v): timing %+v, want held at w.go:40", hold, tm)
 		}
 	}
 }
