@@ -285,7 +285,7 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 				continue // held from nothing: an idle select (timing_idle.go)
 			}
 			if !barrier && rel.madeUpFor(h, w) {
-				continue // the sleeper learned of the held operation before it failed (timing_synced.go)
+				continue // the sleeper had the held goroutine answer a request before it failed (timing_synced.go)
 			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
 			if at.File == "" || heldAt.File == "" {

@@ -99,7 +99,7 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 			case ran && !rel.sharesFrom(sp.A, tr.Events[f].Pre, used):
 				continue // the sleeper never waited for anything it does
 			case ran && rel.learnedOf(f, w):
-				continue // the sleeper learned of its first operation before it failed (timing_synced.go)
+				continue // it answered the sleeper's request before the sleeper failed (timing_synced.go)
 			case ran:
 				heldAt = tr.Position(tr.Events[f].Pos)
 			case sp.G != w.G:
