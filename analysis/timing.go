@@ -281,6 +281,12 @@ func timingOf(tr *trace.Trace, barrier bool) *Timing {
 			case !rel.shareObject(h, w.G) && !rel.stoppedShares(h, w):
 				continue // the waiter never touches what the held operation works on
 			}
+			if rel.waitsAnyway(rel.heldEvent(h)) {
+				continue // held from nothing: an idle select (timing_idle.go)
+			}
+			if !barrier && rel.madeUpFor(h, w) {
+				continue // the sleeper had the held goroutine answer a request before it failed (timing_synced.go)
+			}
 			at, heldAt := tr.Position(w.Pos), tr.Position(h.Pos)
 			if at.File == "" || heldAt.File == "" {
 				continue
@@ -361,6 +367,12 @@ type timingRelation struct {
 	// stopped: of each function timer, the goroutines its fire's closes stop (stoppedBy)
 	stopped map[uint64]map[uint64]bool
 	fired   map[uint64]uint64 // of each function timer that fired, its goroutine's GoSpawn stamp
+	// hb: the per-event clocks, once a rule needed them (timing_synced.go)
+	hb          *Clocks
+	clocksTried bool
+	anyway      map[int]bool // waitsAnyway, by event (timing_idle.go)
+	clockChans  map[uint64]bool
+	clocksKnown bool // clockChans computed (nil: a function timer never fired)
 }
 
 // firedAt is the stamp at which function timer obj fired (its function's goroutine was

@@ -77,6 +77,7 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 			last, held := -1, false
 			if ran && sp.G == w.G && rel.sharesFrom(sp.A, 0, used) {
 				last, held = heldToEnd(tr, rel, sp.A, over)
+				held = held && !rel.waitsAnyway(last)
 			}
 			switch {
 			case sp.A == w.G:
@@ -97,6 +98,8 @@ func lateStartOf(tr *trace.Trace, rel *timingRelation, waits []trace.Timed, last
 				continue // it ran during the wait
 			case ran && !rel.sharesFrom(sp.A, tr.Events[f].Pre, used):
 				continue // the sleeper never waited for anything it does
+			case ran && rel.learnedOf(f, w):
+				continue // it answered the sleeper's request before the sleeper failed (timing_synced.go)
 			case ran:
 				heldAt = tr.Position(tr.Events[f].Pos)
 			case sp.G != w.G:
