@@ -240,7 +240,7 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 			}
 		}
 		signalGroup(pgid, true)
-		if !exitsWithin(exited, opts.Grace) {
+		if !exitsWhileWriting(exited, opts.Trace, opts.Grace) {
 			signalGroup(pgid, false)
 		}
 	}()
@@ -289,6 +289,36 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 const leakCheckWait = 10 * time.Second
 
 // exitsWithin reports whether exited is closed within d.
+// flushWaitMax bounds how long a stopped process may go on writing its trace.
+const flushWaitMax = time.Minute
+
+// exitsWhileWriting is exitsWithin(exited, grace), renewed while the trace file at path grows
+// (up to flushWaitMax): the recorder flushing a full buffer (256 MiB) on a loaded machine
+// outlasted the grace, and the SIGKILL left a trace that could not be read, so the run's
+// operations went unanalyzed (xsync's resize test at 3% CPU).
+func exitsWhileWriting(exited <-chan struct{}, path string, grace time.Duration) bool {
+	size := fileSize(path)
+	end := time.Now().Add(flushWaitMax)
+	for {
+		if exitsWithin(exited, grace) {
+			return true
+		}
+		now := fileSize(path)
+		if path == "" || now <= size || time.Now().After(end) {
+			return false
+		}
+		size = now
+	}
+}
+
+// fileSize is the size of the file at path, -1 when it has none.
+func fileSize(path string) int64 {
+	if fi, err := os.Stat(path); err == nil {
+		return fi.Size()
+	}
+	return -1
+}
+
 func exitsWithin(exited <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -4,6 +4,7 @@ package run
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -94,5 +95,25 @@ func TestProgressedEvidence(t *testing.T) {
 	pg, ticks, ok := parseStat([]byte("123 (a b) c) S 1 77 77 0 -1 4194560 100 0 0 0 250 50 0 0 20 0 1"))
 	if !ok || pg != 77 || ticks != 300 {
 		t.Errorf("parseStat: %d %d %v, want 77 300 true", pg, ticks, ok)
+	}
+}
+
+// A process still writing its trace after the time limit's SIGQUIT (a full buffer's flush
+// on a loaded machine) is let finish while the file grows, though that outlasts the grace:
+// killed at the grace, its trace was cut and could not be read.
+func TestStoppedRunFinishesItsTrace(t *testing.T) {
+	b := slowBinary(t)
+	path := filepath.Join(t.TempDir(), "run.trace")
+	opts := Options{Timeout: time.Second, Grace: 500 * time.Millisecond, SlowLimit: time.Hour, Trace: path}
+	r, err := Test(context.Background(), b, "TestFlushing", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != 10*1024 || r.Signal != "" {
+		t.Fatalf("trace of %d bytes, signal %q; want 10240 bytes written and no kill:\n%s", fi.Size(), r.Signal, r.Output)
 	}
 }

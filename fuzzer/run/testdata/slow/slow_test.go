@@ -6,7 +6,9 @@ package slow
 import (
 	"encoding/binary"
 	"os"
+	"os/signal"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -68,4 +70,24 @@ func record(t *testing.T) func(events, flags uint64) {
 		binary.LittleEndian.PutUint64(b[24:], flags)
 		f.WriteAt(b, 0)
 	}
+}
+
+// TestFlushing stands still until SIGQUIT, then writes its trace (GOWEAVE_TRACE, 10 KiB)
+// slowly, as the recorder flushing a full buffer on a loaded machine does, and exits.
+func TestFlushing(t *testing.T) {
+	rec := record(t)
+	rec(7, 0)
+	quit := make(chan os.Signal, 1)
+	signal.Notify(quit, syscall.SIGQUIT)
+	<-quit
+	f, err := os.Create(os.Getenv("GOWEAVE_TRACE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		f.Write(make([]byte, 1024))
+		time.Sleep(200 * time.Millisecond)
+	}
+	f.Close()
+	os.Exit(0)
 }
