@@ -288,7 +288,6 @@ func Test(ctx context.Context, b *build.TestBinary, test string, opts Options) (
 // goroutines on a loaded machine; most processes answer in milliseconds.
 const leakCheckWait = 10 * time.Second
 
-// exitsWithin reports whether exited is closed within d.
 // flushWaitMax bounds how long a stopped process may go on writing its trace.
 const flushWaitMax = time.Minute
 
@@ -319,6 +318,7 @@ func fileSize(path string) int64 {
 	return -1
 }
 
+// exitsWithin reports whether exited is closed within d.
 func exitsWithin(exited <-chan struct{}, d time.Duration) bool {
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -104,7 +104,7 @@ func TestProgressedEvidence(t *testing.T) {
 func TestStoppedRunFinishesItsTrace(t *testing.T) {
 	b := slowBinary(t)
 	path := filepath.Join(t.TempDir(), "run.trace")
-	opts := Options{Timeout: time.Second, Grace: 500 * time.Millisecond, SlowLimit: time.Hour, Trace: path}
+	opts := Options{Timeout: time.Second, Grace: 2 * time.Second, SlowLimit: time.Hour, Trace: path}
 	r, err := Test(context.Background(), b, "TestFlushing", opts)
 	if err != nil {
 		t.Fatal(err)

@@ -86,7 +86,7 @@ func TestFlushing(t *testing.T) {
 	}
 	for range 10 {
 		f.Write(make([]byte, 1024))
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(400 * time.Millisecond) // 4 s in all, twice the test's grace; each pause a fifth of it
 	}
 	f.Close()
 	os.Exit(0)
