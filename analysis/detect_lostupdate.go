@@ -81,7 +81,12 @@ func (r *Result) lostUpdates() []Finding {
 			// CompareAndSwap that succeeded), against what the Store replaced: equal, and
 			// nobody changed the word in between (a failed CompareAndSwap writes nothing).
 			knew := evs[ops[prev+1]].B
-			if written != seenOp.B || store.B == seenOp.B || store.B == knew {
+			// A zero written back is no evidence: words are named by address, the GC
+			// reuses addresses, and zero is what every new allocation holds, so a nil
+			// the goroutine read may have been another variable's (xsync at its fix,
+			// recorded whole: a bucket's nil next pointer, then a slot of a later table's
+			// bucket at that address deleted by storing nil).
+			if written == 0 || written != seenOp.B || store.B == seenOp.B || store.B == knew {
 				continue // not a restore, or nothing else was overwritten
 			}
 			// the other goroutine's Store that changed the word to what the Store replaced. Not

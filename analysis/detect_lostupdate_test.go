@@ -73,6 +73,21 @@ func TestLostUpdate(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("flag: %+v, want none", got)
 	}
+	// Zero written back: a goroutine read a nil next pointer where, after a GC, another
+	// goroutine's new bucket was allocated; its Store of nil into a slot of that bucket
+	// looks like a rollback to what it read (xsync at its fix, recorded whole), but a zero
+	// word is what every new allocation holds, so it is no evidence of a value restored.
+	got = lostUpdatesOf(t, func(b *tracetest.Builder, m *tracetest.G) {
+		w := m.Go("map_test.go:5")
+		word(m.AtomicLoad(x, "map.go:189"), 0)
+		word(w.AtomicStore(x, "map.go:366"), 0)
+		word(w.AtomicStore(x, "map.go:400"), 7)
+		word(m.AtomicStore(x, "map.go:366"), 7)
+		word(w.AtomicLoad(x, "map.go:176"), 0)
+	})
+	if len(got) != 0 {
+		t.Errorf("zero written back: %+v, want none", got)
+	}
 	// Without recorded words (an older recorder) nothing is judged.
 	b := tracetest.New()
 	m := b.Main()
