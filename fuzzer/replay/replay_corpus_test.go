@@ -194,8 +194,8 @@ func objectOrder(tr *trace.Trace) string {
 // name is the same in a run and its replay that repeat the object's order. The first by
 // request stamp is not: a goroutine that reached a Once first and was descheduled before
 // taking it lost to one that came after, and a replay, which admits the winner first,
-// cannot make the loser reach the Once first and still lose (1 recording of
-// correct_cache_once in about 75; all 10 of its replays then named the Once by the winner,
+// cannot make the loser reach the Once first and still lose (3 recordings of
+// correct_cache_once in 350; every replay of them then named the Once by its winner,
 // BENCHMARKS.md 2026-11-28).
 func objectName(tr *trace.Trace, evs []int, name func(int) string) string {
 	effect := func(i int) uint64 {
