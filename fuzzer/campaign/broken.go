@@ -152,8 +152,9 @@ func (t *testState) looksBroken() bool {
 }
 
 // broken reports whether t starts no more runs for failing whatever the schedule: it looks
-// broken and its plain check saw no pass (or it is under way: the test waits for it, see
-// plainPending), or, after a plain pass, goweaveOnlyAfter runs failed.
+// broken and its plain check saw no pass (or it is under way, or its probe is due: the test
+// waits for it, see plainPending), or, after a plain pass, goweaveOnlyAfter runs failed.
+// It changes nothing: the campaign calls it many times, from several places.
 func (t *testState) broken() bool {
 	if !t.looksBroken() {
 		return false
@@ -163,27 +164,49 @@ func (t *testState) broken() bool {
 		case plainPass, plainFlaky:
 			return t.runs >= goweaveOnlyAfter
 		case plainFail:
-			return !t.probing()
+			return t.probeDue() || !t.probing()
 		}
 	}
 	return true
 }
 
-// probing reports whether t, failing in every plain run too, still runs its probe (stage
-// 2b): its queued schedules, up to probeRuns of them. A test that fails in every plain
-// run can still be schedule-dependent: a regression test that sleeps so that the other
-// goroutine is past its check reproduces its race in every plain run, and passes only
-// when that goroutine is slower than the sleep (amqp091-go's Reconnect against Close: 32
-// of 32 plain runs failed, its first 8-9 goweave runs failed, later steered ones passed).
-// Its queued schedules are what goweave knows of other orders; when they all fail too,
-// nothing is left to try, and the test is broken. Cost on a test that fails whatever the
-// schedule: at most probeRuns runs, none when its runs proposed no schedule.
+// Stage 2b, the probe: a test that fails in every plain run can still be
+// schedule-dependent: a regression test that sleeps so that the other goroutine is past its
+// check reproduces its race in every plain run, and passes only when that goroutine is
+// slower than the sleep (amqp091-go's Reconnect against Close: 32 of 32 plain runs failed,
+// its first 8-9 goweave runs failed, later steered ones passed). Its queued schedules are
+// what goweave knows of other orders; when they all fail too, nothing is left to try, and
+// the test is broken. Cost on a test that fails whatever the schedule: at most probeRuns
+// runs, none when its runs proposed no schedule.
+//
+// The probe begins in one step of the campaign's loop (beginProbes, before it picks the
+// next run), not inside a predicate: broken() was where it began, so the probe counted
+// from whichever of the loop, a finished run or a lone rerun asked first, and a report
+// that asked would have begun one.
+
+// beginProbes begins the probe of each test whose plain check ended with every run
+// failing and that still looks broken (the window: its next probeRuns runs). A probe
+// begins once.
+func (c *campaign) beginProbes() {
+	for _, t := range c.tests {
+		if t.probeDue() {
+			t.plain.probeFrom = t.started
+		}
+	}
+}
+
+// probeDue reports whether t's plain check ended with every run failing, t still looks
+// broken and its probe has not begun: it waits for beginProbes, as for a check under way.
+func (t *testState) probeDue() bool {
+	p := t.plain
+	return p != nil && p.probeFrom == 0 && p.ended() && p.outcome == plainFail && t.looksBroken()
+}
+
+// probing reports whether t's probe has begun and still runs: its queued schedules, up to
+// probeRuns of them.
 func (t *testState) probing() bool {
 	p := t.plain
-	if p.probeFrom == 0 {
-		p.probeFrom = t.started
-	}
-	return len(t.queue) > 0 && t.started < p.probeFrom+probeRuns
+	return p != nil && p.probeFrom > 0 && len(t.queue) > 0 && t.started < p.probeFrom+probeRuns
 }
 
 // probeRuns bounds the probe of a test that failed in every plain run (stage 2b).

@@ -1,10 +1,12 @@
 package campaign
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goweave/goweave/analysis"
 	"github.com/goweave/goweave/analysis/trace"
@@ -156,5 +158,78 @@ func TestFailureMessageOfTestify(t *testing.T) {
 	fs := outcomeFindings(bin, "TestQ", &run.Run{Status: run.StatusFail, Output: out})
 	if want := "TestQ failed: func (assert.PanicTestFunc)(0x7a1b20) should not panic: panic: send on closed channel"; len(fs) != 1 || fs[0].Message != want {
 		t.Errorf("findings %+v, want one with message %q", fs, want)
+	}
+}
+
+// The probe of a test that failed in every plain run (stage 2b) begins in one step of the
+// campaign's loop (beginProbes), once: asking whether the test is broken, may start a run,
+// waits, or how it failed, as the loop, a finished run, a rerun and the report do, any
+// number of times, changes nothing, and the probe runs exactly probeRuns runs however often
+// the step and the questions come.
+func TestProbeBeginsOnceInItsStep(t *testing.T) {
+	plainGoTest = func(ctx context.Context, dir, test string, race bool, vet string, timeout time.Duration) plainResult {
+		return plainResult{outcome: plainFail, command: "go test -run X", failed: plainRuns}
+	}
+	defer func() { plainGoTest = runPlainGoTest }()
+	ts := &testState{bin: &build.TestBinary{Package: "p", Dir: "/m"}, name: "TestX", statuses: map[string]int{}, strategy: recordStrategy{}}
+	c := &campaign{cfg: Config{RunTimeout: time.Second, Parallel: 1}, tests: []*testState{ts},
+		plain: &plainChecks{ctx: context.Background(), sem: make(chan struct{}, 1), ended: make(chan struct{}, 1)}}
+	ask := func() {
+		for range 3 {
+			ts.broken()
+			c.canStart(ts, ts.first)
+			ts.plainPending()
+			ts.failing()
+			c.failingErrors()
+		}
+	}
+	run1 := func() bool {
+		j, ok := c.nextJob(ts.first)
+		if !ok {
+			return false
+		}
+		ask()
+		ts.inflight--
+		ts.runs++
+		ts.statuses["fail"]++
+		ts.noteFailure(&AnalyzedRun{Run: &run.Run{Status: run.StatusFail}, Request: j.request})
+		c.checkPlain(ts, false)
+		ask()
+		if ts.runs == 1 {
+			for range 40 {
+				ts.queue = append(ts.queue, &RunRequest{Strategy: "flow"})
+			}
+		}
+		return true
+	}
+	for ts.runs < brokenAfter {
+		if !run1() {
+			t.Fatalf("no run after %d", ts.runs)
+		}
+	}
+	<-c.plainEnded()
+	ask()
+	if ts.plain.probeFrom != 0 || ts.probed() != 0 {
+		t.Fatalf("the probe began when the campaign asked about the test (from run %d, %d probed), before the loop's step", ts.plain.probeFrom, ts.probed())
+	}
+	if c.canStart(ts, ts.first) || !ts.plainPending() {
+		t.Fatalf("before its probe begins: canStart %v, plainPending %v; want it waiting, not ended by a finished run", c.canStart(ts, ts.first), ts.plainPending())
+	}
+	c.beginProbes()
+	c.beginProbes()
+	if ts.plain.probeFrom != brokenAfter {
+		t.Fatalf("probe from run %d, want %d", ts.plain.probeFrom, brokenAfter)
+	}
+	for run1() {
+		c.beginProbes()
+		if ts.runs > brokenAfter+2*probeRuns {
+			t.Fatalf("%d runs: the probe does not end", ts.runs)
+		}
+	}
+	if ts.runs != brokenAfter+probeRuns || ts.probed() != probeRuns || !ts.broken() || !ts.done {
+		t.Errorf("after the probe: %d runs, %d probed, broken %v, done %v; want %d runs, %d probed, broken and ended", ts.runs, ts.probed(), ts.broken(), ts.done, brokenAfter+probeRuns, probeRuns)
+	}
+	if errs := c.failingErrors(); len(errs) != 1 || !strings.Contains(errs[0], "16 runs of its queued schedules after that") {
+		t.Errorf("errors %q", errs)
 	}
 }

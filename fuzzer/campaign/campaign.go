@@ -219,6 +219,7 @@ func (c *campaign) budgetStart(now time.Time) time.Time {
 // the tests under way, the one with fewest runs in flight first.
 func (c *campaign) nextJob(now time.Time) (job, bool) {
 	c.creditPlainWaits()
+	c.beginProbes()
 	var next, least *testState
 	active := 0
 	for _, t := range c.tests {

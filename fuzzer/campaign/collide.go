@@ -159,7 +159,7 @@ func (c *campaign) discard(t *testState, res jobResult) {
 			}
 		}
 	}
-	if t.inflight == 0 && !c.canStart(t, time.Now()) {
+	if t.inflight == 0 && !t.plainPending() && !c.canStart(t, time.Now()) { // (as finish: a test waiting for its plain check may resume)
 		c.ended(t)
 	}
 	c.report(Progress{Package: t.bin.Package, Test: t.name})

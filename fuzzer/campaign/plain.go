@@ -117,9 +117,10 @@ func (c *campaign) checkPlain(t *testState, force bool) {
 	}()
 }
 
-// plainPending reports whether t waits for its check.
+// plainPending reports whether t waits for its check, or for the probe it calls for to
+// begin (broken.go: beginProbes).
 func (t *testState) plainPending() bool {
-	return t.plain != nil && !t.plain.ended()
+	return t.plain != nil && (!t.plain.ended() || t.probeDue())
 }
 
 // plainEnded is what the campaign's loop waits on for a check to end; nil: no checks.

@@ -236,8 +236,11 @@ func TestPlainFailProbesSchedules(t *testing.T) {
 			}
 		}
 		<-c.plainEnded()
-		for ts.runs < brokenAfter+probeRuns+1 && c.canStart(ts, ts.first) {
-			j, _ := c.nextJob(ts.first)
+		for ts.runs < brokenAfter+probeRuns+1 {
+			j, ok := c.nextJob(ts.first) // as the campaign's loop: its probe begins there
+			if !ok {
+				break
+			}
 			ts.inflight--
 			if j.request == nil {
 				t.Fatalf("probe run %d unsteered", ts.runs+1)

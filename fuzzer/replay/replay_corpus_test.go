@@ -3,6 +3,7 @@ package replay
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -180,11 +181,35 @@ func objectOrder(tr *trace.Trace) string {
 			}
 		}
 		if len(parts) > 0 {
-			lines = append(lines, fmt.Sprintf("[%s] %s", name(evs[0]), strings.Join(parts, ", ")))
+			lines = append(lines, fmt.Sprintf("[%s] %s", objectName(tr, evs, name), strings.Join(parts, ", ")))
 		}
 	}
 	slices.Sort(lines)
 	return strings.Join(lines, "\n")
+}
+
+// objectName names an object by the first of its operations to take effect: a channel's
+// make, the first lock acquisition, the Once.Do that ran f (which took the Once when it
+// began; its completion comes after f). A replay admits operations in that order, so the
+// name is the same in a run and its replay that repeat the object's order. The first by
+// request stamp is not: a goroutine that reached a Once first and was descheduled before
+// taking it lost to one that came after, and a replay, which admits the winner first,
+// cannot make the loser reach the Once first and still lose (3 recordings of
+// correct_cache_once in 350; every replay of them then named the Once by its winner,
+// BENCHMARKS.md 2026-11-28).
+func objectName(tr *trace.Trace, evs []int, name func(int) string) string {
+	effect := func(i int) uint64 {
+		e := &tr.Events[i]
+		switch {
+		case !e.Completed():
+			return math.MaxUint64
+		case e.Kind == trace.KindOnceDo && e.Flags.Has(trace.FlagSuccess):
+			return e.Pre
+		}
+		return e.Post
+	}
+	first := slices.MinFunc(evs, func(a, b int) int { return cmp.Compare(effect(a), effect(b)) })
+	return name(first)
 }
 
 // chosen is the case a completed select took; nil for default or another kind.
