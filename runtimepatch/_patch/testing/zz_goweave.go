@@ -17,6 +17,7 @@ package testing
 
 import (
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -72,7 +73,12 @@ func goweaveTestSteered() bool
 // test names a helper's failure.
 func goweaveUse(c *common, method uint8, pc uintptr) {
 	var buf [goweaveFrames]uintptr
-	stack := goweaveStack(c, buf[:])
+	var stack []uintptr
+	if f := runtime.FuncForPC(pc - 1); f == nil || !strings.HasPrefix(f.Name(), "testing.") {
+		// A method another calls (Error's Fail, Fail's parent's) needs
+		// none: the runtime records nothing for a caller in package testing.
+		stack = goweaveStack(c, buf[:])
+	}
 	if !goweaveTestSteered() {
 		goweaveTestUse(&c.goweaveID, method, pc, stack)
 		return
