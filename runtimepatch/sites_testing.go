@@ -4,7 +4,8 @@ package runtimepatch
 // (_patch/testing/zz_goweave.go, _patch/runtime/zz_goweave_testing.go): each
 // public method of a test's T that panics once the test has completed (Log,
 // Error, Fatal, Skip and their f forms, Fail, FailNow, SkipNow) records a
-// TestUse at the user's call, and tRunner records the TestEnd where it marks
+// TestUse at the user's call (made through a dependency's assertion, as
+// testify's, or a t.Helper(): at the module's line go test names), and tRunner records the TestEnd where it marks
 // the test done (before it marks it, so that a schedule admits the end
 // before that takes effect, as for every operation). A method another of them calls (Error calls Fail) sees a
 // caller in package testing and records nothing. The text is the same from

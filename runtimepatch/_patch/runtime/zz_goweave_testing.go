@@ -23,12 +23,11 @@ const (
 // past its test's end run as late as the schedule meant (zz_goweave.go).
 //
 //go:linkname goweaveTestUse testing.goweaveTestUse
-func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
+func goweaveTestUse(id *uint64, method uint8, pc uintptr, stack []uintptr) (steered bool) {
 	if !goweaveOn {
 		return false
 	}
-	// A call from package testing itself (Error's Fail) is opaque: 0.
-	pos := goweavePosOf(pc)
+	pos := goweaveTestPos(pc, stack)
 	if pos == 0 {
 		return false
 	}
@@ -36,6 +35,37 @@ func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool) {
 	goweaveBefore(gp, goweaveKTestUse, pos) // a schedule may hold it past the test's end
 	goweaveTestPoint(gp, goweaveKTestUse, goweaveFieldID(id), pos, uint64(method))
 	return goweaveSchedOn
+}
+
+// goweaveTestPos is the position of a use called at return address pc:
+// none when pc is package testing itself (Error's Fail, tRunner's) or the
+// rest of the standard library; else the first frame of the module under
+// test on stack, the caller's frames from pc's up less the t.Helper()
+// functions, past dependencies (testify's assert and require) and
+// wrappers, as go test names a helper's failure; on a goroutine a
+// dependency started, with no such frame, the position its spawn was
+// attributed to. The use is the user's own (not a library's internal
+// operation): a schedule may hold it.
+func goweaveTestPos(pc uintptr, stack []uintptr) uint32 {
+	switch goweaveLookup(pc) {
+	case goweaveNotUser, goweaveOpaque:
+		return 0
+	}
+	for _, p := range stack {
+		switch v := goweaveLookup(p); v {
+		case goweaveNotUser, goweaveWrapper, goweaveLib, goweaveReflectEntry:
+		case goweaveOpaque:
+			// Standard code between the helper and the module (a
+			// dependency's cleanup run by tRunner): not the user's.
+			return 0
+		default:
+			return v
+		}
+	}
+	if cur := getg().m.curg; cur != nil {
+		return cur.goweave.spawnPos
+	}
+	return 0
 }
 
 // goweaveTestSteered reports whether a schedule runs: package testing then

@@ -16,6 +16,8 @@
 package testing
 
 import (
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -57,7 +59,7 @@ var goweavePending atomic.Int32
 var goweaveLate atomic.Int32
 
 //go:noescape
-func goweaveTestUse(id *uint64, method uint8, pc uintptr) (steered bool)
+func goweaveTestUse(id *uint64, method uint8, pc uintptr, stack []uintptr) (steered bool)
 
 //go:noescape
 func goweaveTestEnd(id *uint64, fnPC uintptr)
@@ -65,24 +67,68 @@ func goweaveTestEnd(id *uint64, fnPC uintptr)
 func goweaveTestSteered() bool
 
 // goweaveUse is the hook of each method: it records the use at the user's
-// call pc.
+// call pc or, when that is a dependency's frame (testify's assert and
+// require) or a helper's, at the first frame of the module under test on
+// the caller's stack that is not a helper (the runtime picks it), as go
+// test names a helper's failure.
 func goweaveUse(c *common, method uint8, pc uintptr) {
+	var buf [goweaveFrames]uintptr
+	var stack []uintptr
+	if f := runtime.FuncForPC(pc - 1); f == nil || !strings.HasPrefix(f.Name(), "testing.") {
+		// A method another calls (Error's Fail, Fail's parent's) needs
+		// none: the runtime records nothing for a caller in package testing.
+		stack = goweaveStack(c, buf[:])
+	}
 	if !goweaveTestSteered() {
-		goweaveTestUse(&c.goweaveID, method, pc)
+		goweaveTestUse(&c.goweaveID, method, pc, stack)
 		return
 	}
 	goweavePending.Add(1)
-	if goweaveLateUse(c, method, pc) {
+	if goweaveLateUse(c, method, pc, stack) {
 		goweaveLate.Add(1)
 	}
 	goweavePending.Add(-1)
 }
 
+// goweaveFrames bounds the caller's stack passed to the runtime (testing's
+// own walk for a helper's caller stops at 50 frames).
+const goweaveFrames = 64
+
+// goweaveStack fills buf with the frames above the method's caller (the
+// method's caller first), less the functions marked t.Helper() on c or an
+// ancestor (a synctest bubble's T marks its parent's).
+func goweaveStack(c *common, buf []uintptr) []uintptr {
+	// Callers, goweaveStack, goweaveUse, the method: logical frames, so
+	// that inlining does not move the count; wrappers are elided.
+	stack := buf[:runtime.Callers(4, buf)]
+	var helpers map[string]struct{}
+	for p := c; p != nil; p = p.parent {
+		p.mu.RLock()
+		for pc := range p.helperPCs {
+			if helpers == nil {
+				helpers = make(map[string]struct{})
+			}
+			helpers[pcToName(pc)] = struct{}{}
+		}
+		p.mu.RUnlock()
+	}
+	if helpers == nil {
+		return stack
+	}
+	out := stack[:0]
+	for _, pc := range stack {
+		if _, ok := helpers[pcToName(pc)]; !ok {
+			out = append(out, pc)
+		}
+	}
+	return out
+}
+
 // goweaveLateUse records the use under a schedule and, when the schedule
 // admitted it after its test's end, waits for the end to take effect; it
 // reports whether the use will panic.
-func goweaveLateUse(c *common, method uint8, pc uintptr) bool {
-	if !goweaveTestUse(&c.goweaveID, method, pc) || !c.goweaveEnded.Load() || method == goweaveTSkipNow {
+func goweaveLateUse(c *common, method uint8, pc uintptr, stack []uintptr) bool {
+	if !goweaveTestUse(&c.goweaveID, method, pc, stack) || !c.goweaveEnded.Load() || method == goweaveTSkipNow {
 		return false
 	}
 	done := goweaveWait(func() bool {

@@ -1,0 +1,3 @@
+module goweave.test/helpercausecheck
+
+go 1.25

@@ -1,0 +1,3 @@
+module goweave.test/check
+
+go 1.25
