@@ -26,17 +26,7 @@ func (r *Result) markLostSignal(leaks []leak) {
 	for k := range leaks {
 		l := &leaks[k]
 		ev := &evs[l.ev]
-		var objs []uint64
-		switch {
-		case ev.Kind == trace.KindChanRecv && l.kind == "leak-chan":
-			objs = []uint64{ev.Obj}
-		case ev.Kind == trace.KindSelect && l.ticker == 0:
-			for _, c := range ev.Cases {
-				if !c.Send && c.Obj != 0 {
-					objs = append(objs, c.Obj)
-				}
-			}
-		}
+		objs := l.receivesFrom(ev)
 		if len(objs) == 0 {
 			continue
 		}

@@ -122,17 +122,7 @@ func (r *Result) markWayOut(leaks []leak) {
 	for k := range leaks {
 		l := &leaks[k]
 		ev := &evs[l.ev]
-		var objs []uint64
-		switch {
-		case ev.Kind == trace.KindChanRecv && l.kind == "leak-chan":
-			objs = []uint64{ev.Obj}
-		case ev.Kind == trace.KindSelect && l.ticker == 0:
-			for _, c := range ev.Cases {
-				if !c.Send {
-					objs = append(objs, c.Obj)
-				}
-			}
-		}
+		objs := l.receivesFrom(ev)
 		// A receive waits for its one channel; a select leaves by any of its cases, so one
 		// case whose close the test never ran is the way out the test withheld, whatever the
 		// other cases wait on (a context's Done, a send).
@@ -251,4 +241,21 @@ func (r *Result) makeOrdinal(m int32) int {
 		k++
 	}
 	return k
+}
+
+// receivesFrom names the channels leak l, blocked at ev, waits to receive from: a receive's
+// one channel, or a select's receive cases (a ticker's select waits on time, not on them).
+func (l *leak) receivesFrom(ev *trace.Event) []uint64 {
+	var objs []uint64
+	switch {
+	case ev.Kind == trace.KindChanRecv && l.kind == "leak-chan":
+		objs = []uint64{ev.Obj}
+	case ev.Kind == trace.KindSelect && l.ticker == 0:
+		for _, c := range ev.Cases {
+			if !c.Send {
+				objs = append(objs, c.Obj)
+			}
+		}
+	}
+	return objs
 }
