@@ -28,7 +28,7 @@ type leak struct {
 	related     []op
 	proven      bool // the GC's leak detection found what it waits on unreachable
 	ticker      int  // > 0: a select woken only by a timer (that many times), whose other cases nothing can signal (detect_ticker.go)
-	tickerFired bool // each of those wakes got a value a recorded timer fire delivered
+	tickerFires int  // of those wakes, the ones that got a value a recorded timer fire delivered
 	abandoned   bool // a Lock cut short by the exit, on a mutex whose holder has ended
 	timeLimit   bool // proven when the run was stopped at its time limit or found stuck (detect_timelimit.go)
 	testOnly    bool // a leak of the test's own goroutines (testOnlyRule), or of an object the test never closed (testMade)

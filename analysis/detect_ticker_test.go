@@ -70,6 +70,30 @@ func TestTickerLeakFired(t *testing.T) {
 	}
 }
 
+// A wake whose fire the trace lacks (a ticker under load, the last fire at the exit) leaves
+// the other fires as the evidence, counted.
+func TestTickerLeakSomeFired(t *testing.T) {
+	b := tracetest.New().Meta("leakgc", "1")
+	m := b.Main()
+	done := m.MakeLibChan(0, "p.go:27")
+	w := m.Go("p.go:43")
+	tick := w.MakeLibChan(1, "p.go:22")
+	for k := range 4 {
+		if k < 3 {
+			b.TimerFire(tick, "p.go:22")
+		} else {
+			b.SendForeign(tick)
+		}
+		w.Select("p.go:26", 1, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	}
+	w.Pending().Select("p.go:26", 0, tracetest.RecvCase(done), tracetest.RecvCase(tick))
+	m.End()
+	f := want(t, analyze(t, b), "leak-select", Actual, "p.go:26", "timer=p.go:22", "never closed=p.go:27")
+	if !strings.Contains(f.Message, "woke it (4 times, 3 of them by a timer fire)") {
+		t.Errorf("message %q should give the three fires as the evidence", f.Message)
+	}
+}
+
 // The same poller with its context cancelled (defer cancel()): nothing to report, with or
 // without the fires recorded.
 func TestTickerCancelled(t *testing.T) {
