@@ -27,7 +27,9 @@ different one, stored by another goroutine after that previous operation (a Stor
 changed the word; a read-modify-write of another goroutine is not taken as the lost write,
 since its recorded word may be older than the operation under contention). A Store of a
 value the goroutine did not see there before (a flag set to true by two goroutines) is
-never reported. Fix it by making the write conditional on nothing having changed:
+never reported, nor a zero written back (words are named by address, a collected word's
+address is reused, and new memory is zero: the zero read may have been another variable's).
+Fix it by making the write conditional on nothing having changed:
 CompareAndSwap(new, old) for a rollback, a CompareAndSwap loop for a read-modify-write, or
 a mutex around the whole sequence.`,
 	Run: func(r *Result) []Finding { return r.lostUpdates() },
