@@ -553,12 +553,17 @@ func (ls *OrderLines) OrderCauses(failing, passing []RunOrder) []OrderCause {
 		}
 		out = append(out, c)
 	}
-	// Orders both outcomes ran first (PassingRan), then the earliest order: once a goroutine
-	// took the failing path, its later operations (the goroutine's own order, the locks its
-	// path takes) split the runs as cleanly as the order that sent it there, and come after
-	// it. Then the library's lines before the test's.
+	// Orders both outcomes ran first (PassingRan), then orders whose two lines both ran in
+	// the failing runs: "x while y had not run yet" is what a failing path leaves out (the
+	// executor's Done where a passing run sent from the job it ran first), settled only when
+	// the run ended, and its x's first run is no time of decision to compare with an order
+	// that was settled. Then the earliest order: once a goroutine took the failing path, its
+	// later operations (the goroutine's own order, the locks its path takes) split the runs
+	// as cleanly as the order that sent it there, and come after it. Then the library's lines
+	// before the test's.
 	slices.SortFunc(out, func(a, b OrderCause) int {
 		return cmp.Or(cmp.Compare(min(b.PassingRan, 1), min(a.PassingRan, 1)),
+			cmp.Compare(min(b.ThenRan, 1), min(a.ThenRan, 1)),
 			cmp.Compare(a.decided, b.decided),
 			cmp.Compare(b.libraryLines, a.libraryLines),
 			cmp.Compare(b.FailingHad+b.PassingOther, a.FailingHad+a.PassingOther),

@@ -387,3 +387,67 @@ func TestOrderCausesIgnoresWhichSideOfAChannelCameFirst(t *testing.T) {
 		t.Errorf("cause %s:%d before %s:%d named: a send and the receive it met arrive in either order", filepath.Base(c.First.File), c.First.Line, filepath.Base(c.Then.File), c.Then.Line)
 	}
 }
+
+// An order both of whose lines ran in the failing runs comes before "x while y had not run
+// yet", even when x ran earlier: the executor's Done (sched.go:75) without the job's send
+// (job.go:13) is what the failing path left out, settled only at the run's end; the removal's
+// Lock (sched.go:64) before the executor's (sched.go:77) is the order that decided it.
+func TestOrderCausesNamesAnOrderBothLinesRanFirst(t *testing.T) {
+	run := func(ls *OrderLines, failed bool) RunOrder {
+		b := tracetest.New()
+		m := b.Main()
+		test := b.Test()
+		mu, sig, wg := b.Mutex(), b.Mutex(), b.Mutex()
+		e, r := m.Go("sched.go:40"), m.Go("sched.go:41")
+		if failed {
+			e.Lock(wg, "sched.go:75")
+			e.Unlock(wg, "sched.go:76")
+			for range 4 { // the test's own work while the removal is on its way
+				m.Lock(sig, "order_test.go:15")
+				m.Unlock(sig, "order_test.go:16")
+			}
+			r.Lock(mu, "sched.go:64")
+			r.Unlock(mu, "sched.go:65")
+			e.Lock(mu, "sched.go:77")
+			e.Unlock(mu, "sched.go:78")
+			m.TestUse(test, tracetest.TFatal, "order_test.go:20")
+		} else {
+			e.Lock(mu, "sched.go:77")
+			e.Unlock(mu, "sched.go:78")
+			r.Lock(mu, "sched.go:64")
+			r.Unlock(mu, "sched.go:65")
+			e.Lock(sig, "job.go:13")
+			e.Unlock(sig, "job.go:14")
+			e.Lock(wg, "sched.go:75")
+			e.Unlock(wg, "sched.go:76")
+		}
+		m.TestEnd(test, "order_test.go:1")
+		tr := b.Trace()
+		for i, p := range tr.Positions { // the functions the lines are in: one pair per two functions is named
+			switch {
+			case filepath.Base(p.File) == "job.go":
+				tr.Positions[i].Func = "m.job"
+			case p.Line == 64 || p.Line == 65:
+				tr.Positions[i].Func = "m.remover"
+			case p.Line >= 75:
+				tr.Positions[i].Func = "m.execute"
+			}
+		}
+		return ls.OrderOf(tr, nil)
+	}
+	var ls OrderLines
+	var failing, passing []RunOrder
+	for range 8 {
+		failing = append(failing, run(&ls, true))
+	}
+	for range 20 {
+		passing = append(passing, run(&ls, false))
+	}
+	got := ls.OrderCauses(failing, passing)
+	if len(got) == 0 {
+		t.Fatal("no cause named")
+	}
+	if c := got[0]; c.First.Line != 64 || c.Then.Line != 77 {
+		t.Errorf("first cause %s:%d before %s:%d, want sched.go:64 before sched.go:77 (all: %+v)", filepath.Base(c.First.File), c.First.Line, filepath.Base(c.Then.File), c.Then.Line, got)
+	}
+}
